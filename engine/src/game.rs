@@ -1,0 +1,144 @@
+//! The game interface. One trait serves the terminal game, scripts, replays, bots and
+//! simulation; a rules module implements it once per game, from its content pack.
+//!
+//! Invariants every implementation keeps:
+//! - All randomness comes from a [`GameRng`](crate::rng::GameRng) stored in the state, so a
+//!   state plus a move list replays exactly.
+//! - `apply` is only called with an action from `legal_actions` (drivers check this and ask
+//!   `why_illegal` for the message), so it does not validate again.
+//! - `observe` returns a *determinised* copy of the state: everything `seat` cannot see is
+//!   re-dealt at random from a canonical order, and the stored generator is replaced. The
+//!   result depends only on what `seat` knows, never on the hidden truth. Bots and the
+//!   terminal UI only ever get observations.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::RangeInclusive;
+
+use crate::rng::GameRng;
+
+/// A player's place at the table, 0-based inside the engine, shown 1-based ("P1") to users.
+pub type Seat = usize;
+
+/// How a game is started. Scripts may stack piles: the named cards go on top, in order,
+/// after the seeded shuffle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    pub players: usize,
+    pub seed: u64,
+    pub stack: Vec<(String, Vec<String>)>,
+}
+
+impl Setup {
+    pub fn new(players: usize, seed: u64) -> Self {
+        Setup {
+            players,
+            seed,
+            stack: Vec::new(),
+        }
+    }
+}
+
+/// The end of a game, as the rules score it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Final score per seat.
+    pub scores: Vec<i64>,
+    /// Seats that won (several on a shared win), in seat order.
+    pub winners: Vec<Seat>,
+    /// How the game ended, as a short stable key (`"adventures-taken"`).
+    pub end: String,
+    /// Turns played (the rules module says what a turn is).
+    pub turns: u32,
+    /// Things worth counting in a balance report: which card was taken, when, by whom.
+    pub tallies: Vec<Tally>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// What kind of thing happened (`"adventure"`, `"quest sponsored"`).
+    pub kind: String,
+    /// Which one (a card id).
+    pub item: String,
+    pub turn: u32,
+    pub seat: Option<Seat>,
+}
+
+/// Where `apply` reports what happened. Simulation passes [`NoEvents`], which compiles away.
+pub trait EventSink<E> {
+    const ENABLED: bool;
+    fn push(&mut self, event: E);
+    /// Builds the event only when someone listens.
+    #[inline]
+    fn emit(&mut self, make: impl FnOnce() -> E) {
+        if Self::ENABLED {
+            self.push(make());
+        }
+    }
+}
+
+impl<E> EventSink<E> for Vec<E> {
+    const ENABLED: bool = true;
+    #[inline]
+    fn push(&mut self, event: E) {
+        Vec::push(self, event);
+    }
+}
+
+/// Discards events.
+pub struct NoEvents;
+
+impl<E> EventSink<E> for NoEvents {
+    const ENABLED: bool = false;
+    #[inline]
+    fn push(&mut self, _event: E) {}
+}
+
+/// A rulebook, compiled from its content pack.
+pub trait Rules: Send + Sync {
+    type State: Clone + Debug + Hash + Send + Sync;
+    type Action: Clone + Debug + PartialEq + Send + Sync;
+    type Event: Clone + Debug + Send;
+
+    /// The pack's id and variant, for replays and reports.
+    fn game_id(&self) -> &str;
+    fn variant(&self) -> Option<&str>;
+    /// Player counts the pack supports.
+    fn players(&self) -> RangeInclusive<usize>;
+
+    /// Deal and lay out. Fails on a player count outside `players()` or a bad stack request.
+    fn setup(&self, setup: &Setup) -> Result<Self::State, String>;
+    /// Who decides now: any seat, not only the one whose turn it is. `None` once the game
+    /// is over.
+    fn to_move(&self, state: &Self::State) -> Option<Seat>;
+    /// Every legal action for `to_move`, in a stable order. `out` is cleared first.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+    /// Carries out a legal action.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        action: &Self::Action,
+        events: &mut impl EventSink<Self::Event>,
+    );
+    /// Why `action` is not legal now, in words for the player.
+    fn why_illegal(&self, state: &Self::State, action: &Self::Action) -> String;
+    /// The scores once the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// What `seat` may know, determinised (see the module docs).
+    fn observe(&self, state: &Self::State, seat: Seat, rng: &mut GameRng) -> Self::State;
+    /// How good `state` looks for `seat`, from its own observation; greedy bots maximise it.
+    fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
+
+    /// The move notation: `parse_action(s, &format_action(s, a)) == Ok(a)` for every legal `a`.
+    fn format_action(&self, state: &Self::State, action: &Self::Action) -> String;
+    fn parse_action(&self, state: &Self::State, text: &str) -> Result<Self::Action, String>;
+    fn describe_event(&self, state: &Self::State, event: &Self::Event) -> String;
+
+    /// The table as `seat` sees it (`None`: what every player sees), for the terminal.
+    fn render(&self, state: &Self::State, seat: Option<Seat>) -> String;
+    /// Answers a script's question about the state (`"score P1"`, `"hand P2"`), as text.
+    fn inspect(&self, state: &Self::State, query: &str) -> Result<String, String>;
+    /// Notation help for the terminal's `help` command.
+    fn notation_help(&self) -> String;
+}

@@ -1,0 +1,7 @@
+//! grail-engine: the generic parts of Grail. It knows no particular game and does no I/O.
+
+pub mod cond;
+pub mod diag;
+pub mod digest;
+pub mod game;
+pub mod rng;

@@ -1,0 +1,1 @@
+//! grail-rules: one module per game, each a thin rulebook over engine parts.

@@ -1,0 +1,1 @@
+//! grail-schema: the content data model, loading, linting and JSON Schema generation.
