@@ -1,0 +1,117 @@
+//! `grail lint [PATH ...] [--format json]`: load packs and report every finding.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use grail_engine::diag::Diagnostic;
+use grail_schema::files::display;
+use grail_schema::{Disk, Loaded, Loader, discover};
+use serde_json::json;
+
+use codespan_reporting::term::termcolor::WriteColor;
+
+use crate::render;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// One linted pack: what was asked for and what came out.
+pub struct Report {
+    pub path: PathBuf,
+    pub loaded: Loaded,
+}
+
+/// Lints `paths` (pack folders, root files, variant files); none: every bundled pack and
+/// variant. Returns the reports in order.
+pub fn lint(paths: &[PathBuf], content: &Path) -> Vec<Report> {
+    let rules = grail_rules::catalog();
+    let loader = Loader::new(&Disk).with_content(content).with_rules(rules);
+    let targets: Vec<PathBuf> = if paths.is_empty() {
+        discover(&Disk, content)
+            .into_iter()
+            .flat_map(|g| {
+                let folder = g.path.parent().map(Path::to_path_buf).unwrap_or_default();
+                std::iter::once(folder).chain(g.variants.into_iter().map(|v| v.path))
+            })
+            .collect()
+    } else {
+        paths.to_vec()
+    };
+    targets
+        .into_iter()
+        .map(|path| Report {
+            loaded: loader.load(&path),
+            path,
+        })
+        .collect()
+}
+
+/// Prints the reports; returns whether there were no errors.
+pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io::Result<bool> {
+    let errors: usize = reports.iter().map(|r| r.loaded.errors()).sum();
+    let warnings: usize = reports.iter().map(|r| r.loaded.warnings()).sum();
+    match format {
+        Format::Text => {
+            for r in reports {
+                render::emit(out, &r.loaded.sources, &r.loaded.diagnostics)
+                    .map_err(io::Error::other)?;
+            }
+            for r in reports {
+                if let Some(p) = &r.loaded.pack {
+                    writeln!(out, "ok: {} ({}, {})", display(&r.path), p.id, p.hash())?;
+                }
+            }
+            writeln!(
+                out,
+                "{} checked: {}, {}",
+                plural(reports.len(), "pack"),
+                plural(errors, "error"),
+                plural(warnings, "warning"),
+            )?;
+        }
+        Format::Json => {
+            let diagnostics: Vec<_> = reports
+                .iter()
+                .flat_map(|r| {
+                    r.loaded
+                        .diagnostics
+                        .iter()
+                        .map(|d: &Diagnostic| render::to_json(d, &r.loaded.sources))
+                })
+                .collect();
+            let packs: Vec<_> = reports
+                .iter()
+                .map(|r| {
+                    json!({
+                        "path": display(&r.path),
+                        "id": r.loaded.pack.as_ref().map(|p| p.id.clone()),
+                        "hash": r.loaded.pack.as_ref().map(|p| p.hash().to_owned()),
+                        "errors": r.loaded.errors(),
+                        "warnings": r.loaded.warnings(),
+                    })
+                })
+                .collect();
+            let doc = json!({
+                "version": render::JSON_VERSION,
+                "packs": packs,
+                "diagnostics": diagnostics,
+                "errors": errors,
+                "warnings": warnings,
+            });
+            serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(errors == 0)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    match n {
+        0 => format!("no {word}s"),
+        1 => format!("1 {word}"),
+        _ => format!("{n} {word}s"),
+    }
+}

@@ -1,0 +1,198 @@
+//! Checks a merged pack against what its rulebook expects ([`RulesSpec`]): the rules id,
+//! params (unknown, missing, wrong type or range), sets and named conditions.
+
+use grail_engine::diag::{Diagnostic, did_you_mean};
+
+use crate::model::{PackFile, ParamValue};
+use crate::spec::{ParamKind, RulesSpec};
+
+/// Finds the pack's rulebook among `catalog` and checks the pack against it. Returns the
+/// rulebook's spec when the pack names a known one.
+pub fn rules<'a>(
+    file: &PackFile,
+    catalog: &'a [RulesSpec],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'a RulesSpec> {
+    let header = file.pack.as_ref()?;
+    let rules = header.rules.as_ref()?;
+    let Some(spec) = catalog.iter().find(|s| s.id == rules.value) else {
+        let known = catalog.iter().map(|s| s.id);
+        let mut d = Diagnostic::error(
+            "unknown-rules",
+            format!("there is no rulebook `{}`", rules.value),
+        )
+        .at(rules.loc.source, rules.loc.span.clone(), "unknown rules");
+        d = match did_you_mean(&rules.value, known.clone()) {
+            Some(near) => d.with_help(format!("did you mean `{near}`?")),
+            None => d.with_help(format!(
+                "known rulebooks: {}",
+                known.collect::<Vec<_>>().join(", ")
+            )),
+        };
+        diags.push(d);
+        return None;
+    };
+    let at = &header.id.loc;
+
+    for (name, value) in file.params.iter() {
+        let Some(p) = spec.params.iter().find(|p| p.name == name.value) else {
+            let mut d = Diagnostic::error(
+                "unknown-param",
+                format!("the `{}` rules have no param `{}`", spec.id, name.value),
+            )
+            .at(name.loc.source, name.loc.span.clone(), "unknown param");
+            if let Some(near) = did_you_mean(&name.value, spec.params.iter().map(|p| p.name)) {
+                d = d.with_help(format!("did you mean `{near}`?"));
+            }
+            diags.push(d);
+            continue;
+        };
+        let fits = match (&p.kind, &value.value) {
+            (ParamKind::Int { min, max }, ParamValue::Int(v)) => {
+                if !(min..=max).contains(&v) {
+                    diags.push(
+                        Diagnostic::error(
+                            "out-of-range",
+                            format!("param `{}` must be from {min} to {max}, found {v}", p.name),
+                        )
+                        .at(value.loc.source, value.loc.span.clone(), "out of range")
+                        .with_note(format!("`{}`: {}", p.name, p.doc)),
+                    );
+                }
+                true
+            }
+            (ParamKind::Bool, ParamValue::Bool(_)) | (ParamKind::Text, ParamValue::Text(_)) => true,
+            (ParamKind::Choice(options), ParamValue::Text(v)) => {
+                if !options.contains(&v.as_str()) {
+                    let mut d = Diagnostic::error(
+                        "invalid-value",
+                        format!("param `{}` must be {}", p.name, p.kind.describe()),
+                    )
+                    .at(
+                        value.loc.source,
+                        value.loc.span.clone(),
+                        "not an option",
+                    );
+                    if let Some(near) = did_you_mean(v, options.iter().copied()) {
+                        d = d.with_help(format!("did you mean \"{near}\"?"));
+                    }
+                    diags.push(d);
+                }
+                true
+            }
+            _ => false,
+        };
+        if !fits {
+            diags.push(
+                Diagnostic::error(
+                    "param-type",
+                    format!(
+                        "param `{}` must be {}, found {}",
+                        p.name,
+                        p.kind.describe(),
+                        value.value.type_name()
+                    ),
+                )
+                .at(
+                    value.loc.source,
+                    value.loc.span.clone(),
+                    format!("expected {}", p.kind.describe()),
+                )
+                .with_note(format!("`{}`: {}", p.name, p.doc)),
+            );
+        }
+    }
+    for p in spec.params {
+        if file.params.get(p.name).is_none() {
+            diags.push(
+                Diagnostic::error(
+                    "missing-param",
+                    format!("the `{}` rules need param `{}`", spec.id, p.name),
+                )
+                .at(at.source, at.span.clone(), "in this pack")
+                .with_help(format!(
+                    "add `{} = …` ({}) to [params]: {}",
+                    p.name,
+                    p.kind.describe(),
+                    p.doc
+                )),
+            );
+        }
+    }
+
+    for s in spec.sets {
+        if file.sets.get(s.id).is_none() {
+            diags.push(
+                Diagnostic::error(
+                    "missing-set",
+                    format!("the `{}` rules need set `{}`", spec.id, s.id),
+                )
+                .at(at.source, at.span.clone(), "in this pack")
+                .with_help(format!("add [sets.{}]: {}", s.id, s.doc)),
+            );
+        }
+    }
+    for (id, _) in file.sets.iter() {
+        if spec.sets.iter().all(|s| s.id != id.value) {
+            diags.push(
+                Diagnostic::warning(
+                    "unused-set",
+                    format!("the `{}` rules do not use set `{}`", spec.id, id.value),
+                )
+                .at(id.loc.source, id.loc.span.clone(), "never used"),
+            );
+        }
+    }
+
+    for c in spec.conditions {
+        match file.conditions.get(c.name) {
+            None => diags.push(
+                Diagnostic::error(
+                    "missing-condition",
+                    format!("the `{}` rules need condition `{}`", spec.id, c.name),
+                )
+                .at(at.source, at.span.clone(), "in this pack")
+                .with_help(format!("add [conditions.{}]: {}", c.name, c.doc)),
+            ),
+            Some(def) => {
+                let args: Vec<&str> = def.args.iter().map(|a| a.value.as_str()).collect();
+                if args != c.args {
+                    let key = file
+                        .conditions
+                        .iter()
+                        .find(|(k, _)| k.value == c.name)
+                        .map(|(k, _)| k.loc.clone())
+                        .unwrap_or_else(|| at.clone());
+                    diags.push(
+                        Diagnostic::error(
+                            "condition-args",
+                            format!(
+                                "the `{}` rules pass condition `{}` the arguments [{}], but it declares [{}]",
+                                spec.id,
+                                c.name,
+                                c.args.join(", "),
+                                args.join(", ")
+                            ),
+                        )
+                        .at(key.source, key.span.clone(), "arguments differ"),
+                    );
+                }
+            }
+        }
+    }
+    for (name, _) in file.conditions.iter() {
+        if spec.conditions.iter().all(|c| c.name != name.value) {
+            diags.push(
+                Diagnostic::warning(
+                    "unused-condition",
+                    format!(
+                        "the `{}` rules do not use condition `{}`",
+                        spec.id, name.value
+                    ),
+                )
+                .at(name.loc.source, name.loc.span.clone(), "never used"),
+            );
+        }
+    }
+    Some(spec)
+}

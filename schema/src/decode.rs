@@ -1,0 +1,497 @@
+//! The second stage: [`Node`] tree → [`PackFile`]. Checks the shape of each file on its own:
+//! known keys (with did-you-mean), value types and ranges, required fields. Reports every
+//! problem it finds and keeps going, so one run shows them all.
+//!
+//! Card tables are open: keys that are not card fields are attribute values, checked later
+//! against the set's declarations (which may live in another file or in the base pack).
+
+use std::ops::Range;
+
+use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
+
+use crate::model::{
+    AttrValue, CardDef, ConditionDef, DomainDef, EffectDef, IntRange, Loc, OverrideDef, PackFile,
+    PackHeader, ParamValue, Players, SetDef, Sp, Table,
+};
+use crate::node::{Entry, Node, NodeKind};
+
+/// Decodes one file. Fields that fail to decode are left out, with a diagnostic.
+pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> PackFile {
+    let mut dec = Decoder { source, diags };
+    let Some(mut f) = dec.fields(node, "the file") else {
+        return PackFile::default();
+    };
+    let pack = f.node("pack").and_then(|n| header(f.dec, n));
+    let params = f.table("params", |dec, _, n| dec.param(n));
+    let sets = f.table("sets", |dec, _, n| set(dec, n));
+    let conditions = f.table("conditions", |dec, _, n| condition(dec, n));
+    f.finish();
+    PackFile {
+        pack,
+        params,
+        sets,
+        conditions,
+    }
+}
+
+/// The card fields that are not attribute values, for did-you-mean on unknown card keys.
+pub const CARD_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "copies",
+    "points",
+    "condition",
+    "text",
+    "overrides",
+    "effects",
+    "remove",
+];
+
+fn header(dec: &mut Decoder, node: &Node) -> Option<PackHeader> {
+    let mut f = dec.fields(node, "[pack]")?;
+    let id = f.required_str("id");
+    let name = f.str("name");
+    let rules = f.str("rules");
+    let players = f.node("players").and_then(|n| players(f.dec, n));
+    let description = f.str("description");
+    let include = f.strs("include");
+    let extends = f.str("extends");
+    f.finish();
+    Some(PackHeader {
+        id: id?,
+        name,
+        rules,
+        players,
+        description,
+        include,
+        extends,
+    })
+}
+
+fn players(dec: &mut Decoder, node: &Node) -> Option<Sp<Players>> {
+    let mut f = dec.fields(node, "`players`")?;
+    let min = f.required_int("min", 1, 255);
+    let max = f.required_int("max", 1, 255);
+    f.finish();
+    let (min, max) = (min?.value as u8, max?.value as u8);
+    if min > max {
+        dec.error(
+            "invalid-value",
+            format!("`players` goes from {min} to {max}: the minimum is above the maximum"),
+            node.span.clone(),
+            "min > max",
+        );
+        return None;
+    }
+    Some(Sp::new(Players { min, max }, dec.loc(node)))
+}
+
+fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
+    let mut f = dec.fields(node, "a set")?;
+    let name = f.str("name");
+    let total = f.int("total", 0, i64::from(u32::MAX));
+    let value = f.str("value");
+    let condition_over = f.str("condition_over");
+    let when_over = f.node("when_over").map(|n| f.dec.strs(n, "when_over"));
+    let attributes = f.table("attributes", |dec, _, n| domain(dec, n));
+    let cards = f.array("cards", card);
+    f.finish();
+    Some(SetDef {
+        name,
+        total: total.map(|t| Sp::new(t.value as u32, t.loc)),
+        value,
+        condition_over,
+        when_over,
+        attributes,
+        cards: cards.unwrap_or_default(),
+    })
+}
+
+fn domain(dec: &mut Decoder, node: &Node) -> Option<Sp<DomainDef>> {
+    let loc = dec.loc(node);
+    match &node.kind {
+        NodeKind::Array(_) => {
+            let names = dec.strs(node, "an attribute's list of names");
+            let names = names.into_iter().map(|s| s.value).collect();
+            Some(Sp::new(DomainDef::Symbols(names), loc))
+        }
+        NodeKind::Table(_) => {
+            let mut f = dec.fields(node, "an attribute range")?;
+            let min = f.required_int("min", i64::MIN, i64::MAX);
+            let max = f.required_int("max", i64::MIN, i64::MAX);
+            f.finish();
+            let (min, max) = (min?.value, max?.value);
+            if min > max {
+                dec.error(
+                    "invalid-value",
+                    format!("the range {min}..{max} is empty"),
+                    node.span.clone(),
+                    "min > max",
+                );
+                return None;
+            }
+            Some(Sp::new(DomainDef::Range(IntRange { min, max }), loc))
+        }
+        _ => {
+            dec.wrong_type(
+                node,
+                "an attribute declaration",
+                "a list of names or `{ min = …, max = … }`",
+            );
+            None
+        }
+    }
+}
+
+fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
+    let mut f = dec.fields(node, "a card")?;
+    let id = f.required_str("id");
+    let name = f.str("name");
+    let copies = f.int("copies", 0, 255);
+    let points = f.int("points", i64::MIN, i64::MAX);
+    let condition = f.str("condition");
+    let text = f.str("text");
+    let overrides = f.array("overrides", override_def);
+    let effects = f.array("effects", effect);
+    let remove = f.bool("remove");
+    debug_assert_eq!(f.known, CARD_FIELDS);
+    let attributes = f.rest(|dec, n| dec.attr_value(n));
+    Some(CardDef {
+        id: id?,
+        name,
+        copies: copies.map(|c| Sp::new(c.value as u8, c.loc)),
+        points,
+        condition,
+        text,
+        overrides,
+        effects,
+        remove,
+        attributes,
+    })
+}
+
+fn override_def(dec: &mut Decoder, node: &Node) -> Option<OverrideDef> {
+    let mut f = dec.fields(node, "an override")?;
+    let when = f.required_str("when");
+    let values = f.rest(|dec, n| dec.attr_value(n));
+    Some(OverrideDef {
+        when: when?,
+        values,
+    })
+}
+
+fn effect(dec: &mut Decoder, node: &Node) -> Option<EffectDef> {
+    let mut f = dec.fields(node, "an effect")?;
+    let kind = f.required_str("kind");
+    let fields = f.rest(|_, n| Some(n.clone()));
+    Some(EffectDef {
+        kind: kind?,
+        fields,
+    })
+}
+
+fn condition(dec: &mut Decoder, node: &Node) -> Option<ConditionDef> {
+    let mut f = dec.fields(node, "a named condition")?;
+    let over = match f.node("over") {
+        Some(n) if matches!(n.kind, NodeKind::Array(_)) => Some(f.dec.strs(n, "over")),
+        Some(n) => f.dec.str(n, "over").map(|s| vec![s]),
+        None => {
+            f.missing("over");
+            None
+        }
+    };
+    let args = f.strs("args");
+    let expr = f.required_str("expr");
+    f.finish();
+    Some(ConditionDef {
+        over: over?,
+        args,
+        expr: expr?,
+    })
+}
+
+struct Decoder<'d> {
+    source: SourceId,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+impl<'d> Decoder<'d> {
+    fn loc(&self, node: &Node) -> Loc {
+        Loc {
+            source: self.source,
+            span: node.span.clone(),
+        }
+    }
+
+    fn error(
+        &mut self,
+        code: &'static str,
+        message: String,
+        span: Range<usize>,
+        label: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, message).at(self.source, span, label));
+    }
+
+    fn wrong_type(&mut self, node: &Node, what: &str, expected: &str) {
+        self.error(
+            "wrong-type",
+            format!("{what} must be {expected}, found {}", node.describe()),
+            node.span.clone(),
+            format!("expected {expected}"),
+        );
+    }
+
+    fn fields<'n>(&mut self, node: &'n Node, what: &'static str) -> Option<Fields<'n, '_, 'd>> {
+        let NodeKind::Table(entries) = &node.kind else {
+            self.wrong_type(node, what, "a table");
+            return None;
+        };
+        Some(Fields {
+            dec: self,
+            entries,
+            used: vec![false; entries.len()],
+            known: Vec::new(),
+            span: node.span.clone(),
+            what,
+        })
+    }
+
+    fn str(&mut self, node: &Node, key: &str) -> Option<Sp<String>> {
+        match &node.kind {
+            NodeKind::Str(s) => Some(Sp::new(s.clone(), self.loc(node))),
+            _ => {
+                self.wrong_type(node, &format!("`{key}`"), "a string");
+                None
+            }
+        }
+    }
+
+    fn strs(&mut self, node: &Node, key: &str) -> Vec<Sp<String>> {
+        let NodeKind::Array(items) = &node.kind else {
+            self.wrong_type(node, &format!("`{key}`"), "a list of strings");
+            return Vec::new();
+        };
+        items.iter().filter_map(|n| self.str(n, key)).collect()
+    }
+
+    fn int(&mut self, node: &Node, key: &str, min: i64, max: i64) -> Option<Sp<i64>> {
+        match node.kind {
+            NodeKind::Int(v) if (min..=max).contains(&v) => Some(Sp::new(v, self.loc(node))),
+            NodeKind::Int(v) => {
+                self.error(
+                    "out-of-range",
+                    format!("`{key}` must be from {min} to {max}, found {v}"),
+                    node.span.clone(),
+                    "out of range",
+                );
+                None
+            }
+            _ => {
+                self.wrong_type(node, &format!("`{key}`"), "an integer");
+                None
+            }
+        }
+    }
+
+    fn param(&mut self, node: &Node) -> Option<Sp<ParamValue>> {
+        let value = match &node.kind {
+            NodeKind::Int(v) => ParamValue::Int(*v),
+            NodeKind::Bool(v) => ParamValue::Bool(*v),
+            NodeKind::Str(v) => ParamValue::Text(v.clone()),
+            _ => {
+                self.wrong_type(node, "a param", "an integer, a boolean or a string");
+                return None;
+            }
+        };
+        Some(Sp::new(value, self.loc(node)))
+    }
+
+    fn attr_value(&mut self, node: &Node) -> Option<Sp<AttrValue>> {
+        let value = match &node.kind {
+            NodeKind::Int(v) => AttrValue::Int(*v),
+            NodeKind::Str(v) => AttrValue::Sym(v.clone()),
+            _ => {
+                self.wrong_type(node, "an attribute value", "a name or an integer");
+                return None;
+            }
+        };
+        Some(Sp::new(value, self.loc(node)))
+    }
+}
+
+/// The keys of one table, taken one by one; whatever is left over is reported as unknown.
+struct Fields<'n, 'a, 'd> {
+    dec: &'a mut Decoder<'d>,
+    entries: &'n [Entry],
+    used: Vec<bool>,
+    known: Vec<&'static str>,
+    span: Range<usize>,
+    what: &'static str,
+}
+
+impl<'n, 'd> Fields<'n, '_, 'd> {
+    /// The value under `key`, if written (RON's `None` counts as not written).
+    fn node(&mut self, key: &'static str) -> Option<&'n Node> {
+        self.known.push(key);
+        let i = self.entries.iter().position(|e| e.key == key)?;
+        self.used[i] = true;
+        let node = &self.entries[i].value;
+        (node.kind != NodeKind::Null).then_some(node)
+    }
+
+    fn missing(&mut self, key: &str) {
+        let message = format!("{} needs `{key}`", self.what);
+        let span = self.span.clone();
+        self.dec
+            .error("missing-field", message, span, format!("`{key}` missing"));
+    }
+
+    fn str(&mut self, key: &'static str) -> Option<Sp<String>> {
+        let node = self.node(key)?;
+        self.dec.str(node, key)
+    }
+
+    fn required_str(&mut self, key: &'static str) -> Option<Sp<String>> {
+        let node = self.node(key);
+        if node.is_none() {
+            self.missing(key);
+        }
+        self.dec.str(node?, key)
+    }
+
+    fn strs(&mut self, key: &'static str) -> Vec<Sp<String>> {
+        match self.node(key) {
+            Some(node) => self.dec.strs(node, key),
+            None => Vec::new(),
+        }
+    }
+
+    fn int(&mut self, key: &'static str, min: i64, max: i64) -> Option<Sp<i64>> {
+        let node = self.node(key)?;
+        self.dec.int(node, key, min, max)
+    }
+
+    fn required_int(&mut self, key: &'static str, min: i64, max: i64) -> Option<Sp<i64>> {
+        let node = self.node(key);
+        if node.is_none() {
+            self.missing(key);
+        }
+        self.dec.int(node?, key, min, max)
+    }
+
+    fn bool(&mut self, key: &'static str) -> Option<Sp<bool>> {
+        let node = self.node(key)?;
+        match node.kind {
+            NodeKind::Bool(b) => Some(Sp::new(b, self.dec.loc(node))),
+            _ => {
+                self.dec
+                    .wrong_type(node, &format!("`{key}`"), "true or false");
+                None
+            }
+        }
+    }
+
+    /// A list of tables, each decoded by `item`.
+    fn array<T>(
+        &mut self,
+        key: &'static str,
+        item: fn(&mut Decoder, &Node) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let node = self.node(key)?;
+        let NodeKind::Array(items) = &node.kind else {
+            self.dec
+                .wrong_type(node, &format!("`{key}`"), "a list of tables");
+            return None;
+        };
+        Some(items.iter().filter_map(|n| item(self.dec, n)).collect())
+    }
+
+    /// A table of named entries, each decoded by `item`.
+    fn table<T>(
+        &mut self,
+        key: &'static str,
+        mut item: impl FnMut(&mut Decoder, &str, &Node) -> Option<T>,
+    ) -> Table<T> {
+        let Some(node) = self.node(key) else {
+            return Table::default();
+        };
+        let NodeKind::Table(entries) = &node.kind else {
+            self.dec.wrong_type(node, &format!("`{key}`"), "a table");
+            return Table::default();
+        };
+        let mut out = Vec::with_capacity(entries.len());
+        for e in entries {
+            if let Some(v) = item(self.dec, &e.key, &e.value) {
+                out.push((self.key(e), v));
+            }
+        }
+        Table(out)
+    }
+
+    fn key(&self, e: &Entry) -> Sp<String> {
+        Sp::new(
+            e.key.clone(),
+            Loc {
+                source: self.dec.source,
+                span: e.key_span.clone(),
+            },
+        )
+    }
+
+    /// The keys not taken, for open tables (card attributes, effect fields).
+    fn rest<T>(mut self, mut item: impl FnMut(&mut Decoder, &Node) -> Option<T>) -> Table<T> {
+        let mut out = Vec::new();
+        let entries = self.entries;
+        for (i, e) in entries.iter().enumerate() {
+            if self.used[i] {
+                continue;
+            }
+            self.used[i] = true;
+            if self.known.contains(&e.key.as_str()) {
+                self.duplicate(e);
+            } else if let Some(v) = item(self.dec, &e.value) {
+                out.push((self.key(e), v));
+            }
+        }
+        Table(out)
+    }
+
+    /// Reports the keys not taken: this table is closed.
+    fn finish(mut self) {
+        let entries = self.entries;
+        for (i, e) in entries.iter().enumerate() {
+            if self.used[i] {
+                continue;
+            }
+            if self.known.contains(&e.key.as_str()) {
+                self.duplicate(e);
+                continue;
+            }
+            let mut d = Diagnostic::error(
+                "unknown-key",
+                format!("unknown key `{}` in {}", e.key, self.what),
+            )
+            .at(self.dec.source, e.key_span.clone(), "unknown key");
+            d = match did_you_mean(&e.key, self.known.iter().copied()) {
+                Some(near) => d.with_help(format!("did you mean `{near}`?")),
+                None => d.with_help(format!("expected one of: {}", self.known.join(", "))),
+            };
+            self.dec.diags.push(d);
+        }
+    }
+
+    fn duplicate(&mut self, e: &Entry) {
+        let first = self
+            .entries
+            .iter()
+            .find(|f| f.key == e.key)
+            .map_or(0..0, |f| f.key_span.clone());
+        self.dec.diags.push(
+            Diagnostic::error("duplicate-id", format!("`{}` is given twice", e.key))
+                .at(self.dec.source, e.key_span.clone(), "given again here")
+                .also(self.dec.source, first, "first given here"),
+        );
+    }
+}

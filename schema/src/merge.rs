@@ -1,0 +1,168 @@
+//! Merging files into one pack, as `docs/pack-format.md` ("Merging") says:
+//! [`include`] joins the files of one pack (defining a thing twice is an error);
+//! [`overlay`] lays a pack that `extends` another over its fully merged base.
+
+use std::collections::BTreeMap;
+
+use grail_engine::diag::{Diagnostic, did_you_mean};
+
+use crate::model::{CardDef, Loc, PackFile, SetDef, Sp, Table};
+
+/// Adds an included file's tables to the pack's own.
+pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>) {
+    join(&mut into.params, file.params, "param", diags);
+    join(&mut into.sets, file.sets, "set", diags);
+    join(&mut into.conditions, file.conditions, "condition", diags);
+}
+
+fn join<V>(into: &mut Table<V>, from: Table<V>, what: &str, diags: &mut Vec<Diagnostic>) {
+    for (key, value) in from.0 {
+        if let Some((first, _)) = into.0.iter().find(|(k, _)| k.value == key.value) {
+            diags.push(duplicate(what, &key.value, &key.loc, &first.loc));
+        } else {
+            into.0.push((key, value));
+        }
+    }
+}
+
+fn duplicate(what: &str, id: &str, again: &Loc, first: &Loc) -> Diagnostic {
+    Diagnostic::error("duplicate-id", format!("{what} `{id}` is defined twice"))
+        .at(again.source, again.span.clone(), "defined again here")
+        .also(first.source, first.span.clone(), "first defined here")
+}
+
+/// Card ids are unique within their set. (Sets may share ids: knights and adversaries both
+/// have a `red-2`; rules and scripts always name a card together with its set or pile.)
+pub fn check_unique_cards(file: &PackFile, diags: &mut Vec<Diagnostic>) {
+    for (_, set) in file.sets.iter() {
+        let mut seen: BTreeMap<&str, &Loc> = BTreeMap::new();
+        for card in &set.cards {
+            if let Some(first) = seen.get(card.id.value.as_str()) {
+                diags.push(duplicate("card", &card.id.value, &card.id.loc, first));
+            } else {
+                seen.insert(&card.id.value, &card.id.loc);
+            }
+        }
+    }
+}
+
+/// Lays `top` (a pack that extends) over `base` (the merged pack it extends).
+pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -> PackFile {
+    let base_header = base.pack.take();
+    base.pack = top.pack.map(|mut header| {
+        if let Some(b) = base_header {
+            header.rules = header.rules.or(b.rules);
+            header.players = header.players.or(b.players);
+        }
+        header
+    });
+    for (key, value) in top.params.0 {
+        replace(&mut base.params, key, value);
+    }
+    for (key, value) in top.conditions.0 {
+        replace(&mut base.conditions, key, value);
+    }
+    for (key, set) in top.sets.0 {
+        match base.sets.get_mut(&key.value) {
+            Some(base_set) => patch_set(&key.value, base_set, set, diags),
+            None => {
+                let known: Vec<&str> = base.sets.keys().collect();
+                if let (Some(near), true) =
+                    (did_you_mean(&key.value, known), set.attributes.is_empty())
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            "unknown-set",
+                            format!("the base pack has no set `{}`", key.value),
+                        )
+                        .at(key.loc.source, key.loc.span.clone(), "not in the base pack")
+                        .with_help(format!("did you mean `{near}`?")),
+                    );
+                    continue;
+                }
+                base.sets.0.push((key, set));
+            }
+        }
+    }
+    base
+}
+
+fn replace<V>(table: &mut Table<V>, key: Sp<String>, value: V) {
+    match table.0.iter_mut().find(|(k, _)| k.value == key.value) {
+        Some(slot) => *slot = (key, value),
+        None => table.0.push((key, value)),
+    }
+}
+
+fn patch_set(id: &str, base: &mut SetDef, top: SetDef, diags: &mut Vec<Diagnostic>) {
+    patch(&mut base.name, top.name);
+    patch(&mut base.total, top.total);
+    patch(&mut base.value, top.value);
+    patch(&mut base.condition_over, top.condition_over);
+    patch(&mut base.when_over, top.when_over);
+    for (key, domain) in top.attributes.0 {
+        replace(&mut base.attributes, key, domain);
+    }
+    for card in top.cards {
+        let removing = card.remove.as_ref().is_some_and(|r| r.value);
+        match base.cards.iter().position(|c| c.id.value == card.id.value) {
+            Some(i) if removing => {
+                base.cards.remove(i);
+            }
+            Some(i) => patch_card(&mut base.cards[i], card),
+            None => {
+                let missing: Vec<&str> = base
+                    .attributes
+                    .keys()
+                    .filter(|a| card.attributes.get(a).is_none())
+                    .collect();
+                if !removing && missing.is_empty() {
+                    base.cards.push(card);
+                    continue;
+                }
+                let known = base.cards.iter().map(|c| c.id.value.as_str());
+                let mut d = Diagnostic::error(
+                    "unknown-card",
+                    format!(
+                        "set `{id}` of the base pack has no card `{}`",
+                        card.id.value
+                    ),
+                )
+                .at(
+                    card.id.loc.source,
+                    card.id.loc.span.clone(),
+                    "not in the base pack",
+                );
+                if let Some(near) = did_you_mean(&card.id.value, known) {
+                    d = d.with_help(format!("did you mean `{near}`?"));
+                }
+                if !removing {
+                    d = d.with_note(format!(
+                        "to add a new card instead, give all its attributes (missing: {})",
+                        missing.join(", ")
+                    ));
+                }
+                diags.push(d);
+            }
+        }
+    }
+}
+
+fn patch_card(base: &mut CardDef, top: CardDef) {
+    patch(&mut base.name, top.name);
+    patch(&mut base.copies, top.copies);
+    patch(&mut base.points, top.points);
+    patch(&mut base.condition, top.condition);
+    patch(&mut base.text, top.text);
+    patch(&mut base.overrides, top.overrides);
+    patch(&mut base.effects, top.effects);
+    for (key, value) in top.attributes.0 {
+        replace(&mut base.attributes, key, value);
+    }
+}
+
+fn patch<T>(base: &mut Option<T>, top: Option<T>) {
+    if top.is_some() {
+        *base = top;
+    }
+}

@@ -1,0 +1,308 @@
+//! The pack file format as written (`docs/pack-format.md`): one [`PackFile`] per file,
+//! before includes and `extends` are merged and before any cross-checking.
+//!
+//! These types are the format's single description: the decoder fills them (so every key it
+//! accepts has a field here), the JSON Schema is generated from them, and the content hash
+//! serializes them. Every value keeps the place it was written ([`Sp`]) for diagnostics;
+//! places are invisible to serialization and to the schema.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use grail_engine::diag::SourceId;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Serialize;
+
+use crate::node::Node;
+
+/// Where something was written: a file and a byte span in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loc {
+    pub source: SourceId,
+    pub span: Range<usize>,
+}
+
+/// A value and where it was written.
+#[derive(Clone, Debug)]
+pub struct Sp<T> {
+    pub value: T,
+    pub loc: Loc,
+}
+
+impl<T> Sp<T> {
+    pub fn new(value: T, loc: Loc) -> Self {
+        Sp { value, loc }
+    }
+}
+
+impl<T: Serialize> Serialize for Sp<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Sp<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A table keyed by names, in written order (TOML `[x.name]` tables, RON maps).
+#[derive(Clone, Debug)]
+pub struct Table<V>(pub Vec<(Sp<String>, V)>);
+
+impl<V> Default for Table<V> {
+    fn default() -> Self {
+        Table(Vec::new())
+    }
+}
+
+impl<V> Table<V> {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k.value == key).map(|(_, v)| v)
+    }
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
+        self.0
+            .iter_mut()
+            .find(|(k, _)| k.value == key)
+            .map(|(_, v)| v)
+    }
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.value.as_str())
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&Sp<String>, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<V: Serialize> Serialize for Table<V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (&k.value, v)))
+    }
+}
+
+impl<V: JsonSchema> JsonSchema for Table<V> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("Table_of_{}", V::schema_name()).into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "additionalProperties": generator.subschema_for::<V>(),
+        })
+    }
+}
+
+/// One file of a content pack: the root file (with `[pack]`) or a file the root includes.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields, title = "Grail content pack file")]
+pub struct PackFile {
+    /// The pack itself: only in a pack's root file (`pack.toml`, a variant file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack: Option<PackHeader>,
+    /// The rulebook's numbers and options; the rules module declares which it reads.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub params: Table<Sp<ParamValue>>,
+    /// Card sets: each a universe of card types with declared attributes, and a deck.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub sets: Table<SetDef>,
+    /// Named conditions and expressions the rules evaluate.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub conditions: Table<ConditionDef>,
+}
+
+/// The `[pack]` table of a root file.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PackHeader {
+    /// kebab-case; a variant's id is its file stem.
+    pub id: Sp<String>,
+    /// Display name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sp<String>>,
+    /// The rulebook module that interprets the pack (inherited by a pack that extends).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Sp<String>>,
+    /// Supported player counts (inherited by a pack that extends).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Sp<Players>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+    /// Files merged into this one, in order; paths relative to the pack folder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<Sp<String>>,
+    /// The pack this one overrides: a path relative to the pack folder (`"pack.toml"`) or a
+    /// bundled pack (`"@king-arthur"`, `"@king-arthur/seals"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extends: Option<Sp<String>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Players {
+    #[schemars(range(min = 1, max = 255))]
+    pub min: u8,
+    #[schemars(range(min = 1, max = 255))]
+    pub max: u8,
+}
+
+/// A param value: an integer, a boolean or a string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ParamValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+impl ParamValue {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ParamValue::Int(_) => "an integer",
+            ParamValue::Bool(_) => "a boolean",
+            ParamValue::Text(_) => "a string",
+        }
+    }
+}
+
+/// `[sets.<id>]`: a card set.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SetDef {
+    /// Display name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sp<String>>,
+    /// The declared number of cards (copies summed); lint checks it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<Sp<u32>>,
+    /// The integer attribute that `sum(filter)` adds up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Sp<String>>,
+    /// The set that the `condition` fields of this set's cards range over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition_over: Option<Sp<String>>,
+    /// The sets that `overrides.when` conditions of this set's cards range over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when_over: Option<Vec<Sp<String>>>,
+    /// Attribute declarations: a list of names, or `{ min, max }` for whole numbers.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub attributes: Table<Sp<DomainDef>>,
+    /// The card types, in order (at most 64 per set).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<CardDef>,
+}
+
+/// An attribute's domain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DomainDef {
+    /// A closed list of names.
+    Symbols(Vec<String>),
+    /// Whole numbers in `min..=max`.
+    Range(IntRange),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct IntRange {
+    pub min: i64,
+    pub max: i64,
+}
+
+/// An attribute value on a card: a name from the attribute's list, or a whole number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AttrValue {
+    Sym(String),
+    Int(i64),
+}
+
+/// One card type. Keys other than the fields below are attribute values.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CardDef {
+    /// Unique within its set; kebab-case.
+    pub id: Sp<String>,
+    /// Display name (default: the id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sp<String>>,
+    /// How many cards of this type (default 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 255))]
+    pub copies: Option<Sp<u8>>,
+    /// Victory points, where the rules use them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<Sp<i64>>,
+    /// A condition over the set named by this set's `condition_over`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Sp<String>>,
+    /// Rules text shown to players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<Sp<String>>,
+    /// Situational attribute values: `{ when = "<condition>", <attribute> = <value> }`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overrides: Option<Vec<OverrideDef>>,
+    /// Declarative effects; each game's rules doc lists the kinds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effects: Option<Vec<EffectDef>>,
+    /// In a pack that extends another: `true` removes the inherited card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remove: Option<Sp<bool>>,
+    /// Attribute values, by attribute name.
+    #[serde(flatten)]
+    pub attributes: Table<Sp<AttrValue>>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct OverrideDef {
+    /// The condition under which the values apply, over the set's `when_over` sets.
+    pub when: Sp<String>,
+    /// The attribute values that apply then.
+    #[serde(flatten)]
+    pub values: Table<Sp<AttrValue>>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct EffectDef {
+    /// What the effect does; the game's rules module gives the kinds their meaning.
+    pub kind: Sp<String>,
+    #[serde(flatten)]
+    pub fields: Table<Node>,
+}
+
+/// `[conditions.<name>]`: a named condition or integer expression.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ConditionDef {
+    /// The set (or list of sets) the condition ranges over.
+    #[schemars(with = "OneOrMany")]
+    pub over: Vec<Sp<String>>,
+    /// Runtime parameters the rules pass in, usable as `$name`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<Sp<String>>,
+    /// The condition or expression, in the condition language.
+    pub expr: Sp<String>,
+}
+
+/// A set id or a list of set ids.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}

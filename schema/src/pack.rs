@@ -1,0 +1,317 @@
+//! The resolved pack the rules modules consume: merged, checked, conditions compiled.
+//! Everything a rulebook reads from its pack goes through here, and every lookup that can
+//! fail returns a [`Diagnostic`] pointing into the pack, so a rules module can say what is
+//! wrong with a pack in the same words as lint.
+
+use std::sync::Arc;
+
+use grail_engine::cond::{Program, Type, Universe, Value};
+use grail_engine::diag::{Diagnostic, Sources, did_you_mean};
+use serde::Serialize;
+
+use crate::model::{EffectDef, Loc, ParamValue};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Pack {
+    /// The root file's own id (a variant's id is its file stem).
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// The rulebook module that interprets the pack.
+    pub rules: String,
+    pub players: (u8, u8),
+    /// Ids from the base-most pack to this one: `["king-arthur", "seals"]`.
+    pub lineage: Vec<String>,
+    /// Sorted by name.
+    pub params: Vec<Param>,
+    /// In declaration order.
+    pub sets: Vec<CardSet>,
+    /// Sorted by name.
+    pub conditions: Vec<NamedCondition>,
+    #[serde(skip)]
+    pub(crate) loc: Loc,
+    #[serde(skip)]
+    pub(crate) hash: String,
+    #[serde(skip)]
+    pub(crate) sources: Arc<Sources>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    pub name: String,
+    pub value: ParamValue,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CardSet {
+    pub id: String,
+    pub name: String,
+    /// The card types with their attribute values, in declaration order; `universe.types`
+    /// lists them in the same order, so a card's index is its type index in conditions.
+    pub cards: Vec<Card>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition_over: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub when_over: Vec<String>,
+    #[serde(rename = "attributes", serialize_with = "ser_attrs")]
+    pub universe: Universe,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Card {
+    pub id: String,
+    pub name: String,
+    pub copies: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<i64>,
+    /// Over the set's `condition_over`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<CardCondition>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<Override>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectDef>,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CardCondition {
+    pub text: String,
+    #[serde(skip)]
+    pub program: Program,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+/// Attribute values that apply while `when` holds over the `when_over` sets.
+#[derive(Clone, Debug, Serialize)]
+pub struct Override {
+    pub when: CardCondition,
+    /// Attribute index (into the set's universe) and value.
+    #[serde(serialize_with = "ser_override_values")]
+    pub values: Vec<(usize, Value)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NamedCondition {
+    pub name: String,
+    /// The sets it ranges over; counts passed to `program` follow `universe.types`.
+    pub over: Vec<String>,
+    /// Runtime arguments, in the order `Program::test`/`value` take them.
+    pub args: Vec<String>,
+    pub expr: String,
+    #[serde(skip)]
+    pub ty: Type,
+    #[serde(skip)]
+    pub program: Program,
+    #[serde(skip)]
+    pub universe: Universe,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+impl Pack {
+    /// `sha256:` and the first 16 hex digits of the SHA-256 of the canonical resolved pack.
+    /// Comments, formatting and file layout do not change it; any content change does.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// The texts every [`Loc`] and diagnostic of this pack points into.
+    pub fn sources(&self) -> &Arc<Sources> {
+        &self.sources
+    }
+
+    pub fn param(&self, name: &str) -> Result<&Param, Diagnostic> {
+        self.params.iter().find(|p| p.name == name).ok_or_else(|| {
+            let d = Diagnostic::error("missing-param", format!("the pack has no param `{name}`"))
+                .at(self.loc.source, self.loc.span.clone(), "in this pack");
+            match did_you_mean(name, self.params.iter().map(|p| p.name.as_str())) {
+                Some(near) => d.with_help(format!("is `{near}` meant to be `{name}`?")),
+                None => d.with_help(format!("add `{name} = …` to the pack's [params]")),
+            }
+        })
+    }
+
+    pub fn int(&self, name: &str) -> Result<i64, Diagnostic> {
+        let p = self.param(name)?;
+        match p.value {
+            ParamValue::Int(v) => Ok(v),
+            _ => Err(p.wrong_type("an integer")),
+        }
+    }
+
+    pub fn flag(&self, name: &str) -> Result<bool, Diagnostic> {
+        let p = self.param(name)?;
+        match p.value {
+            ParamValue::Bool(v) => Ok(v),
+            _ => Err(p.wrong_type("true or false")),
+        }
+    }
+
+    pub fn text(&self, name: &str) -> Result<&str, Diagnostic> {
+        let p = self.param(name)?;
+        match &p.value {
+            ParamValue::Text(v) => Ok(v),
+            _ => Err(p.wrong_type("a string")),
+        }
+    }
+
+    pub fn set(&self, id: &str) -> Result<&CardSet, Diagnostic> {
+        self.sets.iter().find(|s| s.id == id).ok_or_else(|| {
+            let d = Diagnostic::error("missing-set", format!("the pack has no set `{id}`")).at(
+                self.loc.source,
+                self.loc.span.clone(),
+                "in this pack",
+            );
+            match did_you_mean(id, self.sets.iter().map(|s| s.id.as_str())) {
+                Some(near) => d.with_help(format!("is `{near}` meant to be `{id}`?")),
+                None => d,
+            }
+        })
+    }
+
+    pub fn condition(&self, name: &str) -> Result<&NamedCondition, Diagnostic> {
+        self.conditions
+            .iter()
+            .find(|c| c.name == name)
+            .ok_or_else(|| {
+                let d = Diagnostic::error(
+                    "missing-condition",
+                    format!("the pack has no condition `{name}`"),
+                )
+                .at(self.loc.source, self.loc.span.clone(), "in this pack");
+                match did_you_mean(name, self.conditions.iter().map(|c| c.name.as_str())) {
+                    Some(near) => d.with_help(format!("is `{near}` meant to be `{name}`?")),
+                    None => d.with_help(format!("add a [conditions.{name}] table")),
+                }
+            })
+    }
+
+    /// The universe of several sets together: their card types one set after another, and
+    /// the union of their attributes (see [`crate::universe::union`]).
+    pub fn universe(&self, set_ids: &[&str]) -> Result<Universe, Diagnostic> {
+        let sets = set_ids
+            .iter()
+            .map(|id| self.set(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        crate::universe::union(&sets).map_err(|why| {
+            Diagnostic::error("incompatible-sets", why).at(
+                self.loc.source,
+                self.loc.span.clone(),
+                "in this pack",
+            )
+        })
+    }
+}
+
+impl Param {
+    fn wrong_type(&self, expected: &str) -> Diagnostic {
+        Diagnostic::error(
+            "param-type",
+            format!(
+                "param `{}` must be {expected}, found {}",
+                self.name,
+                self.value.type_name()
+            ),
+        )
+        .at(
+            self.loc.source,
+            self.loc.span.clone(),
+            format!("expected {expected}"),
+        )
+    }
+}
+
+impl CardSet {
+    pub fn universe(&self) -> &Universe {
+        &self.universe
+    }
+
+    pub fn card(&self, id: &str) -> Option<(usize, &Card)> {
+        self.cards.iter().enumerate().find(|(_, c)| c.id == id)
+    }
+
+    /// Copies per card type, indexed like `cards`: the full deck as a condition sees it.
+    pub fn deck(&self) -> Vec<u8> {
+        self.cards.iter().map(|c| c.copies).collect()
+    }
+
+    /// The number of cards (copies summed).
+    pub fn total(&self) -> u32 {
+        self.cards.iter().map(|c| u32::from(c.copies)).sum()
+    }
+
+    /// The value of attribute `attr` on card type `card`.
+    pub fn value(&self, card: usize, attr: &str) -> Option<Value> {
+        let a = self.universe.attr_index(attr)?;
+        self.universe.value(card, a)
+    }
+
+    /// The integer value of attribute `attr` on card type `card`.
+    pub fn int(&self, card: usize, attr: &str) -> Option<i64> {
+        let a = self.universe.attr_index(attr)?;
+        self.universe.int(card, a)
+    }
+
+    /// The name of a symbolic attribute's value on card type `card` (`"red"`).
+    pub fn symbol(&self, card: usize, attr: &str) -> Option<&str> {
+        let a = self.universe.attr_index(attr)?;
+        match (
+            self.universe.value(card, a)?,
+            &self.universe.attrs[a].domain,
+        ) {
+            (Value::Sym(i), grail_engine::cond::Domain::Symbols(names)) => {
+                names.get(usize::from(i)).map(String::as_str)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Attribute declarations, and each card's values, in a stable readable form for the hash.
+fn ser_attrs<S: serde::Serializer>(u: &Universe, s: S) -> Result<S::Ok, S::Error> {
+    use grail_engine::cond::Domain;
+    #[derive(Serialize)]
+    struct View<'a> {
+        declared: Vec<(&'a str, String)>,
+        value: Option<&'a str>,
+        cards: Vec<Vec<String>>,
+    }
+    let declared = u
+        .attrs
+        .iter()
+        .map(|a| {
+            let d = match &a.domain {
+                Domain::Symbols(names) => names.join("|"),
+                Domain::Int { min, max } => format!("{min}..={max}"),
+            };
+            (a.name.as_str(), d)
+        })
+        .collect();
+    let cards = u
+        .types
+        .iter()
+        .map(|t| t.values.iter().map(|v| format!("{v:?}")).collect())
+        .collect();
+    View {
+        declared,
+        value: u.value_attr.map(|i| u.attrs[i].name.as_str()),
+        cards,
+    }
+    .serialize(s)
+}
+
+fn ser_override_values<S: serde::Serializer>(
+    values: &[(usize, Value)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(values.iter().map(|(a, v)| (a, format!("{v:?}"))))
+}
