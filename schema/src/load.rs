@@ -166,9 +166,13 @@ impl Run<'_, '_> {
         let bytes = match self.loader.files.read(path) {
             Ok(b) => b,
             Err(e) => {
+                let why = match e.kind() {
+                    std::io::ErrorKind::NotFound => "no such file".to_owned(),
+                    _ => e.to_string(),
+                };
                 let mut d = Diagnostic::error(
                     "missing-file",
-                    format!("cannot read `{}`: {e}", files::display(path)),
+                    format!("cannot read `{}`: {why}", files::display(path)),
                 );
                 if let Some(at) = from {
                     d = d.at(at.source, at.span.clone(), "named here");

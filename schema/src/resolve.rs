@@ -385,7 +385,7 @@ impl Resolver<'_> {
         }
         let breakdown = cards
             .iter()
-            .map(|c| format!("{} {}", c.id, c.copies))
+            .map(|c| format!("{} ×{}", c.id, c.copies))
             .collect::<Vec<_>>()
             .join(" + ");
         self.diags.push(

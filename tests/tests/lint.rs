@@ -1,0 +1,276 @@
+//! Lint fixtures: one folder per mistake under `tests/lint/<case>/`, and a snapshot of what
+//! `grail lint` prints for it (ruff's model). `check` also asserts the exact set of
+//! diagnostic codes, so a snapshot cannot silently lose a finding.
+//!
+//! A case lints its variant file when it has a `variants/` folder, else its pack folder.
+//! Fixture packs use the `fixture` rulebook declared below.
+
+use std::path::{Path, PathBuf};
+
+use grail_cli::render;
+use grail_engine::cond::Type;
+use grail_schema::{ConditionSpec, Loaded, ParamKind, ParamSpec, RulesSpec, SetSpec};
+
+const FIXTURE_RULES: RulesSpec = RulesSpec {
+    id: "fixture",
+    params: &[
+        ParamSpec {
+            name: "rounds",
+            kind: ParamKind::Int { min: 1, max: 10 },
+            doc: "rounds to play",
+        },
+        ParamSpec {
+            name: "open_hands",
+            kind: ParamKind::Bool,
+            doc: "whether hands are shown",
+        },
+    ],
+    sets: &[
+        SetSpec {
+            id: "deck",
+            doc: "the cards",
+        },
+        SetSpec {
+            id: "quests",
+            doc: "what the cards buy",
+        },
+    ],
+    conditions: &[] as &[ConditionSpec],
+};
+
+fn case_root(case: &str) -> PathBuf {
+    // Paths relative to this crate (the test's working directory), so they read the same on
+    // every machine in snapshots.
+    let folder = Path::new("lint").join(case);
+    let variants = folder.join("variants");
+    match std::fs::read_dir(&variants) {
+        Ok(entries) => {
+            let mut files: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            files.sort();
+            files.into_iter().next().unwrap_or(folder)
+        }
+        Err(_) => folder,
+    }
+}
+
+fn load(case: &str) -> Loaded {
+    grail_tests::lint(&case_root(case), &[FIXTURE_RULES])
+}
+
+/// Lints the case, asserts which codes it reports, and snapshots the rendered text.
+fn check(case: &str, codes: &[&str]) {
+    let loaded = load(case);
+    let mut found: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+    found.sort();
+    found.dedup();
+    let mut expected = codes.to_vec();
+    expected.sort();
+    let text = render::to_string(&loaded.sources, &loaded.diagnostics);
+    assert_eq!(found, expected, "codes reported for `{case}`:\n{text}");
+    assert_eq!(
+        loaded.pack.is_some(),
+        loaded.errors() == 0,
+        "a pack exactly when no errors"
+    );
+    insta::assert_snapshot!(case, text);
+}
+
+/// Like [`check`], and snapshots the JSON form too.
+fn check_json(case: &str, codes: &[&str]) {
+    check(case, codes);
+    let loaded = load(case);
+    let json: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| render::to_json(d, &loaded.sources))
+        .collect();
+    insta::assert_json_snapshot!(format!("{case}.json"), json);
+}
+
+#[test]
+fn a_correct_pack_has_no_findings() {
+    check("ok-mini", &[]);
+}
+
+#[test]
+fn toml_syntax_error() {
+    check("toml-syntax", &["syntax"]);
+}
+
+#[test]
+fn ron_syntax_error() {
+    check("ron-syntax", &["syntax"]);
+}
+
+#[test]
+fn ron_mistakes_are_located() {
+    check_json(
+        "ron-unknown-key",
+        &["unknown-attribute", "missing-attribute", "unknown-key"],
+    );
+}
+
+#[test]
+fn unknown_key() {
+    check_json("unknown-key", &["unknown-key"]);
+}
+
+#[test]
+fn unknown_attribute() {
+    check(
+        "unknown-attribute",
+        &["unknown-attribute", "missing-attribute"],
+    );
+}
+
+#[test]
+fn unknown_attribute_value() {
+    check("unknown-attribute-value", &["unknown-attribute-value"]);
+}
+
+#[test]
+fn attribute_out_of_range() {
+    check("attribute-out-of-range", &["out-of-range"]);
+}
+
+#[test]
+fn wrong_type() {
+    check("wrong-type", &["wrong-type"]);
+}
+
+#[test]
+fn missing_field() {
+    // The card without an id cannot be counted, so the total no longer matches either.
+    check("missing-field", &["missing-field", "total-mismatch"]);
+}
+
+#[test]
+fn total_mismatch() {
+    check_json("total-mismatch", &["total-mismatch"]);
+}
+
+#[test]
+fn duplicate_ids() {
+    check("duplicate-id", &["duplicate-id"]);
+}
+
+#[test]
+fn unknown_set() {
+    check("unknown-set", &["unknown-set", "unused-condition"]);
+}
+
+#[test]
+fn missing_file() {
+    // The set the missing file would have defined is then missing too.
+    check(
+        "missing-file",
+        &["missing-file", "missing-set", "unknown-set"],
+    );
+}
+
+#[test]
+fn path_escapes_pack() {
+    check("path-escapes-pack", &["path-escapes-pack"]);
+}
+
+#[test]
+fn cyclic_extends() {
+    check("cyclic-extends", &["cyclic-extends"]);
+}
+
+#[test]
+fn variant_patches_unknown_card() {
+    check("variant-unknown-card", &["unknown-card"]);
+}
+
+#[test]
+fn variant_id_is_its_file_stem() {
+    check("variant-id", &["variant-id"]);
+}
+
+#[test]
+fn unknown_bundled_pack() {
+    check("bundled-extends", &["missing-file"]);
+}
+
+#[test]
+fn too_many_types() {
+    check("too-many-types", &["too-many-types"]);
+}
+
+#[test]
+fn params_against_the_rulebook() {
+    check(
+        "unknown-param",
+        &["unknown-param", "missing-param", "param-type"],
+    );
+}
+
+#[test]
+fn unknown_rules() {
+    check("unknown-rules", &["unknown-rules"]);
+}
+
+#[test]
+fn unused_cards_and_sets_warn() {
+    check("unused", &["unused-card", "unused-set"]);
+    assert_eq!(load("unused").errors(), 0, "warnings only");
+}
+
+/// For mistakes inside a condition string, whose codes the condition language chooses:
+/// asserts the number of errors and that each points inside the condition's text, at the
+/// offending part rather than at the whole string.
+fn check_in_condition(case: &str, errors: usize) {
+    let loaded = load(case);
+    let text = render::to_string(&loaded.sources, &loaded.diagnostics);
+    assert_eq!(
+        loaded.errors(),
+        errors,
+        "errors reported for `{case}`:\n{text}"
+    );
+    assert_eq!(loaded.warnings(), 0, "{text}");
+    for d in &loaded.diagnostics {
+        let label = d.primary().expect("a condition error has a place");
+        let file = &loaded.sources.get(label.source).text;
+        let line = file[..label.span.start].rsplit('\n').next().unwrap_or("");
+        assert!(
+            line.starts_with("condition = \""),
+            "{} points outside the condition:\n{text}",
+            d.code
+        );
+        let literal = file[label.span.start..].split('\n').next().unwrap_or("");
+        assert!(
+            label.span.len() < literal.len(),
+            "{} points at the whole condition:\n{text}",
+            d.code
+        );
+    }
+    insta::assert_snapshot!(case, text);
+}
+
+#[test]
+fn condition_syntax_error() {
+    check_in_condition("condition-syntax", 1);
+}
+
+#[test]
+fn condition_names_are_checked() {
+    // `colour` is no attribute; `green` is no colour.
+    check_in_condition("condition-names", 2);
+}
+
+#[test]
+fn condition_type() {
+    check("condition-type", &["condition-type"]);
+}
+
+#[test]
+fn unsatisfiable_condition() {
+    check("unsatisfiable", &["unsatisfiable"]);
+}
+
+#[test]
+fn pack_params_are_condition_constants() {
+    check("condition-param", &[]);
+}
