@@ -1,1 +1,4 @@
-//! grail-rules: one module per game, each a thin rulebook over engine parts.
+//! grail-rules: one module per game, each a thin rulebook over engine parts, compiled from
+//! its content pack.
+
+pub mod king_arthur;

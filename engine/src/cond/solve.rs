@@ -27,6 +27,15 @@ pub struct Payment {
 }
 
 impl Payment {
+    /// A payment of the given per-type counts (at most 64 types).
+    pub fn from_counts(counts: &[u8]) -> Option<Payment> {
+        let mut p = Payment {
+            counts: [0; 64],
+            len: u8::try_from(counts.len()).ok()?,
+        };
+        p.counts.get_mut(..counts.len())?.copy_from_slice(counts);
+        Some(p)
+    }
     pub fn counts(&self) -> &[u8] {
         &self.counts[..self.len as usize]
     }
