@@ -1,6 +1,499 @@
-//! (stub: being implemented)
+//! The payment solver. A *legal payment* for a condition is a sub-multiset of the hand that
+//! meets it and has no superfluous card: removing any single card breaks it. (This is how
+//! "overpay when necessary" reads: you may pay more than asked only when no card could be
+//! left out.)
+//!
+//! The search walks item types in order, choosing how many copies of each to pay. It prunes
+//! with the shapes the compiler worked out for the top-level conjuncts:
+//! - an *Up* conjunct (stays true once true as cards are added) that fails even with every
+//!   remaining card added can never be met below this node;
+//! - a *Down* conjunct (stays false once false) that fails now fails for every superset;
+//! - once all conjuncts hold, adding more cards could only add superfluous ones.
+//!
+//! When a condition has a conjunct of neither shape, the search visits every sub-multiset
+//! (still pruning on Down conjuncts), within a node budget.
+
 use super::Program;
-/// Why no sub-multiset of `deck` can ever meet `program`, or `None` if one can.
-pub fn unsatisfiable(_program: &Program, _deck: &[u8], _args: &[i64]) -> Option<String> {
-    None
+use super::compile::{Op, Shape};
+
+/// The largest number of search nodes spent on one question before giving up on it.
+pub const NODE_BUDGET: usize = 1 << 20;
+
+/// A payment: per-type counts, `len` types long.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Payment {
+    counts: [u8; 64],
+    len: u8,
+}
+
+impl Payment {
+    /// A payment of the given per-type counts (at most 64 types).
+    pub fn from_counts(counts: &[u8]) -> Option<Payment> {
+        let mut p = Payment {
+            counts: [0; 64],
+            len: u8::try_from(counts.len()).ok()?,
+        };
+        p.counts.get_mut(..counts.len())?.copy_from_slice(counts);
+        Some(p)
+    }
+    pub fn counts(&self) -> &[u8] {
+        &self.counts[..self.len as usize]
+    }
+    pub fn total(&self) -> u32 {
+        self.counts().iter().map(|&c| u32::from(c)).sum()
+    }
+}
+
+impl std::fmt::Debug for Payment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Payment{:?}", self.counts())
+    }
+}
+
+/// Calls `found` with every legal payment from `hand`, in a stable order (types in
+/// universe order, fewer copies first). `found` returns `false` to stop early. Returns
+/// `false` if the node budget ran out before the search finished.
+pub fn payments(
+    program: &Program,
+    hand: &[u8],
+    args: &[i64],
+    mut found: impl FnMut(&Payment) -> bool,
+) -> bool {
+    let mut search = Search::new(program, hand, args, &mut found, None);
+    search.run();
+    !search.exhausted
+}
+
+/// Whether any legal payment exists (equivalently: whether some sub-multiset meets it).
+pub fn exists(program: &Program, hand: &[u8], args: &[i64]) -> bool {
+    // Fast path: a condition that only grows is met by some subset iff by the whole hand.
+    if program.plan().down.is_empty() && program.plan().mixed.is_empty() {
+        return program.test(hand, args);
+    }
+    let mut any = false;
+    payments(program, hand, args, |_| {
+        any = true;
+        false
+    });
+    any
+}
+
+/// The legal payment with the lowest `cost` (an integer program over the same types), the
+/// first in search order among equals.
+pub fn cheapest(
+    program: &Program,
+    hand: &[u8],
+    args: &[i64],
+    cost: &Program,
+) -> Option<(i64, Payment)> {
+    let mut best: Option<(i64, Payment)> = None;
+    let mut keep = |p: &Payment| {
+        let c = cost.value(p.counts(), args);
+        if best.is_none_or(|(b, _)| c < b) {
+            best = Some((c, *p));
+        }
+        true
+    };
+    let mut search = Search::new(program, hand, args, &mut keep, Some(cost));
+    search.run();
+    best
+}
+
+struct Search<'a> {
+    program: &'a Program,
+    hand: &'a [u8],
+    args: &'a [i64],
+    found: &'a mut dyn FnMut(&Payment) -> bool,
+    /// The payment being built; types at or after the current one are 0.
+    pay: Payment,
+    /// `pay` so far plus every remaining card: the most the rest of the search can reach.
+    reach: [u8; 64],
+    /// Prune on a cost that never decreases: nothing costlier than the best is wanted.
+    cost: Option<&'a Program>,
+    best_cost: i64,
+    /// For an additive cost: the cheapest single card at or after each type, so a payment
+    /// that still needs a card is known to cost at least that much more.
+    cheapest_from: [i64; 65],
+    /// Up conjuncts of the form `additive >= bound`, for the fractional lower bound.
+    thresholds: [Threshold; 4],
+    threshold_count: usize,
+    stopped: bool,
+    exhausted: bool,
+    nodes: usize,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        program: &'a Program,
+        hand: &'a [u8],
+        args: &'a [i64],
+        found: &'a mut dyn FnMut(&Payment) -> bool,
+        cost: Option<&'a Program>,
+    ) -> Self {
+        let len = hand.len().min(64).min(program.types().max(hand.len()));
+        let mut reach = [0u8; 64];
+        reach[..len].copy_from_slice(&hand[..len]);
+        let cost = cost.filter(|c| c.shape() == Shape::Up || c.shape() == Shape::Const);
+        let mut cheapest_from = [0i64; 65];
+        if let Some(weights) = cost.and_then(Program::additive_weights) {
+            cheapest_from[len] = i64::MAX / 4;
+            for t in (0..len).rev() {
+                let here = if hand[t] > 0 {
+                    weights[t]
+                } else {
+                    i64::MAX / 4
+                };
+                cheapest_from[t] = here.min(cheapest_from[t + 1]);
+            }
+        }
+        let mut thresholds = [Threshold::default(); 4];
+        let mut threshold_count = 0;
+        if let Some(cost_weights) = cost.and_then(Program::additive_weights) {
+            for &i in &program.plan().up {
+                if threshold_count == thresholds.len() {
+                    break;
+                }
+                if let Some(t) = Threshold::new(program, i, args, &cost_weights, &hand[..len]) {
+                    thresholds[threshold_count] = t;
+                    threshold_count += 1;
+                }
+            }
+        }
+        Search {
+            program,
+            hand: &hand[..len],
+            args,
+            found,
+            pay: Payment {
+                counts: [0; 64],
+                len: len as u8,
+            },
+            reach,
+            cost,
+            best_cost: i64::MAX,
+            cheapest_from,
+            thresholds,
+            threshold_count,
+            stopped: false,
+            exhausted: false,
+            nodes: 0,
+        }
+    }
+
+    fn all(&self, conjuncts: &[u32], counts: &[u8]) -> bool {
+        conjuncts
+            .iter()
+            .all(|&i| self.program.eval(i, counts, self.args) != 0)
+    }
+
+    fn run(&mut self) {
+        let plan = self.program.plan();
+        let empty = [0u8; 64];
+        let empty = &empty[..self.hand.len()];
+        if !self.all(&plan.constant, empty) || !self.all(&plan.down, empty) {
+            return;
+        }
+        if plan.mixed.is_empty() {
+            if !self.all(&plan.up, &self.reach[..self.hand.len()]) {
+                return;
+            }
+            if self.all(&plan.up, empty) {
+                self.emit();
+                return;
+            }
+            self.monotone(0);
+        } else {
+            if self.meets(empty) && self.minimal() {
+                self.emit();
+            }
+            self.exhaustive(0);
+        }
+    }
+
+    fn emit(&mut self) {
+        if let Some(cost) = self.cost {
+            let c = cost.value(self.pay.counts(), self.args);
+            if c > self.best_cost {
+                return;
+            }
+            self.best_cost = c;
+        }
+        if !(self.found)(&self.pay) {
+            self.stopped = true;
+        }
+    }
+
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > NODE_BUDGET {
+            self.exhausted = true;
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+
+    /// Whether no completion of the payment can cost less than the best found, given that it
+    /// still needs at least `more` (0, or the cheapest remaining card).
+    fn too_costly(&self, more: i64) -> bool {
+        self.cost.is_some_and(|c| {
+            c.value(self.pay.counts(), self.args).saturating_add(more) >= self.best_cost
+        })
+    }
+
+    /// The least a payment still short of its conditions must add to its cost, when the
+    /// types from `t` on are all that is left to pay with.
+    fn lower_bound_of_rest(&self, t: usize) -> i64 {
+        let mut bound = self.cheapest_from[t];
+        for th in &self.thresholds[..self.threshold_count] {
+            let have = self.program.eval(th.sum, self.pay.counts(), self.args);
+            let short = i128::from(th.need) - i128::from(have);
+            if short > 0 {
+                let (num, den) = th.best_rate_from[t];
+                if den == 0 {
+                    return i64::MAX / 4; // nothing left can close the gap
+                }
+                // ceil(short * num / den), exact in integers.
+                let more = (short * i128::from(num) + i128::from(den) - 1) / i128::from(den);
+                bound = bound.max(more.min(i128::from(i64::MAX / 4)) as i64);
+            }
+        }
+        bound
+    }
+
+    /// Only Up, Down and constant conjuncts: prune on every shape.
+    fn monotone(&mut self, from: usize) {
+        let plan = self.program.plan();
+        let len = self.hand.len();
+        let Some(t) = (from..len).find(|&t| self.hand[t] > 0) else {
+            return;
+        };
+        for k in 0..=self.hand[t] {
+            if !self.tick() {
+                return;
+            }
+            self.pay.counts[t] = k;
+            self.reach[t] = k;
+            if k > 0 {
+                if !self.all(&plan.down, self.pay.counts()) || self.too_costly(0) {
+                    break;
+                }
+                if self.all(&plan.up, self.pay.counts()) {
+                    // Met: more copies, or more of later types, would be superfluous.
+                    if self.minimal() {
+                        self.emit();
+                    }
+                    break;
+                }
+            }
+            // Not met yet, so at least one more card is needed, and each threshold still
+            // short needs its shortfall bought at no better than the best remaining rate.
+            if self.too_costly(self.lower_bound_of_rest(t)) {
+                break;
+            }
+            if self.all(&plan.up, &self.reach[..len]) {
+                self.monotone(t + 1);
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        self.pay.counts[t] = 0;
+        self.reach[t] = self.hand[t];
+    }
+
+    /// Some conjunct is neither Up nor Down: try every sub-multiset once.
+    fn exhaustive(&mut self, from: usize) {
+        let plan = self.program.plan();
+        for t in from..self.hand.len() {
+            for k in 1..=self.hand[t] {
+                if !self.tick() {
+                    self.pay.counts[t] = 0;
+                    return;
+                }
+                self.pay.counts[t] = k;
+                if !self.all(&plan.down, self.pay.counts()) {
+                    break;
+                }
+                if self.meets(&self.pay.counts) && self.minimal() {
+                    self.emit();
+                }
+                self.exhaustive(t + 1);
+                if self.stopped {
+                    break;
+                }
+            }
+            self.pay.counts[t] = 0;
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    fn meets(&self, counts: &[u8]) -> bool {
+        self.program.test(&counts[..self.hand.len()], self.args)
+    }
+
+    /// No single card of the payment can be left out.
+    fn minimal(&mut self) -> bool {
+        let plan = self.program.plan();
+        // Removing a card keeps Down conjuncts true, so only the others need a look.
+        let recheck: &[u32] = if plan.mixed.is_empty() { &plan.up } else { &[] };
+        for t in 0..self.hand.len() {
+            if self.pay.counts[t] == 0 {
+                continue;
+            }
+            self.pay.counts[t] -= 1;
+            let still = if plan.mixed.is_empty() {
+                self.all(recheck, self.pay.counts())
+            } else {
+                self.meets(&self.pay.counts)
+            };
+            self.pay.counts[t] += 1;
+            if still {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// An Up conjunct `sum >= need` whose left side adds per-type weights: to close a shortfall
+/// of `s` a payment must spend at least `s` times the best cost-per-weight rate left.
+#[derive(Clone, Copy)]
+struct Threshold {
+    /// The op computing the sum.
+    sum: u32,
+    need: i64,
+    /// Per type `t`: the lowest cost/weight ratio among types `t..` still in hand, as a
+    /// fraction `(num, den)`; `den == 0` when none can add weight.
+    best_rate_from: [(i64, i64); 65],
+}
+
+impl Default for Threshold {
+    fn default() -> Self {
+        Threshold {
+            sum: 0,
+            need: 0,
+            best_rate_from: [(0, 0); 65],
+        }
+    }
+}
+
+impl Threshold {
+    fn new(
+        program: &Program,
+        i: u32,
+        args: &[i64],
+        cost: &[i64; 64],
+        hand: &[u8],
+    ) -> Option<Threshold> {
+        let Op::Cmp(op, left, right) = program.op(i) else {
+            return None;
+        };
+        let weights = program.additive_weights_at(left)?;
+        if program.shape_at(right) != Shape::Const {
+            return None;
+        }
+        let bound = program.eval(right, &[], args);
+        let need = match op {
+            super::ast::CmpOp::Ge => bound,
+            super::ast::CmpOp::Gt => bound.checked_add(1)?,
+            _ => return None,
+        };
+        let mut best_rate_from = [(0i64, 0i64); 65];
+        for t in (0..hand.len()).rev() {
+            let mut best = best_rate_from[t + 1];
+            if hand[t] > 0 && weights[t] > 0 {
+                let rate = (cost[t], weights[t]);
+                // rate < best  ⇔  cost·best.den < best.num·weight
+                if best.1 == 0
+                    || i128::from(rate.0) * i128::from(best.1)
+                        < i128::from(best.0) * i128::from(rate.1)
+                {
+                    best = rate;
+                }
+            }
+            best_rate_from[t] = best;
+        }
+        Some(Threshold {
+            sum: left,
+            need,
+            best_rate_from,
+        })
+    }
+}
+
+/// Why no sub-multiset of `deck` can ever meet `program`, or `None` if one can (or if that
+/// cannot be decided: runtime arguments missing, or the search budget ran out). `source` is
+/// the condition's text, quoted in the explanation.
+pub fn unsatisfiable(program: &Program, source: &str, deck: &[u8], args: &[i64]) -> Option<String> {
+    if args.len() < program.args() {
+        return None;
+    }
+    let mut any = false;
+    let finished = payments(program, deck, args, |_| {
+        any = true;
+        false
+    });
+    if any || !finished {
+        return None;
+    }
+    let why = explain(program, program.root(), source, deck, args);
+    Some(why.unwrap_or_else(|| "no combination of the cards meets it".into()))
+}
+
+fn text(program: &Program, i: u32, source: &str) -> String {
+    let span = program.span_at(i);
+    source
+        .get(span)
+        .map(str::trim)
+        .unwrap_or("this part")
+        .to_string()
+}
+
+/// Explains why node `i` fails for every sub-multiset of `deck`, when it is simple enough
+/// to say.
+fn explain(program: &Program, i: u32, source: &str, deck: &[u8], args: &[i64]) -> Option<String> {
+    let holds = |j: u32| program.eval(j, deck, args) != 0;
+    match program.op(i) {
+        Op::And(a, b) => {
+            for part in [a, b] {
+                if program.shape_at(part) == Shape::Up && !holds(part) {
+                    return explain(program, part, source, deck, args);
+                }
+            }
+            if program.shape_at(a) == Shape::Up && program.shape_at(b) == Shape::Down {
+                return Some(format!(
+                    "`{}` and `{}` cannot both hold",
+                    text(program, a, source),
+                    text(program, b, source)
+                ));
+            }
+            None
+        }
+        Op::Or(a, b) => {
+            let left = explain(program, a, source, deck, args)?;
+            let right = explain(program, b, source, deck, args)?;
+            Some(format!("{left}; and {right}"))
+        }
+        Op::Cmp(op, l, r) if program.shape_at(i) == Shape::Up && !holds(i) => {
+            let (lv, rv) = (program.eval(l, deck, args), program.eval(r, deck, args));
+            let bound = match program.shape_at(l) {
+                Shape::Up => "at most",
+                Shape::Down => "at least",
+                _ => "only",
+            };
+            Some(format!(
+                "`{}` is {bound} {lv} even with every card, but must be {} {rv}",
+                text(program, l, source),
+                op.symbol()
+            ))
+        }
+        Op::Cards { .. } if !holds(i) => Some(format!(
+            "there are not enough distinct cards for `{}`",
+            text(program, i, source)
+        )),
+        Op::Const(0) => Some(format!("`{}` is always false", text(program, i, source))),
+        _ => None,
+    }
 }

@@ -1,0 +1,252 @@
+//! Properties of the condition language over random conditions and random hands:
+//! printing then parsing gives the same tree; the compiled program agrees with the plain
+//! reference evaluator; the solver finds exactly the legal payments brute force finds.
+
+mod support;
+
+use grail_engine::cond::ast::{
+    ArithOp, CmpOp, Expr, ExprKind, Filter, FilterKind, Literal, LiteralKind, Name,
+};
+use grail_engine::cond::{self, Params, Type, reference, solve};
+use proptest::prelude::*;
+use support::*;
+
+fn e(kind: ExprKind) -> Expr {
+    Expr { kind, span: 0..0 }
+}
+
+fn name(s: &str) -> Name {
+    Name {
+        text: s.into(),
+        span: 0..0,
+    }
+}
+
+fn test(attr: &str, op: CmpOp, value: LiteralKind) -> Filter {
+    Filter {
+        kind: FilterKind::Test {
+            attr: name(attr),
+            op,
+            value: Literal {
+                kind: value,
+                span: 0..0,
+            },
+        },
+        span: 0..0,
+    }
+}
+
+fn any_cmp() -> impl Strategy<Value = CmpOp> {
+    prop_oneof![
+        Just(CmpOp::Eq),
+        Just(CmpOp::Ne),
+        Just(CmpOp::Lt),
+        Just(CmpOp::Le),
+        Just(CmpOp::Gt),
+        Just(CmpOp::Ge)
+    ]
+}
+
+fn eq_ne() -> impl Strategy<Value = CmpOp> {
+    prop_oneof![Just(CmpOp::Eq), Just(CmpOp::Ne)]
+}
+
+/// Filters that check against the fixture universe.
+fn filter() -> impl Strategy<Value = Filter> {
+    let ids: Vec<String> = adversaries().types.iter().map(|t| t.id.clone()).collect();
+    let leaf = prop_oneof![
+        Just(Filter {
+            kind: FilterKind::All,
+            span: 0..0
+        }),
+        (eq_ne(), prop::sample::select(COLORS.to_vec())).prop_map(|(op, c)| test(
+            "color",
+            op,
+            LiteralKind::Sym(c.into())
+        )),
+        (eq_ne(), prop::sample::select(KINDS.to_vec())).prop_map(|(op, k)| test(
+            "kind",
+            op,
+            LiteralKind::Sym(k.into())
+        )),
+        (any_cmp(), 0i64..7).prop_map(|(op, v)| test("value", op, LiteralKind::Int(v))),
+        (eq_ne(), prop::sample::select(ids)).prop_map(|(op, id)| test(
+            "id",
+            op,
+            LiteralKind::Sym(id)
+        )),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|f| Filter {
+                kind: FilterKind::Not(Box::new(f)),
+                span: 0..0
+            }),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Filter {
+                kind: FilterKind::And(Box::new(a), Box::new(b)),
+                span: 0..0
+            }),
+            (inner.clone(), inner).prop_map(|(a, b)| Filter {
+                kind: FilterKind::Or(Box::new(a), Box::new(b)),
+                span: 0..0
+            }),
+        ]
+    })
+}
+
+fn number() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        (-3i64..12).prop_map(|i| e(ExprKind::Int(i))),
+        Just(e(ExprKind::Param("p".into()))),
+        filter().prop_map(|f| e(ExprKind::Count(f))),
+        filter().prop_map(|f| e(ExprKind::Sum(None, f))),
+        filter().prop_map(|f| e(ExprKind::Sum(Some(name("value")), f))),
+        (
+            prop::sample::select(vec!["color", "kind", "value", "id"]),
+            filter()
+        )
+            .prop_map(|(a, f)| e(ExprKind::Distinct(name(a), f))),
+    ];
+    leaf.prop_recursive(3, 10, 2, |inner| {
+        prop_oneof![
+            (
+                prop_oneof![Just(ArithOp::Add), Just(ArithOp::Sub), Just(ArithOp::Mul)],
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(op, a, b)| e(ExprKind::Arith(
+                    op,
+                    Box::new(a),
+                    Box::new(b)
+                ))),
+            // The parser reads `-3` as a literal, so a minus before a literal is not generated.
+            inner
+                .prop_filter("no minus before a literal", |x| !matches!(
+                    x.kind,
+                    ExprKind::Int(_)
+                ))
+                .prop_map(|x| e(ExprKind::Neg(Box::new(x)))),
+        ]
+    })
+}
+
+fn condition() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        (any_cmp(), number(), number()).prop_map(|(op, a, b)| e(ExprKind::Compare(
+            op,
+            Box::new(a),
+            Box::new(b)
+        ))),
+        prop::collection::vec(filter(), 1..4).prop_map(|fs| e(ExprKind::Cards(fs))),
+        any::<bool>().prop_map(|b| e(ExprKind::Bool(b))),
+        Just(e(ExprKind::Param("flag".into()))),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|x| e(ExprKind::Not(Box::new(x)))),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| e(ExprKind::And(Box::new(a), Box::new(b)))),
+            (inner.clone(), inner).prop_map(|(a, b)| e(ExprKind::Or(Box::new(a), Box::new(b)))),
+        ]
+    })
+}
+
+fn params() -> Params {
+    Params::default()
+        .argument("p", Type::Int)
+        .argument("flag", Type::Bool)
+}
+
+/// A hand of at most `max` cards over the fixture's types.
+fn small_hand(max: usize) -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(0usize..15, 0..=max).prop_map(|cards| {
+        let mut counts = vec![0u8; 15];
+        for t in cards {
+            counts[t] += 1;
+        }
+        counts
+    })
+}
+
+fn items(counts: &[u8]) -> Vec<usize> {
+    counts
+        .iter()
+        .enumerate()
+        .flat_map(|(t, &c)| std::iter::repeat_n(t, c as usize))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn printing_then_parsing_gives_the_same_tree(expr in condition()) {
+        let printed = expr.to_string();
+        let parsed = cond::parse(&printed).map_err(|e| TestCaseError::fail(format!("{printed}: {e:?}")))?;
+        prop_assert_eq!(parsed.without_spans(), expr, "printed as {}", printed);
+    }
+
+    #[test]
+    fn parsing_never_panics(src in ".{0,120}") {
+        if let Ok(expr) = cond::parse(&src) {
+            let u = adversaries();
+            if let Ok(checked) = cond::check(&expr, &u, &params()) {
+                let program = cond::compile(&checked, &u);
+                let _ = program.value(&DECK, &[1, 0]);
+            }
+        }
+    }
+
+    #[test]
+    fn parsing_condition_like_text_never_panics(
+        parts in prop::collection::vec(prop::sample::select(vec![
+            "sum(", "count(", "cards(", "distinct(", ")", "(", ",", "color", "=", "red", ">=", "3", "-", "*",
+            "&", "|", "!", " and ", " or ", "not ", "$p", "value", "\"x", "\"", "99999999999999999999", "id=",
+        ]), 0..40)
+    ) {
+        let src: String = parts.concat();
+        let _ = cond::parse(&src);
+    }
+
+    #[test]
+    fn compiled_programs_agree_with_the_reference(expr in condition(), hand in small_hand(10), p in -2i64..10, flag in 0i64..2) {
+        let u = adversaries();
+        let checked = cond::check(&expr, &u, &params()).map_err(|e| TestCaseError::fail(format!("{expr}: {e:?}")))?;
+        let program = cond::compile(&checked, &u);
+        let want = reference::eval(&expr, &u, &[("p", p), ("flag", flag)], &items(&hand)) != 0;
+        prop_assert_eq!(program.test(&hand, &[p, flag]), want, "{} on {}", expr, describe(&u, &hand));
+    }
+
+    #[test]
+    fn solver_finds_exactly_the_legal_payments(expr in condition(), hand in small_hand(6), p in 0i64..8, flag in 0i64..2) {
+        let u = adversaries();
+        let checked = cond::check(&expr, &u, &params()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let program = cond::compile(&checked, &u);
+        let mut found = Vec::new();
+        let finished = solve::payments(&program, &hand, &[p, flag], |pay| {
+            found.push(pay.counts().to_vec());
+            true
+        });
+        prop_assert!(finished);
+        let mut brute = reference::brute_force_payments(&expr, &u, &[("p", p), ("flag", flag)], &hand);
+        let mut sorted = found.clone();
+        sorted.sort();
+        brute.sort();
+        prop_assert_eq!(&sorted, &brute, "{} on {}", expr, describe(&u, &hand));
+        // Each payment once.
+        sorted.dedup();
+        prop_assert_eq!(sorted.len(), found.len());
+        prop_assert_eq!(solve::exists(&program, &hand, &[p, flag]), !brute.is_empty());
+    }
+
+    #[test]
+    fn cheapest_is_the_minimum_over_all_legal_payments(expr in condition(), hand in small_hand(6), p in 0i64..8) {
+        let u = adversaries();
+        let checked = cond::check(&expr, &u, &params()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let program = cond::compile(&checked, &u);
+        let cost = compile("sum(value)", &u, &Params::default());
+        let brute = reference::brute_force_payments(&expr, &u, &[("p", p), ("flag", 1)], &hand);
+        let best = brute.iter().map(|pay| cost.value(pay, &[])).min();
+        prop_assert_eq!(solve::cheapest(&program, &hand, &[p, 1], &cost).map(|(c, _)| c), best);
+    }
+}

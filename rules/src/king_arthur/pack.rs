@@ -1,0 +1,1 @@
+//! Building the rulebook from the content pack (wired once the loader lands).

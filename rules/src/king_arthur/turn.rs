@@ -1,0 +1,567 @@
+//! Setup and the turn: the four optional actions in order, and the two game ends.
+
+use grail_engine::cond::solve::{self, Payment};
+use grail_engine::game::{EventSink, Setup};
+use grail_engine::rng::GameRng;
+
+use super::KingArthur;
+use super::state::{Action, Card, End, Event, Mode, Phase, Player, Seat, Slot, State};
+
+impl KingArthur {
+    pub(crate) fn deal(&self, setup: &Setup) -> Result<State, String> {
+        if !self.players.contains(&setup.players) {
+            return Err(format!(
+                "{} is played by {} to {} players, not {}",
+                self.game,
+                self.players.start(),
+                self.players.end(),
+                setup.players
+            ));
+        }
+        let mut rng = GameRng::new(setup.seed);
+        let mut knight_supply = deck(&self.knights.copies);
+        let mut adversary_supply = deck(&self.adversaries.copies);
+        rng.shuffle(&mut knight_supply);
+        rng.shuffle(&mut adversary_supply);
+        for (pile, cards) in &setup.stack {
+            match pile.as_str() {
+                "knights" => stack_top(
+                    &mut knight_supply,
+                    cards,
+                    |id| self.knights.index(id),
+                    "knight",
+                )?,
+                "adversaries" => stack_top(
+                    &mut adversary_supply,
+                    cards,
+                    |id| self.adversaries.index(id),
+                    "adversary",
+                )?,
+                other => {
+                    return Err(format!(
+                        "there is no pile `{other}` to stack; the piles are knights, adversaries"
+                    ));
+                }
+            }
+        }
+        let mut state = State {
+            rng,
+            players: (0..setup.players)
+                .map(|_| Player {
+                    knights: vec![0; self.knights.len()],
+                    adversaries: vec![0; self.adversaries.len()],
+                    seals: self.n.seals_per_player,
+                })
+                .collect(),
+            current: 0,
+            phase: Phase::Replenish,
+            turn: 0,
+            knight_supply,
+            knight_discard: Vec::new(),
+            adversary_supply,
+            adversaries_out: Vec::new(),
+            columns: vec![Vec::new(); self.column_names.len()],
+            adventures: vec![None; self.adventures.len()],
+            challenged: false,
+            adventured: false,
+            last_turn: false,
+            end: None,
+            taken: Vec::new(),
+        };
+        // "Continue placing cards until there are exactly four cards of one kind."
+        self.reveal_adversaries(&mut state, &mut Vec::new());
+        // Dealt one at a time, round the table from P1.
+        for _ in 0..self.n.hand_size {
+            for seat in 0..setup.players {
+                if let Some(card) = state.knight_supply.pop() {
+                    state.players[seat].knights[card as usize] += 1;
+                }
+            }
+        }
+        self.advance(&mut state, &mut Vec::new());
+        Ok(state)
+    }
+
+    /// Draws adversaries into their columns until one holds exactly the column limit or the
+    /// supply is empty.
+    fn reveal_adversaries(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+        while let Some(card) = state.adversary_supply.pop() {
+            let column = self.column_of[card as usize] as usize;
+            state.columns[column].push(Slot { card, seal: None });
+            events.emit(|| Event::Revealed { card });
+            if state.columns[column].len() == self.n.column_limit as usize {
+                break;
+            }
+        }
+    }
+
+    fn can_replenish(&self, state: &State) -> bool {
+        !state.adversary_supply.is_empty()
+            && state
+                .columns
+                .iter()
+                .all(|c| c.len() < self.n.column_limit as usize)
+    }
+
+    /// The knight cards a challenge of `target` in `mode` must meet, as the `power` argument.
+    pub(crate) fn price(&self, target: Card, mode: Mode) -> i64 {
+        let power = self.power[target as usize];
+        if mode == Mode::Double {
+            power.saturating_mul(self.n.double_challenge_factor)
+        } else {
+            power
+        }
+    }
+
+    fn can_pay_challenge(&self, state: &State, target: Card, mode: Mode) -> bool {
+        let hand = &state.player(state.current).knights;
+        solve::exists(&self.challenge, hand, &[self.price(target, mode)])
+    }
+
+    /// The challenges open to the player to move, one per distinct face-up adversary and
+    /// mode, in column order.
+    fn challenges(&self, state: &State, out: &mut Vec<Action>) {
+        let me = state.current;
+        let seals_left = state.player(me).seals > 0;
+        for column in &state.columns {
+            for (i, slot) in column.iter().enumerate() {
+                let seen_before = column[..i]
+                    .iter()
+                    .any(|s| s.card == slot.card && s.seal == slot.seal);
+                if seen_before {
+                    continue;
+                }
+                let modes: &[Mode] = match (self.seals(), slot.seal) {
+                    (false, _) => &[Mode::Take],
+                    (true, None) if seals_left => &[Mode::Seal, Mode::Double],
+                    (true, None) => &[Mode::Double],
+                    (true, Some(owner)) if owner == me => &[Mode::Repeat],
+                    (true, Some(_)) => &[],
+                };
+                for &mode in modes {
+                    if self.can_pay_challenge(state, slot.card, mode) {
+                        out.push(Action::Challenge {
+                            target: slot.card,
+                            mode,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn affordable_adventures(&self, state: &State, out: &mut Vec<Action>) {
+        let hand = &state.player(state.current).adversaries;
+        for (i, adventure) in self.adventures.iter().enumerate() {
+            if state.adventures[i].is_none() && solve::exists(&adventure.condition, hand, &[]) {
+                out.push(Action::Adventure(i as u8));
+            }
+        }
+    }
+
+    fn knights_left(state: &State) -> bool {
+        !state.knight_supply.is_empty() || !state.knight_discard.is_empty()
+    }
+
+    /// Every legal action of the player to move, in a stable order.
+    pub(crate) fn options(&self, state: &State, out: &mut Vec<Action>) {
+        match state.phase {
+            Phase::Replenish => {
+                if self.can_replenish(state) {
+                    out.extend([Action::Replenish, Action::Pass]);
+                }
+            }
+            Phase::Challenge => {
+                self.challenges(state, out);
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::PayChallenge { target, mode } => {
+                let hand = &state.player(state.current).knights;
+                solve::payments(&self.challenge, hand, &[self.price(target, mode)], |p| {
+                    out.push(Action::Pay(*p));
+                    true
+                });
+            }
+            Phase::Adventure => {
+                self.affordable_adventures(state, out);
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::PayAdventure { adventure } => {
+                let hand = &state.player(state.current).adversaries;
+                solve::payments(
+                    &self.adventures[adventure as usize].condition,
+                    hand,
+                    &[],
+                    |p| {
+                        out.push(Action::Pay(*p));
+                        true
+                    },
+                );
+            }
+            Phase::Draw => {
+                if Self::knights_left(state) {
+                    out.extend([Action::Draw, Action::Pass]);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Moves past actions the player cannot take, so the player to move always has a real
+    /// choice (or the game is over).
+    pub(crate) fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+        let mut scratch = Vec::new();
+        loop {
+            scratch.clear();
+            self.options(state, &mut scratch);
+            if !scratch.is_empty() || state.phase == Phase::Over {
+                return;
+            }
+            match state.phase {
+                Phase::Replenish => state.phase = Phase::Challenge,
+                Phase::Challenge => state.phase = Phase::Adventure,
+                Phase::Adventure => state.phase = Phase::Draw,
+                Phase::Draw => self.end_turn(state, events),
+                // A payment phase is only entered when a payment exists.
+                Phase::PayChallenge { .. } | Phase::PayAdventure { .. } | Phase::Over => return,
+            }
+        }
+    }
+
+    fn end_turn(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+        let seat = state.current;
+        events.emit(|| Event::TurnEnded { seat });
+        state.turn += 1;
+        if state.last_turn {
+            return self.finish(state, End::Adversaries, events);
+        }
+        if state.turn >= self.n.turn_limit {
+            return self.finish(state, End::TurnLimit, events);
+        }
+        state.current = (state.current + 1) % state.players.len() as Seat;
+        state.challenged = false;
+        state.adventured = false;
+        state.phase = Phase::Replenish;
+    }
+
+    fn finish(&self, state: &mut State, end: End, events: &mut impl EventSink<Event>) {
+        state.end = Some(end);
+        state.phase = Phase::Over;
+        events.emit(|| Event::GameOver { end });
+    }
+
+    /// Carries out a legal action.
+    pub(crate) fn play(
+        &self,
+        state: &mut State,
+        action: &Action,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let seat = state.current;
+        match (*action, state.phase) {
+            (Action::Replenish, _) => {
+                self.reveal_adversaries(state, events);
+                state.phase = Phase::Challenge;
+            }
+            (Action::Pass, phase) => {
+                events.emit(|| Event::Passed { seat, phase });
+                match phase {
+                    Phase::Replenish => state.phase = Phase::Challenge,
+                    Phase::Challenge => state.phase = Phase::Adventure,
+                    Phase::Adventure => state.phase = Phase::Draw,
+                    _ => self.end_turn(state, events),
+                }
+            }
+            (Action::Challenge { target, mode }, _) => {
+                state.phase = Phase::PayChallenge { target, mode }
+            }
+            (Action::Pay(paid), Phase::PayChallenge { target, mode }) => {
+                self.resolve_challenge(state, target, mode, &paid, events);
+                state.phase = Phase::Adventure;
+            }
+            (Action::Adventure(adventure), _) => state.phase = Phase::PayAdventure { adventure },
+            (Action::Pay(paid), Phase::PayAdventure { adventure }) => {
+                for (t, &n) in paid.counts().iter().enumerate() {
+                    state.me().adversaries[t] -= n;
+                    state
+                        .adversaries_out
+                        .extend(std::iter::repeat_n(t as Card, n as usize));
+                }
+                state.adventures[adventure as usize] = Some(seat);
+                state.adventured = true;
+                state.taken.push((adventure, state.turn, seat));
+                events.emit(|| Event::TookAdventure {
+                    seat,
+                    adventure,
+                    paid,
+                });
+                // "The game ends immediately when a player takes the second to last
+                // adventure card": he does not draw.
+                if state.adventures_left() <= self.n.end_when_adventures_left as usize {
+                    return self.finish(state, End::Adventures, events);
+                }
+                state.phase = Phase::Draw;
+            }
+            (Action::Draw, _) => {
+                let rested = !state.challenged && !state.adventured;
+                let count = if rested {
+                    self.n.rest_draw
+                } else {
+                    self.n.knight_draw
+                };
+                let mut drawn = 0;
+                for _ in 0..count {
+                    if self.draw_knight(state, events) {
+                        drawn += 1;
+                    }
+                }
+                events.emit(|| Event::DrewKnights { seat, count: drawn });
+                self.end_turn(state, events);
+            }
+            (Action::Pay(_), _) => unreachable!("Pay is only legal while paying"),
+        }
+        self.advance(state, events);
+    }
+
+    /// Draws the top knight card into the current player's hand, first shuffling the
+    /// discards into a new supply when the supply is empty.
+    fn draw_knight(&self, state: &mut State, events: &mut impl EventSink<Event>) -> bool {
+        if state.knight_supply.is_empty() && !state.knight_discard.is_empty() {
+            state.knight_discard.sort_unstable();
+            std::mem::swap(&mut state.knight_supply, &mut state.knight_discard);
+            let State {
+                rng, knight_supply, ..
+            } = state;
+            rng.shuffle(knight_supply);
+            let cards = state.knight_supply.len() as u16;
+            events.emit(|| Event::Reshuffled { cards });
+        }
+        match state.knight_supply.pop() {
+            Some(card) => {
+                state.me().knights[card as usize] += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn resolve_challenge(
+        &self,
+        state: &mut State,
+        target: Card,
+        mode: Mode,
+        paid: &Payment,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let seat = state.current;
+        for (t, &n) in paid.counts().iter().enumerate() {
+            state.me().knights[t] -= n;
+            state
+                .knight_discard
+                .extend(std::iter::repeat_n(t as Card, n as usize));
+        }
+        events.emit(|| Event::Challenged {
+            seat,
+            target,
+            mode,
+            paid: *paid,
+        });
+        state.challenged = true;
+        let column = self.column_of[target as usize] as usize;
+        let wanted_seal = if mode == Mode::Repeat {
+            Some(seat)
+        } else {
+            None
+        };
+        let Some(at) = state.columns[column]
+            .iter()
+            .position(|s| s.card == target && s.seal == wanted_seal)
+        else {
+            unreachable!("a legal challenge names a face-up adversary");
+        };
+        match mode {
+            Mode::Seal => {
+                state.columns[column][at].seal = Some(seat);
+                state.me().seals -= 1;
+                events.emit(|| Event::Sealed { seat, card: target });
+            }
+            Mode::Take | Mode::Double | Mode::Repeat => {
+                state.columns[column].remove(at);
+                state.me().adversaries[target as usize] += 1;
+                if mode == Mode::Repeat {
+                    state.me().seals += 1;
+                }
+                events.emit(|| Event::TookAdversary { seat, card: target });
+            }
+        }
+        if self.seals() {
+            self.defeat_sealed_columns(state, events);
+        }
+        // "When the adversary card supply is exhausted and a player takes the last
+        // adversary card from the layout, he then completes his turn and the game ends."
+        if state.adversary_supply.is_empty() && state.layout_is_empty() {
+            state.last_turn = true;
+        }
+    }
+
+    /// "When all cards in a column have seals on them, all players with seals on adversary
+    /// cards in this column take both the seals and the cards." Checked after every action 2.
+    fn defeat_sealed_columns(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+        for column in 0..state.columns.len() {
+            let slots = &state.columns[column];
+            if slots.is_empty() || slots.iter().any(|s| s.seal.is_none()) {
+                continue;
+            }
+            let slots = std::mem::take(&mut state.columns[column]);
+            let mut takers = Vec::new();
+            for slot in slots {
+                let owner = slot.seal.unwrap_or_default();
+                let player = &mut state.players[owner as usize];
+                player.adversaries[slot.card as usize] += 1;
+                player.seals += 1;
+                takers.push((owner, slot.card));
+            }
+            events.emit(|| Event::ColumnDefeated {
+                column: column as u8,
+                takers,
+            });
+        }
+    }
+
+    /// Why `action` is not legal now.
+    pub(crate) fn explain(&self, state: &State, action: &Action) -> String {
+        let phase_word = match state.phase {
+            Phase::Replenish => "drawing adversaries (action 1)",
+            Phase::Challenge => "challenging (action 2)",
+            Phase::PayChallenge { .. } => "paying for the challenge",
+            Phase::Adventure => "taking an adventure (action 3)",
+            Phase::PayAdventure { .. } => "paying for the adventure",
+            Phase::Draw => "drawing knight cards (action 4)",
+            Phase::Over => "nothing: the game is over",
+        };
+        match (*action, state.phase) {
+            (_, Phase::Over) => "the game is over".into(),
+            (Action::Replenish, Phase::Replenish) => {
+                if state.adversary_supply.is_empty() {
+                    "the adversary supply is empty".into()
+                } else {
+                    format!(
+                        "adversaries may only be drawn while every column holds fewer than {} cards",
+                        self.n.column_limit
+                    )
+                }
+            }
+            (Action::Challenge { target, mode }, Phase::Challenge) => {
+                self.explain_challenge(state, target, mode)
+            }
+            (Action::Adventure(a), Phase::Adventure) => {
+                let adventure = &self.adventures[a as usize];
+                match state.adventures[a as usize] {
+                    Some(owner) => {
+                        format!("{} was already taken by P{}", adventure.name, owner + 1)
+                    }
+                    None => format!(
+                        "your adversaries cannot meet {}'s condition `{}`",
+                        adventure.name, adventure.source
+                    ),
+                }
+            }
+            (Action::Pay(paid), Phase::PayChallenge { target, mode }) => {
+                let power = self.price(target, mode);
+                let hand = &state.player(state.current).knights;
+                if paid.counts().iter().zip(hand).any(|(p, h)| p > h) {
+                    "you do not hold those knight cards".into()
+                } else if !self.challenge.test(paid.counts(), &[power]) {
+                    format!("a challenge of power {power} needs {}", self.challenge_text)
+                } else {
+                    "a card in that payment is superfluous: leave it out (you may only overpay when no card \
+                     could be left out)"
+                        .into()
+                }
+            }
+            (Action::Pay(paid), Phase::PayAdventure { adventure }) => {
+                let adventure = &self.adventures[adventure as usize];
+                let hand = &state.player(state.current).adversaries;
+                if paid.counts().iter().zip(hand).any(|(p, h)| p > h) {
+                    "you do not hold those adversary cards".into()
+                } else if !adventure.condition.test(paid.counts(), &[]) {
+                    format!(
+                        "those cards do not meet {}'s condition `{}`",
+                        adventure.name, adventure.source
+                    )
+                } else {
+                    "a card in that payment is superfluous: leave it out".into()
+                }
+            }
+            (Action::Draw, Phase::Draw) => "there are no knight cards left to draw".into(),
+            (Action::Pass, Phase::PayChallenge { .. } | Phase::PayAdventure { .. }) => {
+                "you have chosen; now choose how to pay".into()
+            }
+            _ => format!("now is the time for {phase_word}"),
+        }
+    }
+
+    fn explain_challenge(&self, state: &State, target: Card, mode: Mode) -> String {
+        let name = &self.adversaries.names[target as usize];
+        let me = state.current;
+        let wanted_seal = if mode == Mode::Repeat { Some(me) } else { None };
+        let face_up = state
+            .columns
+            .iter()
+            .flatten()
+            .any(|s| s.card == target && s.seal == wanted_seal);
+        let any_face_up = state.columns.iter().flatten().any(|s| s.card == target);
+        match mode {
+            _ if !any_face_up => format!("no {name} lies face up"),
+            Mode::Take | Mode::Seal | Mode::Double if !face_up => {
+                format!("every face-up {name} already carries a seal")
+            }
+            Mode::Repeat if !face_up => format!("no face-up {name} carries your seal"),
+            Mode::Seal if state.player(me).seals == 0 => {
+                "you have no seals left for a usual challenge".into()
+            }
+            Mode::Take if self.seals() => "with seals, challenge, double or repeat".into(),
+            Mode::Seal | Mode::Repeat | Mode::Double if !self.seals() => {
+                "seals are not used in the basic game".into()
+            }
+            _ => format!(
+                "your knight cards cannot pay a challenge of power {}: it needs {}",
+                self.price(target, mode),
+                self.challenge_text
+            ),
+        }
+    }
+}
+
+fn deck(copies: &[u8]) -> Vec<Card> {
+    copies
+        .iter()
+        .enumerate()
+        .flat_map(|(t, &n)| std::iter::repeat_n(t as Card, n as usize))
+        .collect()
+}
+
+/// Moves the named cards to the top of `pile`, the first named on top.
+fn stack_top(
+    pile: &mut Vec<Card>,
+    ids: &[String],
+    index: impl Fn(&str) -> Option<u8>,
+    what: &str,
+) -> Result<(), String> {
+    let mut chosen = Vec::with_capacity(ids.len());
+    for id in ids {
+        let card = index(id).ok_or_else(|| format!("there is no {what} card `{id}`"))?;
+        let at = pile
+            .iter()
+            .position(|&c| c == card)
+            .ok_or_else(|| format!("the {what} pile has no more `{id}` to put on top"))?;
+        pile.remove(at);
+        chosen.push(card);
+    }
+    pile.extend(chosen.into_iter().rev());
+    Ok(())
+}
