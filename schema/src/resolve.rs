@@ -416,6 +416,10 @@ impl Resolver<'_> {
     ) {
         let condition_universe = def.condition_over.as_ref().and_then(|over| {
             let i = self.find_set(over, sets)?;
+            // An oversized set is reported once, where it is declared.
+            if sets[i].cards.len() > MAX_TYPES {
+                return None;
+            }
             Some((sets[i].universe.clone(), sets[i].deck(), sets[i].id.clone()))
         });
         let when_universe = def.when_over.as_ref().and_then(|over| {
@@ -424,6 +428,9 @@ impl Resolver<'_> {
                 return None;
             }
             let refs: Vec<&CardSet> = found.iter().map(|&i| &sets[i]).collect();
+            if refs.iter().any(|s| s.cards.len() > MAX_TYPES) {
+                return None;
+            }
             match crate::universe::union(&refs) {
                 Ok(u) => {
                     let deck = refs.iter().flat_map(|s| s.deck()).collect::<Vec<u8>>();
@@ -461,7 +468,7 @@ impl Resolver<'_> {
                     u,
                     constants,
                     Some(Type::Bool),
-                    Some((deck, over)),
+                    Some((deck, &sets_phrase(over))),
                     &what,
                 );
                 sets[index].cards[ci].condition = program.map(|program| CardCondition {
@@ -498,7 +505,7 @@ impl Resolver<'_> {
                     u,
                     constants,
                     Some(Type::Bool),
-                    Some((deck, &over)),
+                    Some((deck, &sets_phrase(&over))),
                     &what,
                 );
                 let attrs = sets[index].universe.attrs.clone();
@@ -587,6 +594,9 @@ impl Resolver<'_> {
             return None;
         }
         let refs: Vec<&CardSet> = found.iter().map(|&i| &sets[i]).collect();
+        if refs.iter().any(|s| s.cards.len() > MAX_TYPES) {
+            return None;
+        }
         let universe = match crate::universe::union(&refs) {
             Ok(u) => u,
             Err(why) => {
@@ -623,6 +633,7 @@ impl Resolver<'_> {
             .collect::<Vec<_>>()
             .join(" + ");
         let what = format!("condition `{}`", key.value);
+        let over = sets_phrase(&over);
         let unsat_check = def.args.is_empty().then_some((&deck, over.as_str()));
         let (program, ty) =
             self.compile_typed(&def.expr, &universe, &params, expected, unsat_check, &what)?;
@@ -693,7 +704,7 @@ impl Resolver<'_> {
         }
         let program = cond::compile(&checked, universe);
         if let (Type::Bool, Some((deck, over))) = (checked.ty, deck) {
-            if let Some(why) = cond::solve::unsatisfiable(&program, deck, &[]) {
+            if let Some(why) = cond::solve::unsatisfiable(&program, &text.value, deck, &[]) {
                 self.diags.push(
                     Diagnostic::error(
                         "unsatisfiable",
@@ -755,6 +766,15 @@ fn content_offset(literal: &str, value: &str) -> Option<usize> {
         _ => (inner, 0),
     };
     (inner == value).then_some(open.len() + skipped)
+}
+
+/// `"a + b"` → "sets `a` + `b`"; `"a"` → "set `a`".
+fn sets_phrase(over: &str) -> String {
+    let ids: Vec<String> = over.split(" + ").map(|s| format!("`{s}`")).collect();
+    match ids.len() {
+        1 => format!("set {}", ids[0]),
+        _ => format!("sets {}", ids.join(" + ")),
+    }
 }
 
 fn describe(domain: &Domain) -> String {
