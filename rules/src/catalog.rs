@@ -63,6 +63,21 @@ pub const KING_ARTHUR: RulesSpec = RulesSpec {
             kind: ParamKind::Int { min: 1, max: 10 },
             doc: "a double challenge needs this many times the adversary's value",
         },
+        ParamSpec {
+            name: "turn_limit",
+            kind: ParamKind::Int { min: 1, max: 100_000 },
+            doc: "turns without anyone able to act after which the game ends as a stalemate",
+        },
+        ParamSpec {
+            name: "bot_knight_worth_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: points per 100 strength of knight cards in hand",
+        },
+        ParamSpec {
+            name: "bot_ready_adventure_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: percentage of the best affordable adventure's net points",
+        },
     ],
     sets: &[
         SetSpec {
