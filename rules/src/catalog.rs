@@ -65,7 +65,10 @@ pub const KING_ARTHUR: RulesSpec = RulesSpec {
         },
         ParamSpec {
             name: "turn_limit",
-            kind: ParamKind::Int { min: 1, max: 100_000 },
+            kind: ParamKind::Int {
+                min: 1,
+                max: 100_000,
+            },
             doc: "turns without anyone able to act after which the game ends as a stalemate",
         },
         ParamSpec {
