@@ -301,7 +301,7 @@ impl Resolver<'_> {
                     return Some(Value::Sym(i as u16));
                 }
                 let mut d = Diagnostic::error(
-                    "unknown-attribute-value",
+                    "unknown-value",
                     format!("`{s}` is not a value of attribute `{}`", attr.name),
                 )
                 .at(v.loc.source, v.loc.span.clone(), "unknown value");

@@ -126,7 +126,7 @@ fn unknown_attribute() {
 
 #[test]
 fn unknown_attribute_value() {
-    check("unknown-attribute-value", &["unknown-attribute-value"]);
+    check("unknown-attribute-value", &["unknown-value"]);
 }
 
 #[test]
