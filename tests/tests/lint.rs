@@ -94,6 +94,39 @@ fn a_correct_pack_has_no_findings() {
 }
 
 #[test]
+fn ron_is_the_same_format() {
+    check("ok-mini-ron", &[]);
+    let (toml, ron) = (
+        load("ok-mini").pack.unwrap(),
+        load("ok-mini-ron").pack.unwrap(),
+    );
+    assert_eq!(toml.hash(), ron.hash());
+}
+
+#[test]
+fn a_mod_extends_a_bundled_variant() {
+    check("mod-extends-bundled", &[]);
+    let pack = load("mod-extends-bundled").pack.unwrap();
+    assert_eq!(pack.lineage, ["king-arthur", "seals", "short-seals"]);
+    assert_eq!(
+        pack.int("seals_per_player").unwrap(),
+        5,
+        "from the seals variant"
+    );
+    assert_eq!(pack.int("hand_size").unwrap(), 5, "the mod's own");
+    let knights = pack.set("knights").unwrap();
+    assert_eq!(knights.card("merlin").unwrap().1.copies, 6);
+    assert_eq!(
+        knights.card("merlin").unwrap().1.name,
+        "Merlin",
+        "unpatched fields stay"
+    );
+    let adversaries = pack.set("adversaries").unwrap();
+    assert_eq!(adversaries.cards.last().unwrap().id, "blue-5");
+    assert!(pack.set("adventures").unwrap().card("mountain").is_none());
+}
+
+#[test]
 fn toml_syntax_error() {
     check("toml-syntax", &["syntax"]);
 }
