@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 
 use grail_cli::render;
-use grail_engine::cond::Type;
 use grail_schema::{ConditionSpec, Loaded, ParamKind, ParamSpec, RulesSpec, SetSpec};
 
 const FIXTURE_RULES: RulesSpec = RulesSpec {
