@@ -32,6 +32,14 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    fn failed(d: Diagnostic) -> Loaded {
+        Loaded {
+            sources: Arc::default(),
+            pack: None,
+            diagnostics: vec![d],
+        }
+    }
+
     pub fn errors(&self) -> usize {
         self.count(Severity::Error)
     }
@@ -94,6 +102,9 @@ impl<'a> Loader<'a> {
                 None
             }
         };
+        // In file order, as a reader meets them; findings without a place first.
+        run.diags
+            .sort_by_key(|d| d.primary().map(|l| (l.source, l.span.start)));
         let sources = Arc::new(run.sources);
         let has_errors = run.diags.iter().any(Diagnostic::is_error);
         Loaded {
@@ -111,16 +122,41 @@ impl<'a> Loader<'a> {
     pub fn load_game(&self, game: &str, variant: Option<&str>) -> Loaded {
         let folder = match &self.content {
             Some(content) if !game.contains(['/', '\\']) && !game.starts_with('.') => {
-                content.join(game)
+                let folder = content.join(game);
+                if !self.files.is_dir(&folder) {
+                    let games = bundled::game_ids(self.files, content);
+                    let mut d =
+                        Diagnostic::error("missing-file", format!("there is no game `{game}`"));
+                    d = match did_you_mean(game, games.iter().map(String::as_str)) {
+                        Some(near) => d.with_help(format!("did you mean `{near}`?")),
+                        None => d.with_help(format!("bundled games: {}", games.join(", "))),
+                    };
+                    return Loaded::failed(d);
+                }
+                folder
             }
             _ => PathBuf::from(game),
         };
-        match variant {
-            None => self.load(&folder),
-            Some(v) => {
-                let file = bundled::pack_file_in(self.files, &folder.join("variants"), v)
-                    .unwrap_or_else(|| folder.join("variants").join(format!("{v}.toml")));
-                self.load(&file)
+        let Some(v) = variant else {
+            return self.load(&folder);
+        };
+        match bundled::pack_file_in(self.files, &folder.join("variants"), v) {
+            Some(file) => self.load(&file),
+            None => {
+                let known: Vec<String> = self
+                    .files
+                    .list(&folder.join("variants"))
+                    .iter()
+                    .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
+                    .collect();
+                let mut d =
+                    Diagnostic::error("missing-file", format!("`{game}` has no variant `{v}`"));
+                d = match did_you_mean(v, known.iter().map(String::as_str)) {
+                    Some(near) => d.with_help(format!("did you mean `{near}`?")),
+                    None if known.is_empty() => d.with_help(format!("`{game}` has no variants")),
+                    None => d.with_help(format!("its variants: {}", known.join(", "))),
+                };
+                Loaded::failed(d)
             }
         }
     }
