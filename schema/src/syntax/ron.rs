@@ -178,7 +178,7 @@ impl<'t> Cursor<'t> {
                 depth += 1;
                 self.pos += 2;
             } else if self.rest().starts_with("*/") {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 self.pos += 2;
                 if depth == 0 {
                     return;
