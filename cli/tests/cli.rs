@@ -90,7 +90,11 @@ fn lint_json_has_the_documented_shape() {
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["errors"], 2, "the unknown param, and the missing one");
     assert_eq!(doc["warnings"], 0);
-    let d = &doc["diagnostics"][0];
+    let diagnostics = doc["diagnostics"].as_array().unwrap();
+    let d = diagnostics
+        .iter()
+        .find(|d| d["code"] == "unknown-param")
+        .unwrap();
     assert_eq!(d["severity"], "error");
     assert_eq!(d["code"], "unknown-param");
     assert!(d["file"].as_str().unwrap().ends_with("pack.toml"));
