@@ -79,6 +79,16 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Digests must see the generator's position, so two states that will draw differently
+/// never digest alike.
+impl std::hash::Hash for GameRng {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.get_seed().hash(state);
+        self.0.get_stream().hash(state);
+        self.0.get_word_pos().hash(state);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,15 +130,5 @@ mod tests {
         let seeds: std::collections::BTreeSet<u64> =
             (0..1000).map(|i| GameRng::derive_seed(9, i)).collect();
         assert_eq!(seeds.len(), 1000);
-    }
-}
-
-/// Digests must see the generator's position, so two states that will draw differently
-/// never digest alike.
-impl std::hash::Hash for GameRng {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.get_seed().hash(state);
-        self.0.get_stream().hash(state);
-        self.0.get_word_pos().hash(state);
     }
 }
