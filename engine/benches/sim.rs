@@ -13,7 +13,10 @@ fn main() {
 }
 
 fn one_thread() -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
 }
 
 #[divan::bench(args = [2, 4])]

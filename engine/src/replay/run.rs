@@ -80,8 +80,10 @@ pub enum Problem {
     NotIllegal { text: String },
     /// `Illegal`'s move was refused for another reason.
     Reason { expected: String, actual: String },
-    /// `End` (or `--verify`) found the game still going.
+    /// `End` found the game still going.
     NotOver,
+    /// `--verify`: the steps ran out before the game ended.
+    Unfinished,
     /// `End` found the game over, differently.
     End {
         field: &'static str,
@@ -131,6 +133,7 @@ impl fmt::Display for Problem {
                 "the move was refused, but the reason {actual:?} does not contain {expected:?}"
             ),
             Problem::NotOver => f.write_str("the game is not over"),
+            Problem::Unfinished => f.write_str("the replay stops before the game is over"),
             Problem::End {
                 field,
                 expected,
@@ -260,7 +263,7 @@ fn run_to_match<'r, R: Rules>(
     run.outcome = m.outcome();
     if options.verify {
         if run.outcome.is_none() {
-            run.failure = Some(whole(Problem::NotOver));
+            run.failure = Some(whole(Problem::Unfinished));
         } else if !saw_end {
             run.failure = Some(whole(Problem::NoEnd));
         }

@@ -108,7 +108,7 @@ fn verify_needs_the_whole_game() {
     replay.steps.truncate(3);
     let cut = replay.to_ron();
     let failure = run_text(&cut, VERIFY).unwrap_err();
-    assert_eq!(failure.problem, Problem::NotOver);
+    assert_eq!(failure.problem, Problem::Unfinished);
     // A plain run of an unfinished game is fine: it is a saved game or a script.
     run_text(&cut, ReplayOptions::default()).unwrap();
 }
