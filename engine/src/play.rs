@@ -78,15 +78,30 @@ pub struct Match<'r, R: Rules> {
     /// Scratch buffers, reused from move to move.
     legal: Vec<R::Action>,
     events: Vec<R::Event>,
-    /// Determinises observations for bots and for rendering a seat's view.
+    /// Determinises observations for bots (the same stream the simulation uses, so a
+    /// bots-only match plays the simulated game of its seed).
     view_rng: GameRng,
+    /// Determinises the views rendered for people, apart from the bots' stream so that
+    /// looking at the table never changes what a bot will do.
+    render_rng: GameRng,
 }
 
 impl<'r, R: Rules> Match<'r, R> {
-    /// Sets the game up; fails as `Rules::setup` does (player count, stack requests).
+    /// Sets the game up; fails on a player count outside `Rules::players` or as
+    /// `Rules::setup` does (stack requests).
     pub fn new(rules: &'r R, setup: Setup) -> Result<Self, String> {
+        let range = rules.players();
+        if !range.contains(&setup.players) {
+            return Err(format!(
+                "this game is for {} to {} players, not {}",
+                range.start(),
+                range.end(),
+                setup.players
+            ));
+        }
         let state = rules.setup(&setup)?;
         let view_rng = GameRng::new(agent::view_seed(setup.seed));
+        let render_rng = GameRng::new(agent::view_seed(!setup.seed));
         Ok(Match {
             rules,
             setup,
@@ -95,6 +110,7 @@ impl<'r, R: Rules> Match<'r, R> {
             legal: Vec::new(),
             events: Vec::new(),
             view_rng,
+            render_rng,
         })
     }
 
@@ -144,9 +160,9 @@ impl<'r, R: Rules> Match<'r, R> {
         }
     }
 
-    /// What `seat` may know now, determinised with the match's view generator.
+    /// What `seat` may know now, determinised (with the generator for people's views).
     pub fn observe(&mut self, seat: Seat) -> R::State {
-        self.rules.observe(&self.state, seat, &mut self.view_rng)
+        self.rules.observe(&self.state, seat, &mut self.render_rng)
     }
 
     /// The table as `seat` sees it (from its observation), or as everyone sees it (`None`).

@@ -97,10 +97,27 @@ fn a_finished_game_takes_no_moves() {
 fn bad_setups_are_refused_with_the_rules_message() {
     let rules = Toy;
     let err = Match::new(&rules, Setup::new(7, 1)).err().unwrap();
-    assert_eq!(err, "the toy game is for 2 to 4 players, not 7");
+    assert_eq!(err, "this game is for 2 to 4 players, not 7");
+    let err = Match::new(&rules, Setup::new(usize::MAX, 1)).err().unwrap();
+    assert!(err.starts_with("this game is for 2 to 4 players"));
     let err = Match::new(&rules, stacked(&["v1"; 5])).err().unwrap();
     assert_eq!(
         err,
         "cannot stack v1: asked for 5 of card type 0 but the pile holds 4"
     );
+}
+
+#[test]
+fn looking_at_the_table_does_not_change_what_bots_do() {
+    let rules = Toy;
+    let quiet = bot_game(&rules, 3, 31, AgentKind::Greedy);
+    let mut m = Match::new(&rules, Setup::new(3, 31)).unwrap();
+    let mut bots: Vec<_> = (0..3)
+        .map(|s| AgentKind::Greedy.build::<Toy>(grail_engine::agent::agent_seed(31, s)))
+        .collect();
+    while let Some(seat) = m.to_move() {
+        let _ = m.render(Some(seat));
+        m.bot_move(&mut bots[seat]).unwrap();
+    }
+    assert_eq!(m.history(), quiet.history());
 }

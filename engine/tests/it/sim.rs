@@ -145,3 +145,37 @@ fn unsupported_player_counts_are_refused() {
     );
     assert_eq!(err.to_string(), "this game is for 2 to 4 players, not 6");
 }
+
+#[test]
+fn a_bots_only_match_plays_the_simulated_game_of_its_seed() {
+    let mut c = SimConfig::new(vec![3], 6, 17);
+    c.agents = vec![AgentKind::Greedy, AgentKind::Random, AgentKind::Greedy];
+    c.record = true;
+    let records = Mutex::new(Vec::new());
+    let sink = |r: GameRecord| records.lock().unwrap().push(r);
+    let hooks = SimHooks {
+        record: Some(&sink),
+        ..SimHooks::default()
+    };
+    simulate(&Toy, &c, hooks).unwrap();
+    let records = records.into_inner().unwrap();
+    assert_eq!(records.len(), 6);
+    for r in records {
+        let seed = grail_engine::rng::GameRng::derive_seed(17, r.index);
+        assert_eq!(r.replay.seed, seed);
+        let rules = Toy;
+        let mut m = grail_engine::play::Match::new(&rules, grail_engine::game::Setup::new(3, seed))
+            .unwrap();
+        let mut bots: Vec<_> = (0..3)
+            .map(|s| {
+                c.agent(s)
+                    .build::<Toy>(grail_engine::agent::agent_seed(seed, s))
+            })
+            .collect();
+        while let Some(seat) = m.to_move() {
+            m.bot_move(&mut bots[seat]).unwrap();
+        }
+        let replayed = grail_engine::replay::Replay::from_match(&m, None, r.replay.agents.clone());
+        assert_eq!(replayed, r.replay, "game {}", r.index);
+    }
+}
