@@ -28,12 +28,12 @@ pub fn text(report: &Report) -> String {
         );
         let _ = writeln!(
             out,
-            "  seat  agent    win rate  95% interval      wins (sole/shared)    score (sd)"
+            "  seat  agent    win rate  95% interval      wins (sole/shared)          score (sd)"
         );
         for s in &r.seats {
             let _ = writeln!(
                 out,
-                "  {:<5} {:<8} {:>8}  [{:>6}, {:>6}]  {:<20} {:>7.2} ({:.2})",
+                "  {:<5} {:<8} {:>8}  [{:>6}, {:>6}]  {:<26} {:>7.2} ({:.2})",
                 s.seat,
                 s.agent,
                 pct(s.win_rate),

@@ -129,7 +129,7 @@ pub fn simulate(
     let bar = if show_progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+            ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} games  eta {eta}")
         {
             bar.set_style(style);
         }
