@@ -253,3 +253,55 @@ impl Replay {
         text
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn steps(text: &str) -> Result<Vec<Step>, FileError> {
+        let src = format!("(game: \"g\", players: 2, seed: 1, steps: [{text}])");
+        ReplayFile::parse(&src).map(|f| f.replay.steps)
+    }
+
+    #[test]
+    fn every_step_form_parses() {
+        let parsed = steps(
+            r#"Move("a", "00ff00ff"), Play("b"), Expect("q", "1"), Illegal("c", "why"),
+               End(), End(winners: ["P1", "P2"]), End(reason: "r", scores: [1, -2])"#,
+        )
+        .unwrap();
+        assert_eq!(parsed.len(), 7);
+        assert_eq!(
+            parsed[5],
+            Step::End {
+                reason: None,
+                scores: None,
+                winners: Some(vec!["P1".into(), "P2".into()])
+            }
+        );
+        assert_eq!(parsed[6].to_string(), "End(reason: \"r\", scores: [1, -2])");
+        assert!(steps("Move(\"a\")").is_err());
+        assert!(steps("Jump(\"a\")").is_err());
+        assert!(steps("End(reason: \"r\", colour: 1)").is_err());
+    }
+
+    #[test]
+    fn optional_fields_may_be_written_plainly_or_with_some() {
+        for variant in ["\"seals\"", "Some(\"seals\")"] {
+            let src = format!("(game: \"g\", variant: {variant}, players: 2, seed: 1, steps: [])");
+            let file = ReplayFile::parse(&src).unwrap();
+            assert_eq!(file.replay.variant.as_deref(), Some("seals"));
+        }
+    }
+
+    #[test]
+    fn steps_are_located_only_when_the_scan_agrees_with_the_parse() {
+        let src = "(\n game: \"g\",\n players: 2,\n seed: 1,\n steps: [\n  Play(\"a\"),\n  Play(\"b\"),\n ],\n)";
+        let file = ReplayFile::parse(src).unwrap();
+        assert_eq!(file.step_position(0), Some((6, 3)));
+        assert_eq!(file.step_position(1), Some((7, 3)));
+        assert_eq!(file.step_position(2), None);
+        let built = ReplayFile::from_replay(file.replay.clone());
+        assert_eq!(built.step_position(0), None);
+    }
+}
