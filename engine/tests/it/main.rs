@@ -3,6 +3,7 @@
 #[path = "../toy/mod.rs"]
 mod toy;
 
+mod facade;
 mod matches;
 mod observe;
 mod replays;

@@ -51,3 +51,59 @@ fn observation_keeps_the_seats_own_hand_and_the_public_table() {
         assert_eq!(v.hands[p].total(), a.hands[p].total());
     }
 }
+
+/// Remembers what it was shown.
+struct Spy {
+    wants_view: bool,
+    seen: Vec<Option<ToyState>>,
+}
+
+impl grail_engine::agent::Agent<Toy> for Spy {
+    fn name(&self) -> &'static str {
+        "spy"
+    }
+    fn needs_view(&self) -> bool {
+        self.wants_view
+    }
+    fn reset(&mut self, _: u64) {}
+    fn choose(
+        &mut self,
+        _: &Toy,
+        _: grail_engine::game::Seat,
+        view: Option<&ToyState>,
+        _: &[crate::toy::ToyAction],
+    ) -> usize {
+        self.seen.push(view.cloned());
+        0
+    }
+}
+
+#[test]
+fn agents_are_shown_observations_never_the_truth() {
+    use grail_engine::agent::decide;
+    let a = state(4);
+    let b = swap_hidden(&a);
+    let mut legal = Vec::new();
+    Toy.legal_actions(&a, &mut legal);
+    assert!(legal.len() > 1);
+    let mut spy = Spy {
+        wants_view: true,
+        seen: Vec::new(),
+    };
+    decide(&Toy, &a, 0, &legal, &mut spy, &mut GameRng::new(5));
+    decide(&Toy, &b, 0, &legal, &mut spy, &mut GameRng::new(5));
+    assert!(spy.seen[0].is_some());
+    assert_eq!(
+        spy.seen[0], spy.seen[1],
+        "the hidden swap is invisible to the agent"
+    );
+    let mut blind = Spy {
+        wants_view: false,
+        seen: Vec::new(),
+    };
+    decide(&Toy, &a, 0, &legal, &mut blind, &mut GameRng::new(5));
+    assert_eq!(blind.seen, vec![None]);
+    // A forced move is played without asking.
+    decide(&Toy, &a, 0, &legal[..1], &mut blind, &mut GameRng::new(5));
+    assert_eq!(blind.seen.len(), 1);
+}
