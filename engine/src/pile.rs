@@ -208,4 +208,50 @@ mod tests {
         GameRng::new(7).shuffle(&mut expected);
         assert_eq!(p.as_slice(), expected.as_slice());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn stacking_keeps_the_cards_and_puts_the_chosen_on_top(
+            cards in proptest::collection::vec(0u8..6, 0..30),
+            picks in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..8),
+        ) {
+            let mut p = Pile::from_bottom_up(&cards, cards.len());
+            // Choose cards that are there, without using a copy twice.
+            let mut pool = cards.clone();
+            let mut chosen = Vec::new();
+            for pick in picks {
+                if pool.is_empty() { break; }
+                chosen.push(pool.remove(pick.index(pool.len())));
+            }
+            p.stack_top(&chosen).unwrap();
+            let mut sorted_before = cards.clone();
+            sorted_before.sort_unstable();
+            let mut sorted_after = p.as_slice().to_vec();
+            sorted_after.sort_unstable();
+            proptest::prop_assert_eq!(sorted_before, sorted_after);
+            let drawn: Vec<u8> = p.top_down().take(chosen.len()).collect();
+            proptest::prop_assert_eq!(drawn, chosen);
+        }
+
+        #[test]
+        fn refilling_keeps_every_card(
+            supply in proptest::collection::vec(0u8..6, 0..10),
+            discard in proptest::collection::vec(0u8..6, 0..20),
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            let mut s = Pile::from_bottom_up(&supply, 30);
+            let mut d = Pile::from_bottom_up(&discard, 30);
+            s.refill_from(&mut d, &mut GameRng::new(seed));
+            proptest::prop_assert!(d.is_empty());
+            let mut all: Vec<u8> = supply.iter().chain(&discard).copied().collect();
+            all.sort_unstable();
+            let mut now = s.as_slice().to_vec();
+            now.sort_unstable();
+            proptest::prop_assert_eq!(all, now);
+            // The cards that were left stay on top, in order.
+            let top: Vec<u8> = s.top_down().take(supply.len()).collect();
+            let expected: Vec<u8> = supply.iter().rev().copied().collect();
+            proptest::prop_assert_eq!(top, expected);
+        }
+    }
 }
