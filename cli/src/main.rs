@@ -1,7 +1,18 @@
-//! `grail`: play, lint, replay and simulate content packs. Exit codes: 0 success, 1 the input
-//! was wrong (lint errors, …), 2 usage error.
+//! The `grail` command. This file holds only the argument definitions and the dispatch;
+//! each command lives in its own module (`lint`, `list`, `schema` and `render` in the
+//! library, so integration tests can run them in-process).
 
-use std::io::{IsTerminal, Write};
+mod exit;
+mod games;
+mod play;
+mod replay;
+mod report;
+mod sim;
+#[cfg(any(test, feature = "toy-game"))]
+#[path = "../../engine/tests/toy/mod.rs"]
+mod toy;
+
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,12 +20,11 @@ use clap::{Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::{content, lint, list, schema};
 
+use crate::exit::{CliError, CliResult};
+
+/// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
-#[command(
-    name = "grail",
-    version,
-    about = "Data-driven rules engine for Arthurian tabletop games"
-)]
+#[command(name = "grail", version)]
 struct Cli {
     /// The bundled content directory [default: $GRAIL_CONTENT, else the source tree's content/]
     #[arg(long, global = true, value_name = "DIR")]
@@ -25,16 +35,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the bundled games and their variants
+    /// Play in the terminal against bots; the move log is saved after every move.
+    Play(play::PlayArgs),
+    /// Re-run a replay or script and check it.
+    Replay(replay::ReplayArgs),
+    /// Simulate many games by bots and report balance statistics.
+    Sim(sim::SimArgs),
+    /// List the bundled games and their variants, with player counts.
     List,
-    /// Validate packs (default: every bundled pack and variant); exit 1 on errors
+    /// Validate packs (default: every bundled pack and variant); exit 1 on errors.
     Lint {
         /// Pack folders, root files or variant files
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: lint::Format,
     },
-    /// Write the JSON Schemas of the pack format (to stdout without --out)
+    /// Write the JSON Schemas of the pack format (to stdout without --out).
     Schema {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
@@ -42,10 +58,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Usage errors exit with 2 (clap's convention), `--help` and `--version` with 0.
     let cli = Cli::parse();
     let content = content::content_dir(cli.content.as_deref());
     let result = match cli.command {
-        Command::List => list::run(&content, &mut std::io::stdout().lock()),
+        Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Sim(args) => sim::run(args),
+        Command::List => reported(list::run(&content, &mut std::io::stdout().lock())),
         Command::Lint { paths, format } => {
             let reports = lint::lint(&paths, &content);
             let color = if std::io::stdout().is_terminal() {
@@ -54,18 +74,22 @@ fn main() -> ExitCode {
                 ColorChoice::Never
             };
             let stdout = StandardStream::stdout(color);
-            lint::print(&reports, format, &mut stdout.lock())
+            reported(lint::print(&reports, format, &mut stdout.lock()))
         }
         Command::Schema { out } => {
-            schema::run(out.as_deref(), &mut std::io::stdout().lock()).map(|()| true)
+            schema::run(out.as_deref(), &mut std::io::stdout().lock()).map_err(CliError::from)
         }
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "grail: {e}");
-            ExitCode::from(1)
-        }
+    exit::finish(result)
+}
+
+/// A command that printed its own findings: `false` means the input was wrong (exit 1).
+fn reported(ok: std::io::Result<bool>) -> CliResult {
+    match ok? {
+        true => Ok(()),
+        false => Err(CliError::Reported),
     }
 }
+
+#[cfg(test)]
+mod tests;

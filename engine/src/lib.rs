@@ -1,7 +1,18 @@
 //! grail-engine: the generic parts of Grail. It knows no particular game and does no I/O.
 
+pub mod agent;
 pub mod cond;
+pub mod counts;
 pub mod diag;
 pub mod digest;
+pub mod facade;
 pub mod game;
+pub mod pile;
+pub mod play;
+pub mod replay;
 pub mod rng;
+pub mod seats;
+pub mod sim;
+
+pub use counts::Counts;
+pub use pile::Pile;

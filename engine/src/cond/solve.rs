@@ -130,7 +130,8 @@ impl<'a> Search<'a> {
         found: &'a mut dyn FnMut(&Payment) -> bool,
         cost: Option<&'a Program>,
     ) -> Self {
-        let len = hand.len().min(64).min(program.types().max(hand.len()));
+        // A hand may be longer than the program's types (a 64-slot `Counts`): the rest are 0.
+        let len = hand.len().min(program.types()).min(64);
         let mut reach = [0u8; 64];
         reach[..len].copy_from_slice(&hand[..len]);
         let cost = cost.filter(|c| c.shape() == Shape::Up || c.shape() == Shape::Const);

@@ -17,7 +17,7 @@ impl KingArthur {
         adventures
             + self
                 .hand_score
-                .value(&state.player(seat as u8).adversaries, &[])
+                .value(state.player(seat as u8).adversaries.as_slice(), &[])
     }
 
     pub(crate) fn final_outcome(&self, state: &State) -> Option<Outcome> {
@@ -29,7 +29,10 @@ impl KingArthur {
         // "If players tie for the most points, the player among them with the most knight
         // cards in his hand is the winner. If there is still a tie, they share the victory."
         if self.n.tiebreak_knights_in_hand && winners.len() > 1 {
-            let tiebreak = |p: Seat| self.tiebreak.value(&state.player(p as u8).knights, &[]);
+            let tiebreak = |p: Seat| {
+                self.tiebreak
+                    .value(state.player(p as u8).knights.as_slice(), &[])
+            };
             let most = winners.iter().map(|&p| tiebreak(p)).max().unwrap_or(0);
             winners.retain(|&p| tiebreak(p) == most);
         }
@@ -61,11 +64,10 @@ impl KingArthur {
         let strength: i64 = me
             .knights
             .iter()
-            .zip(&self.strength)
-            .map(|(&n, &s)| i64::from(n) * s)
+            .map(|(t, n)| i64::from(n) * self.strength[t as usize])
             .sum();
         value += strength as f64 * self.n.bot_knight_worth_pct as f64 / 100.0;
-        let ready = self.best_adventure_gain(state, &me.adversaries);
+        let ready = self.best_adventure_gain(state, me.adversaries.as_slice());
         value += ready as f64 * self.n.bot_ready_adventure_pct as f64 / 100.0;
         // A chosen but unpaid challenge or adventure counts as done at its cheapest price.
         if state.current as Seat == seat {
@@ -79,9 +81,12 @@ impl KingArthur {
                 }
                 Phase::PayAdventure { adventure } => {
                     let a = &self.adventures[adventure as usize];
-                    if let Some((cost, _)) =
-                        solve::cheapest(&a.condition, &me.adversaries, &[], &self.payment_cost)
-                    {
+                    if let Some((cost, _)) = solve::cheapest(
+                        &a.condition,
+                        me.adversaries.as_slice(),
+                        &[],
+                        &self.payment_cost,
+                    ) {
                         value += (a.points - cost) as f64;
                     }
                 }

@@ -2,6 +2,8 @@
 //! turn we are.
 
 use grail_engine::cond::solve::Payment;
+use grail_engine::counts::Counts;
+use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
 /// A card type index into one of the pack's sets.
@@ -16,12 +18,11 @@ pub struct State {
     pub(crate) phase: Phase,
     /// Turns completed so far.
     pub(crate) turn: u32,
-    /// Face down; the top is the end of the vector.
-    pub(crate) knight_supply: Vec<Card>,
-    pub(crate) knight_discard: Vec<Card>,
-    pub(crate) adversary_supply: Vec<Card>,
+    pub(crate) knight_supply: Pile,
+    pub(crate) knight_discard: Pile,
+    pub(crate) adversary_supply: Pile,
     /// Adversaries paid for adventures: out of the game, kept for the card count.
-    pub(crate) adversaries_out: Vec<Card>,
+    pub(crate) adversaries_out: Counts,
     /// One column per value of the pack's column attribute, in domain order.
     pub(crate) columns: Vec<Vec<Slot>>,
     /// Per adventure: who took it, if anyone.
@@ -38,10 +39,8 @@ pub struct State {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Player {
-    /// Knight cards in hand, per type.
-    pub(crate) knights: Vec<u8>,
-    /// Adversary cards in hand, per type.
-    pub(crate) adversaries: Vec<u8>,
+    pub(crate) knights: Counts,
+    pub(crate) adversaries: Counts,
     /// Seals still in the player's play area (seals variant).
     pub(crate) seals: u8,
 }

@@ -1,7 +1,9 @@
 //! Setup and the turn: the four optional actions in order, and the two game ends.
 
 use grail_engine::cond::solve::{self, Payment};
+use grail_engine::counts::Counts;
 use grail_engine::game::{EventSink, Setup};
+use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
 use super::KingArthur;
@@ -21,22 +23,14 @@ impl KingArthur {
         let mut rng = GameRng::new(setup.seed);
         let mut knight_supply = deck(&self.knights.copies);
         let mut adversary_supply = deck(&self.adversaries.copies);
-        rng.shuffle(&mut knight_supply);
-        rng.shuffle(&mut adversary_supply);
+        knight_supply.shuffle(&mut rng);
+        adversary_supply.shuffle(&mut rng);
         for (pile, cards) in &setup.stack {
             match pile.as_str() {
-                "knights" => stack_top(
-                    &mut knight_supply,
-                    cards,
-                    |id| self.knights.index(id),
-                    "knight",
-                )?,
-                "adversaries" => stack_top(
-                    &mut adversary_supply,
-                    cards,
-                    |id| self.adversaries.index(id),
-                    "adversary",
-                )?,
+                "knights" => stack(&mut knight_supply, cards, &self.knights, "knight")?,
+                "adversaries" => {
+                    stack(&mut adversary_supply, cards, &self.adversaries, "adversary")?
+                }
                 other => {
                     return Err(format!(
                         "there is no pile `{other}` to stack; the piles are knights, adversaries"
@@ -44,12 +38,13 @@ impl KingArthur {
                 }
             }
         }
+        let knight_discard = Pile::with_capacity(knight_supply.len());
         let mut state = State {
             rng,
             players: (0..setup.players)
                 .map(|_| Player {
-                    knights: vec![0; self.knights.len()],
-                    adversaries: vec![0; self.adversaries.len()],
+                    knights: Counts::new(),
+                    adversaries: Counts::new(),
                     seals: self.n.seals_per_player,
                 })
                 .collect(),
@@ -57,9 +52,9 @@ impl KingArthur {
             phase: Phase::Replenish,
             turn: 0,
             knight_supply,
-            knight_discard: Vec::new(),
+            knight_discard,
             adversary_supply,
-            adversaries_out: Vec::new(),
+            adversaries_out: Counts::new(),
             columns: vec![Vec::new(); self.column_names.len()],
             adventures: vec![None; self.adventures.len()],
             challenged: false,
@@ -73,8 +68,8 @@ impl KingArthur {
         // Dealt one at a time, round the table from P1.
         for _ in 0..self.n.hand_size {
             for seat in 0..setup.players {
-                if let Some(card) = state.knight_supply.pop() {
-                    state.players[seat].knights[card as usize] += 1;
+                if let Some(card) = state.knight_supply.draw() {
+                    state.players[seat].knights.add(card, 1);
                 }
             }
         }
@@ -85,7 +80,7 @@ impl KingArthur {
     /// Draws adversaries into their columns until one holds exactly the column limit or the
     /// supply is empty.
     fn reveal_adversaries(&self, state: &mut State, events: &mut impl EventSink<Event>) {
-        while let Some(card) = state.adversary_supply.pop() {
+        while let Some(card) = state.adversary_supply.draw() {
             let column = self.column_of[card as usize] as usize;
             state.columns[column].push(Slot { card, seal: None });
             events.emit(|| Event::Revealed { card });
@@ -114,7 +109,7 @@ impl KingArthur {
     }
 
     fn can_pay_challenge(&self, state: &State, target: Card, mode: Mode) -> bool {
-        let hand = &state.player(state.current).knights;
+        let hand = state.player(state.current).knights.as_slice();
         solve::exists(&self.challenge, hand, &[self.price(target, mode)])
     }
 
@@ -151,7 +146,7 @@ impl KingArthur {
     }
 
     fn affordable_adventures(&self, state: &State, out: &mut Vec<Action>) {
-        let hand = &state.player(state.current).adversaries;
+        let hand = state.player(state.current).adversaries.as_slice();
         for (i, adventure) in self.adventures.iter().enumerate() {
             if state.adventures[i].is_none() && solve::exists(&adventure.condition, hand, &[]) {
                 out.push(Action::Adventure(i as u8));
@@ -178,7 +173,7 @@ impl KingArthur {
                 }
             }
             Phase::PayChallenge { target, mode } => {
-                let hand = &state.player(state.current).knights;
+                let hand = state.player(state.current).knights.as_slice();
                 solve::payments(&self.challenge, hand, &[self.price(target, mode)], |p| {
                     out.push(Action::Pay(*p));
                     true
@@ -191,7 +186,7 @@ impl KingArthur {
                 }
             }
             Phase::PayAdventure { adventure } => {
-                let hand = &state.player(state.current).adversaries;
+                let hand = state.player(state.current).adversaries.as_slice();
                 solve::payments(
                     &self.adventures[adventure as usize].condition,
                     hand,
@@ -286,10 +281,8 @@ impl KingArthur {
             (Action::Adventure(adventure), _) => state.phase = Phase::PayAdventure { adventure },
             (Action::Pay(paid), Phase::PayAdventure { adventure }) => {
                 for (t, &n) in paid.counts().iter().enumerate() {
-                    state.me().adversaries[t] -= n;
-                    state
-                        .adversaries_out
-                        .extend(std::iter::repeat_n(t as Card, n as usize));
+                    state.me().adversaries.remove(t as Card, n);
+                    state.adversaries_out.add(t as Card, n);
                 }
                 state.adventures[adventure as usize] = Some(seat);
                 state.adventured = true;
@@ -331,18 +324,19 @@ impl KingArthur {
     /// discards into a new supply when the supply is empty.
     fn draw_knight(&self, state: &mut State, events: &mut impl EventSink<Event>) -> bool {
         if state.knight_supply.is_empty() && !state.knight_discard.is_empty() {
-            state.knight_discard.sort_unstable();
-            std::mem::swap(&mut state.knight_supply, &mut state.knight_discard);
             let State {
-                rng, knight_supply, ..
+                rng,
+                knight_supply,
+                knight_discard,
+                ..
             } = state;
-            rng.shuffle(knight_supply);
+            knight_supply.refill_from(knight_discard, rng);
             let cards = state.knight_supply.len() as u16;
             events.emit(|| Event::Reshuffled { cards });
         }
-        match state.knight_supply.pop() {
+        match state.knight_supply.draw() {
             Some(card) => {
-                state.me().knights[card as usize] += 1;
+                state.me().knights.add(card, 1);
                 true
             }
             None => false,
@@ -359,10 +353,10 @@ impl KingArthur {
     ) {
         let seat = state.current;
         for (t, &n) in paid.counts().iter().enumerate() {
-            state.me().knights[t] -= n;
-            state
-                .knight_discard
-                .extend(std::iter::repeat_n(t as Card, n as usize));
+            state.me().knights.remove(t as Card, n);
+            for _ in 0..n {
+                state.knight_discard.push(t as Card);
+            }
         }
         events.emit(|| Event::Challenged {
             seat,
@@ -391,7 +385,7 @@ impl KingArthur {
             }
             Mode::Take | Mode::Double | Mode::Repeat => {
                 state.columns[column].remove(at);
-                state.me().adversaries[target as usize] += 1;
+                state.me().adversaries.add(target, 1);
                 if mode == Mode::Repeat {
                     state.me().seals += 1;
                 }
@@ -421,7 +415,7 @@ impl KingArthur {
             for slot in slots {
                 let owner = slot.seal.unwrap_or_default();
                 let player = &mut state.players[owner as usize];
-                player.adversaries[slot.card as usize] += 1;
+                player.adversaries.add(slot.card, 1);
                 player.seals += 1;
                 takers.push((owner, slot.card));
             }
@@ -472,7 +466,7 @@ impl KingArthur {
             }
             (Action::Pay(paid), Phase::PayChallenge { target, mode }) => {
                 let power = self.price(target, mode);
-                let hand = &state.player(state.current).knights;
+                let hand = state.player(state.current).knights.as_slice();
                 if paid.counts().iter().zip(hand).any(|(p, h)| p > h) {
                     "you do not hold those knight cards".into()
                 } else if !self.challenge.test(paid.counts(), &[power]) {
@@ -485,7 +479,7 @@ impl KingArthur {
             }
             (Action::Pay(paid), Phase::PayAdventure { adventure }) => {
                 let adventure = &self.adventures[adventure as usize];
-                let hand = &state.player(state.current).adversaries;
+                let hand = state.player(state.current).adversaries.as_slice();
                 if paid.counts().iter().zip(hand).any(|(p, h)| p > h) {
                     "you do not hold those adversary cards".into()
                 } else if !adventure.condition.test(paid.counts(), &[]) {
@@ -537,31 +531,29 @@ impl KingArthur {
     }
 }
 
-fn deck(copies: &[u8]) -> Vec<Card> {
-    copies
+fn deck(copies: &[u8]) -> Pile {
+    let cards: Vec<Card> = copies
         .iter()
         .enumerate()
         .flat_map(|(t, &n)| std::iter::repeat_n(t as Card, n as usize))
-        .collect()
+        .collect();
+    Pile::from_bottom_up(&cards, cards.len())
 }
 
-/// Moves the named cards to the top of `pile`, the first named on top.
-fn stack_top(
-    pile: &mut Vec<Card>,
-    ids: &[String],
-    index: impl Fn(&str) -> Option<u8>,
-    what: &str,
-) -> Result<(), String> {
-    let mut chosen = Vec::with_capacity(ids.len());
-    for id in ids {
-        let card = index(id).ok_or_else(|| format!("there is no {what} card `{id}`"))?;
-        let at = pile
-            .iter()
-            .position(|&c| c == card)
-            .ok_or_else(|| format!("the {what} pile has no more `{id}` to put on top"))?;
-        pile.remove(at);
-        chosen.push(card);
-    }
-    pile.extend(chosen.into_iter().rev());
-    Ok(())
+/// Puts the named cards on top of `pile` for a script, the first named on top.
+fn stack(pile: &mut Pile, ids: &[String], set: &super::CardSet, what: &str) -> Result<(), String> {
+    let chosen = ids
+        .iter()
+        .map(|id| {
+            set.index(id)
+                .ok_or_else(|| format!("there is no {what} card `{id}`"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    pile.stack_top(&chosen).map_err(|e| {
+        let id = &set.ids[e.card as usize];
+        format!(
+            "the {what} pile holds {} `{id}`, fewer than the {} asked for on top",
+            e.available, e.wanted
+        )
+    })
 }

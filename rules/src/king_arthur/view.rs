@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use grail_engine::game::Seat;
+use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
 use super::state::{Card, End, Event, Mode, Phase, State};
@@ -19,33 +20,25 @@ impl KingArthur {
         view.rng = rng.fork();
         // The knight cards `seat` cannot see: the supply and the other hands. Pool them in a
         // canonical order, shuffle, and deal them back into the same places.
-        let mut unseen: Vec<Card> = view.knight_supply.clone();
+        let mut unseen: Vec<Card> = view.knight_supply.as_slice().to_vec();
         for (other, player) in view.players.iter().enumerate() {
             if other != seat {
-                for (t, &n) in player.knights.iter().enumerate() {
-                    unseen.extend(std::iter::repeat_n(t as Card, n as usize));
-                }
+                unseen.extend(player.knights.cards());
             }
         }
         unseen.sort_unstable();
         view.rng.shuffle(&mut unseen);
         for (other, player) in view.players.iter_mut().enumerate() {
             if other != seat {
-                let held: u8 = player.knights.iter().sum();
-                player.knights.iter_mut().for_each(|n| *n = 0);
-                for card in unseen.drain(unseen.len() - held as usize..) {
-                    player.knights[card as usize] += 1;
-                }
+                let held = player.knights.total() as usize;
+                player.knights = unseen.drain(unseen.len() - held..).collect();
             }
         }
-        view.knight_supply = unseen;
-        view.adversary_supply.sort_unstable();
-        let State {
-            rng,
-            adversary_supply,
-            ..
-        } = &mut view;
-        rng.shuffle(adversary_supply);
+        view.knight_supply = Pile::from_bottom_up(&unseen, unseen.len());
+        let mut adversaries = view.adversary_supply.as_slice().to_vec();
+        adversaries.sort_unstable();
+        view.rng.shuffle(&mut adversaries);
+        view.adversary_supply = Pile::from_bottom_up(&adversaries, adversaries.len());
         view
     }
 
@@ -53,6 +46,7 @@ impl KingArthur {
         let words: Vec<&str> = counts
             .iter()
             .enumerate()
+            .filter(|&(_, &n)| n > 0)
             .flat_map(|(t, &n)| std::iter::repeat_n(set.ids[t].as_str(), n as usize))
             .collect();
         if words.is_empty() {
@@ -136,12 +130,9 @@ impl KingArthur {
         for (p, player) in state.players.iter().enumerate() {
             let who = if Some(p) == seat { " (you)" } else { "" };
             let knights = if Some(p) == seat {
-                Self::card_list(&self.knights, &player.knights)
+                Self::card_list(&self.knights, player.knights.as_slice())
             } else {
-                format!(
-                    "{} cards",
-                    player.knights.iter().map(|&n| u32::from(n)).sum::<u32>()
-                )
+                format!("{} cards", player.knights.total())
             };
             let adventures: Vec<&str> = (0..self.adventures.len())
                 .filter(|&a| state.adventures[a] == Some(p as u8))
@@ -153,7 +144,7 @@ impl KingArthur {
                 p + 1,
                 self.score(state, p),
                 knights,
-                Self::card_list(&self.adversaries, &player.adversaries),
+                Self::card_list(&self.adversaries, player.adversaries.as_slice()),
                 if adventures.is_empty() {
                     "-".into()
                 } else {
@@ -193,12 +184,14 @@ impl KingArthur {
                 .map(|p| self.score(state, p).to_string())
                 .collect::<Vec<_>>()
                 .join(" "),
-            ["knights", p] | ["hand", p] => {
-                Self::card_list(&self.knights, &state.player(seat(p)? as u8).knights)
-            }
-            ["adversaries", p] => {
-                Self::card_list(&self.adversaries, &state.player(seat(p)? as u8).adversaries)
-            }
+            ["knights", p] | ["hand", p] => Self::card_list(
+                &self.knights,
+                state.player(seat(p)? as u8).knights.as_slice(),
+            ),
+            ["adversaries", p] => Self::card_list(
+                &self.adversaries,
+                state.player(seat(p)? as u8).adversaries.as_slice(),
+            ),
             ["seals", p] => state.player(seat(p)? as u8).seals.to_string(),
             ["adventures", p] => {
                 let p = seat(p)? as u8;

@@ -1,0 +1,375 @@
+//! `grail play`: a game in the terminal against bots. The human sees only their own view,
+//! picks a move by number or notation, and the move log is saved after every move so a
+//! killed game continues with `--resume`. Without a terminal on stdin, bots play every
+//! seat and the game is printed.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use grail_engine::agent::AgentKind;
+use grail_engine::facade::{DynGame, DynMatch};
+use grail_engine::game::{Seat, Setup};
+use grail_engine::play::{PlayError, Played};
+use grail_engine::seats::seat_name;
+
+use crate::exit::{CliError, CliResult, input};
+use crate::games::{open_game, read_replay, write_atomic};
+use crate::replay::{locate, write_outcome};
+use crate::sim::parse_agent;
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// A bundled game id or a pack folder.
+    #[arg(required_unless_present = "resume")]
+    pub game: Option<String>,
+    #[arg(long, conflicts_with = "resume")]
+    pub variant: Option<String>,
+    /// Number of players (default: the fewest the game allows).
+    #[arg(long, conflicts_with = "resume")]
+    pub players: Option<usize>,
+    /// Your seat, counting from 1.
+    #[arg(long)]
+    pub seat: Option<usize>,
+    /// The bots at the other seats.
+    #[arg(long, value_parser = parse_agent)]
+    pub bots: Option<AgentKind>,
+    /// The game's seed (default: from the clock; it is printed, so a game can be replayed).
+    #[arg(long, conflicts_with = "resume")]
+    pub seed: Option<u64>,
+    /// Where to save the move log (default: under $XDG_DATA_HOME/grail/saves).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Continue a saved game.
+    #[arg(long, value_name = "FILE", conflicts_with = "game")]
+    pub resume: Option<PathBuf>,
+    /// With --resume: continue even if the content changed since the game was saved.
+    #[arg(long, requires = "resume")]
+    pub ignore_content_hash: bool,
+}
+
+/// Who sits where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Human,
+    Bot(AgentKind),
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Bot(kind) => kind.name(),
+        }
+    }
+}
+
+pub struct Session<'g> {
+    pub game: &'g dyn DynGame,
+    pub m: Box<dyn DynMatch + 'g>,
+    pub table: Vec<Player>,
+    pub save: PathBuf,
+}
+
+pub fn run(args: PlayArgs) -> CliResult {
+    let interactive = std::io::stdin().is_terminal();
+    let game;
+    let session = if let Some(path) = &args.resume {
+        let file = read_replay(path)?;
+        game = open_game(&file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
+        resume(game.as_ref(), &args, path, &file)?
+    } else {
+        let name = args.game.as_deref().unwrap_or_default();
+        game = open_game(name, args.variant.as_deref()).map_err(input)?;
+        start(game.as_ref(), &args)?
+    };
+    let mut session = session;
+    if !interactive {
+        // Nobody to ask: bots play every seat.
+        let bots = args.bots.unwrap_or(AgentKind::Greedy);
+        for p in &mut session.table {
+            if *p == Player::Human {
+                *p = Player::Bot(bots);
+            }
+        }
+    }
+    let stdin = std::io::stdin();
+    let mut input_lines = stdin.lock();
+    let mut stdout = std::io::stdout().lock();
+    play(&mut session, &mut input_lines, &mut stdout)
+}
+
+/// A new game from the command line's choices.
+pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, CliError> {
+    let range = game.players();
+    let players = args.players.unwrap_or(*range.start());
+    if !range.contains(&players) {
+        return Err(input(format!(
+            "{} is for {} to {} players, not {players}",
+            game.game_id(),
+            range.start(),
+            range.end()
+        )));
+    }
+    let seat = human_seat(args.seat.unwrap_or(1), players)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let m = game.new_match(Setup::new(players, seed)).map_err(input)?;
+    let bots = Player::Bot(args.bots.unwrap_or(AgentKind::Greedy));
+    let table = (0..players)
+        .map(|s| if s == seat { Player::Human } else { bots })
+        .collect();
+    let save = match &args.save {
+        Some(path) => path.clone(),
+        None => {
+            let stem = match game.variant() {
+                Some(v) => format!("{}-{v}-{seed}.ron", game.game_id()),
+                None => format!("{}-{seed}.ron", game.game_id()),
+            };
+            default_save_dir()?.join(stem)
+        }
+    };
+    Ok(Session {
+        game,
+        m,
+        table,
+        save,
+    })
+}
+
+/// A saved game, played back to where it stopped. The seats keep the players the save
+/// names (`agents`); `--seat` and `--bots` override.
+pub fn resume<'g>(
+    game: &'g dyn DynGame,
+    args: &PlayArgs,
+    path: &Path,
+    file: &grail_engine::replay::ReplayFile,
+) -> Result<Session<'g>, CliError> {
+    let m = game
+        .resume(file, args.ignore_content_hash)
+        .map_err(|failure| input(format!("cannot resume: {}", locate(path, &failure))))?;
+    let players = file.replay.players;
+    let saved = file.replay.agents.clone().unwrap_or_default();
+    let human = match args.seat {
+        Some(seat) => Some(human_seat(seat, players)?),
+        None => saved.iter().position(|a| a == "human"),
+    };
+    let default_bot = args.bots.unwrap_or(AgentKind::Greedy);
+    let table = (0..players)
+        .map(|s| {
+            if Some(s) == human {
+                Player::Human
+            } else {
+                match (args.bots, saved.get(s).map(|a| a.parse::<AgentKind>())) {
+                    (None, Some(Ok(kind))) => Player::Bot(kind),
+                    _ => Player::Bot(default_bot),
+                }
+            }
+        })
+        .collect();
+    Ok(Session {
+        game,
+        m,
+        table,
+        save: args.save.clone().unwrap_or_else(|| path.to_path_buf()),
+    })
+}
+
+fn human_seat(seat: usize, players: usize) -> Result<Seat, CliError> {
+    if (1..=players).contains(&seat) {
+        Ok(seat - 1)
+    } else {
+        Err(CliError::Usage(format!(
+            "--seat {seat}: the seats are 1 to {players}"
+        )))
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+fn default_save_dir() -> Result<PathBuf, CliError> {
+    let base = match std::env::var_os("XDG_DATA_HOME") {
+        Some(dir) if Path::new(&dir).is_absolute() => PathBuf::from(dir),
+        _ => match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(".local/share"),
+            None => {
+                return Err(input(
+                    "no $XDG_DATA_HOME or $HOME to save the game under; choose a file with --save",
+                ));
+            }
+        },
+    };
+    Ok(base.join("grail").join("saves"))
+}
+
+/// Plays the session to the end (or until the human quits), saving after every move.
+pub fn play(
+    session: &mut Session<'_>,
+    input_lines: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> CliResult {
+    let setup = session.m.setup().clone();
+    let names: Vec<String> = (0..setup.players)
+        .map(|s| format!("{} {}", seat_name(s), session.table[s].name()))
+        .collect();
+    writeln!(
+        out,
+        "{}{}: {} players, seed {}; {}",
+        session.game.game_id(),
+        session
+            .game
+            .variant()
+            .map(|v| format!("/{v}"))
+            .unwrap_or_default(),
+        setup.players,
+        setup.seed,
+        names.join(", ")
+    )?;
+    writeln!(
+        out,
+        "Saving to {} after every move (continue with: grail play --resume {}).",
+        session.save.display(),
+        session.save.display()
+    )?;
+    if !session.m.history().is_empty() {
+        writeln!(out, "Resumed after {} moves.", session.m.history().len())?;
+    }
+    if let Some(parent) = session.save.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| input(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    save(session)?;
+
+    while let Some(seat) = session.m.to_move() {
+        let played = match session.table.get(seat).copied() {
+            Some(Player::Human) => match human_turn(session, seat, input_lines, out)? {
+                Some(played) => played,
+                None => {
+                    writeln!(
+                        out,
+                        "Saved. Continue with: grail play --resume {}",
+                        session.save.display()
+                    )?;
+                    return Ok(());
+                }
+            },
+            Some(Player::Bot(kind)) => session
+                .m
+                .bot_move(kind)
+                .map_err(|e| input(format!("the {} bot at {}: {e}", kind, seat_name(seat))))?,
+            None => {
+                return Err(input(format!(
+                    "the rules gave the move to {}, who is not at the table",
+                    seat_name(seat)
+                )));
+            }
+        };
+        let who = session.table[seat].name();
+        writeln!(out, "{} ({who}): {}", seat_name(played.seat), played.text)?;
+        write_events(out, &played)?;
+        save(session)?;
+    }
+    writeln!(out, "\n{}", session.m.render(None).trim_end())?;
+    if let Some(outcome) = session.m.outcome() {
+        let agents: Vec<String> = session.table.iter().map(|p| p.name().to_string()).collect();
+        write_outcome(out, &outcome, Some(&agents))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_events(out: &mut dyn Write, played: &Played) -> std::io::Result<()> {
+    for e in &played.events {
+        writeln!(out, "    {e}")?;
+    }
+    Ok(())
+}
+
+fn save(session: &Session<'_>) -> CliResult {
+    let agents = session.table.iter().map(|p| p.name().to_string()).collect();
+    let text = session.m.to_replay(Some(agents)).to_ron();
+    write_atomic(&session.save, &text)
+        .map_err(|e| input(format!("cannot save to {}: {e}", session.save.display())))
+}
+
+const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \
+again), table (show the table again), quit (save and stop; continue later with --resume).";
+
+/// Asks the human for a move until one is legal; `None` when they quit (or input ends).
+fn human_turn(
+    session: &mut Session<'_>,
+    seat: Seat,
+    input_lines: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<Option<Played>, CliError> {
+    let m = &mut session.m;
+    writeln!(out, "\n{}", m.render(Some(seat)).trim_end())?;
+    let mut legal = m.legal_moves();
+    write_moves(out, &legal)?;
+    loop {
+        write!(out, "{}> ", seat_name(seat))?;
+        out.flush()?;
+        let mut line = Vec::new();
+        if input_lines.read_until(b'\n', &mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim();
+        let result = match line {
+            "" => continue,
+            "quit" | "exit" | "q" => return Ok(None),
+            "help" | "?" => {
+                writeln!(
+                    out,
+                    "{}\n\n{COMMANDS}",
+                    session.game.notation_help().trim_end()
+                )?;
+                continue;
+            }
+            "moves" | "legal" => {
+                write_moves(out, &legal)?;
+                continue;
+            }
+            "table" => {
+                writeln!(out, "{}", m.render(Some(seat)).trim_end())?;
+                continue;
+            }
+            _ => match line.parse::<usize>() {
+                Ok(n) if (1..=legal.len()).contains(&n) => m.play_text(&legal[n - 1]),
+                Ok(n) => {
+                    writeln!(out, "There is no move {n}; choose 1 to {}.", legal.len())?;
+                    continue;
+                }
+                Err(_) => m.play_text(line),
+            },
+        };
+        match result {
+            Ok(played) => return Ok(Some(played)),
+            Err(PlayError::GameOver) => return Ok(None),
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                writeln!(out, "Type a number from the list, or 'help'.")?;
+                legal = m.legal_moves();
+            }
+        }
+    }
+}
+
+fn write_moves(out: &mut dyn Write, legal: &[String]) -> std::io::Result<()> {
+    let items: Vec<String> = legal
+        .iter()
+        .enumerate()
+        .map(|(i, text)| format!("{:>3}) {text}", i + 1))
+        .collect();
+    let width = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
+    let per_line = (78 / width.max(1)).max(1);
+    for row in items.chunks(per_line) {
+        let line: String = row.iter().map(|s| format!("{s:<width$}")).collect();
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}

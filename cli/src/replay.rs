@@ -1,0 +1,145 @@
+//! `grail replay`: re-run a replay or script, print its log, check it.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use grail_engine::facade::DynGame;
+use grail_engine::game::Outcome;
+use grail_engine::play::Played;
+use grail_engine::replay::{Failure, LogEntry, ReplayFile, ReplayOptions};
+use grail_engine::seats::seat_name;
+
+use crate::exit::{CliError, CliResult, input};
+use crate::games::{open_game, read_replay};
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The replay or script (RON).
+    pub file: PathBuf,
+    /// Strict check of a recorded game: every digest matches and the game ends as
+    /// recorded. Prints a summary instead of the log.
+    #[arg(long)]
+    pub verify: bool,
+    /// Run even if the file was recorded with other content.
+    #[arg(long)]
+    pub ignore_content_hash: bool,
+}
+
+pub fn run(args: ReplayArgs) -> CliResult {
+    let file = read_replay(&args.file)?;
+    let game = open_game(&file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
+    let mut stdout = std::io::stdout().lock();
+    replay(game.as_ref(), &file, &args, &mut stdout)
+}
+
+pub fn replay(
+    game: &dyn DynGame,
+    file: &ReplayFile,
+    args: &ReplayArgs,
+    out: &mut dyn Write,
+) -> CliResult {
+    let options = ReplayOptions {
+        verify: args.verify,
+        ignore_content_hash: args.ignore_content_hash,
+    };
+    let run = game.replay(file, options);
+    if !args.verify {
+        for entry in &run.log {
+            match entry {
+                LogEntry::Moved { step, played } => write_move(out, *step, played)?,
+                LogEntry::Checked { step, what } => writeln!(out, "{step:>4}. ok: {what}")?,
+            }
+        }
+        if let Some(outcome) = &run.outcome {
+            write_outcome(out, outcome, None)?;
+        }
+    }
+    out.flush()?;
+    match run.failure {
+        None => {
+            if args.verify {
+                let moves = run
+                    .log
+                    .iter()
+                    .filter(|e| matches!(e, LogEntry::Moved { .. }))
+                    .count();
+                writeln!(
+                    out,
+                    "verified {}: {moves} moves, every digest matches, the game ends as recorded",
+                    args.file.display()
+                )?;
+            }
+            Ok(())
+        }
+        Some(failure) => {
+            eprintln!("error: {}", locate(&args.file, &failure));
+            Err(CliError::Reported)
+        }
+    }
+}
+
+/// `FILE:LINE:COL: step N Move(..): problem`, with as much position as is known.
+pub fn locate(path: &std::path::Path, failure: &Failure) -> String {
+    let mut s = path.display().to_string();
+    if let Some((line, col)) = failure.position {
+        s += &format!(":{line}:{col}");
+    }
+    s += ": ";
+    if let Some(step) = failure.step {
+        s += &format!("step {step}");
+        if let Some(text) = &failure.step_text {
+            s += &format!(" {text}");
+        }
+        s += ": ";
+    }
+    s + &failure.problem.to_string()
+}
+
+pub fn write_move(out: &mut dyn Write, step: usize, played: &Played) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{step:>4}. {} {:<24} [{}]",
+        seat_name(played.seat),
+        played.text,
+        played.digest
+    )?;
+    for event in &played.events {
+        writeln!(out, "        {event}")?;
+    }
+    Ok(())
+}
+
+/// The final scoring table. `agents` names who played each seat, when known.
+pub fn write_outcome(
+    out: &mut dyn Write,
+    outcome: &Outcome,
+    agents: Option<&[String]>,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\nGame over ({}) after {} turns.",
+        outcome.end, outcome.turns
+    )?;
+    writeln!(out, "  seat  player    score")?;
+    for (seat, score) in outcome.scores.iter().enumerate() {
+        let who = agents.and_then(|a| a.get(seat)).map_or("", String::as_str);
+        let mark = if outcome.winners.contains(&seat) {
+            if outcome.winners.len() > 1 {
+                "  shared win"
+            } else {
+                "  winner"
+            }
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "  {:<5} {:<8} {:>6}{mark}",
+            seat_name(seat),
+            who,
+            score
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,140 @@
+//! Rendering a simulation report for people (text) and spreadsheets (CSV). JSON is the
+//! report serialised as is.
+
+use std::fmt::Write as _;
+
+use grail_engine::sim::Report;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+pub fn text(report: &Report) -> String {
+    let mut out = String::new();
+    let name = match &report.variant {
+        Some(v) => format!("{}/{v}", report.game),
+        None => report.game.clone(),
+    };
+    let _ = writeln!(
+        out,
+        "{name}: {} games per player count, seed {}",
+        report.games, report.seed
+    );
+    for r in &report.results {
+        let _ = writeln!(
+            out,
+            "\n{} players: {} games, {} completed; {:.1} turns (sd {:.1}), {:.1} moves",
+            r.players, r.games, r.completed, r.mean_turns, r.sd_turns, r.mean_moves
+        );
+        let _ = writeln!(
+            out,
+            "  seat  agent    win rate  95% interval      wins (sole/shared)          score (sd)"
+        );
+        for s in &r.seats {
+            let _ = writeln!(
+                out,
+                "  {:<5} {:<8} {:>8}  [{:>6}, {:>6}]  {:<26} {:>7.2} ({:.2})",
+                s.seat,
+                s.agent,
+                pct(s.win_rate),
+                pct(s.win_rate_low),
+                pct(s.win_rate_high),
+                format!("{:.2} ({}/{})", s.wins, s.sole_wins, s.shared_wins),
+                s.mean_score,
+                s.sd_score
+            );
+        }
+        let ends: Vec<String> = r
+            .end_reasons
+            .iter()
+            .map(|(reason, n)| format!("{reason} {n}"))
+            .collect();
+        let _ = writeln!(out, "  ends: {}", ends.join(", "));
+        if !r.tallies.is_empty() {
+            let _ = writeln!(out, "  tallies:          count   per game   mean turn");
+            for t in &r.tallies {
+                let _ = writeln!(
+                    out,
+                    "    {:<8} {:<10} {:>6}   {:>8.3}   {:>9.1}",
+                    t.kind, t.item, t.count, t.per_game, t.mean_turn
+                );
+            }
+        }
+    }
+    out
+}
+
+/// One value per row (`players,section,key,metric,value`), so every part of the report
+/// fits one table that tools can filter and pivot.
+pub fn csv(report: &Report) -> String {
+    let mut out = String::from("players,section,key,metric,value\n");
+    let mut row = |players: usize, section: &str, key: &str, metric: &str, value: String| {
+        let _ = writeln!(
+            out,
+            "{players},{section},{},{metric},{value}",
+            csv_field(key)
+        );
+    };
+    for r in &report.results {
+        let p = r.players;
+        row(p, "game", "", "games", r.games.to_string());
+        row(p, "game", "", "completed", r.completed.to_string());
+        row(p, "game", "", "mean_turns", r.mean_turns.to_string());
+        row(p, "game", "", "sd_turns", r.sd_turns.to_string());
+        row(p, "game", "", "mean_moves", r.mean_moves.to_string());
+        for s in &r.seats {
+            row(p, "seat", &s.seat, "agent", csv_field(&s.agent));
+            row(p, "seat", &s.seat, "wins", s.wins.to_string());
+            row(p, "seat", &s.seat, "sole_wins", s.sole_wins.to_string());
+            row(p, "seat", &s.seat, "shared_wins", s.shared_wins.to_string());
+            row(p, "seat", &s.seat, "win_rate", s.win_rate.to_string());
+            row(
+                p,
+                "seat",
+                &s.seat,
+                "win_rate_low",
+                s.win_rate_low.to_string(),
+            );
+            row(
+                p,
+                "seat",
+                &s.seat,
+                "win_rate_high",
+                s.win_rate_high.to_string(),
+            );
+            row(p, "seat", &s.seat, "mean_score", s.mean_score.to_string());
+            row(p, "seat", &s.seat, "sd_score", s.sd_score.to_string());
+        }
+        for (reason, n) in &r.end_reasons {
+            row(p, "end", reason, "count", n.to_string());
+        }
+        for t in &r.tallies {
+            let key = format!("{}:{}", t.kind, t.item);
+            row(p, "tally", &key, "count", t.count.to_string());
+            row(p, "tally", &key, "per_game", t.per_game.to_string());
+            row(p, "tally", &key, "mean_turn", t.mean_turn.to_string());
+        }
+    }
+    out
+}
+
+/// Quotes a field when it holds a comma, quote or line break (RFC 4180).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_only_when_needed() {
+        assert_eq!(csv_field("v1"), "v1");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

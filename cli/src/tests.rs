@@ -1,0 +1,311 @@
+//! The commands, driven in-process on the toy game.
+
+use std::path::PathBuf;
+
+use clap::{CommandFactory, Parser};
+use grail_engine::facade::DynGame;
+
+use crate::exit::CliError;
+use crate::games::{open_game, read_replay};
+use crate::play::{self, PlayArgs, Player};
+use crate::sim::{self, Format, SimArgs, parse_counts};
+use crate::{Cli, Command, replay};
+
+fn toy() -> Box<dyn DynGame> {
+    open_game("toy", None).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grail-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn parse(args: &[&str]) -> Command {
+    Cli::try_parse_from(std::iter::once("grail").chain(args.iter().copied()))
+        .unwrap()
+        .command
+}
+
+#[test]
+fn command_line_definitions_are_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn player_counts_read_as_numbers_ranges_and_lists() {
+    assert_eq!(parse_counts("4").unwrap().0, vec![4]);
+    assert_eq!(parse_counts("2-5").unwrap().0, vec![2, 3, 4, 5]);
+    assert_eq!(parse_counts("4,2,4-5").unwrap().0, vec![2, 4, 5]);
+    assert!(parse_counts("5-2").is_err());
+    assert!(parse_counts("two").is_err());
+    assert!(parse_counts("1-99999999999").is_err());
+}
+
+#[test]
+fn usage_errors_are_clap_errors() {
+    for args in [
+        vec!["sim"],
+        vec!["sim", "toy", "--agents", "genius"],
+        vec!["sim", "toy", "--format", "xml"],
+        vec!["play", "toy", "--resume", "x.ron"],
+        vec!["play"],
+        vec!["replay"],
+        vec!["frobnicate"],
+    ] {
+        let err = Cli::try_parse_from(std::iter::once("grail").chain(args.iter().copied()))
+            .err()
+            .unwrap_or_else(|| panic!("{args:?} parsed"));
+        assert_eq!(err.exit_code(), 2, "{args:?}");
+    }
+}
+
+fn sim_args(args: &[&str]) -> SimArgs {
+    let mut all = vec!["sim", "toy"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Sim(a) => a,
+        _ => unreachable!(),
+    }
+}
+
+fn sim_output(args: &SimArgs) -> String {
+    let mut out = Vec::new();
+    sim::simulate(toy().as_ref(), args, &mut out, false).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn sim_json_is_the_same_for_any_thread_count() {
+    let one = sim_output(&sim_args(&[
+        "--games",
+        "150",
+        "--format",
+        "json",
+        "--threads",
+        "1",
+    ]));
+    let two = sim_output(&sim_args(&[
+        "--games",
+        "150",
+        "--format",
+        "json",
+        "--threads",
+        "2",
+    ]));
+    assert_eq!(one, two);
+    let json: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(
+        json["players"],
+        serde_json::json!([2, 3, 4]),
+        "default: every count"
+    );
+    assert_eq!(json["results"][2]["seats"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn sim_formats_and_recording() {
+    let dir = scratch("record");
+    let args = sim_args(&[
+        "--players",
+        "2",
+        "--games",
+        "5",
+        "--agents",
+        "greedy",
+        "--record",
+        dir.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(args.format, Format::Csv);
+    let csv = sim_output(&args);
+    assert!(csv.starts_with("players,section,key,metric,value\n2,game,,games,5\n"));
+    assert!(csv.contains("2,seat,P1,agent,greedy\n"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 5);
+    assert!(files[0].ends_with("toy-2p-000000.ron"));
+    for f in &files {
+        let file = read_replay(f).unwrap();
+        assert_eq!(file.replay.content_hash.as_deref(), Some("toy-content"));
+        let args = replay_args(f, true);
+        let mut out = Vec::new();
+        replay::replay(toy().as_ref(), &file, &args, &mut out).unwrap();
+    }
+    let text = sim_output(&sim_args(&["--players", "2", "--games", "5"]));
+    assert!(text.contains("2 players: 5 games, 5 completed"), "{text}");
+}
+
+#[test]
+fn sim_refuses_player_counts_the_game_does_not_support() {
+    let mut out = Vec::new();
+    let err = sim::simulate(
+        toy().as_ref(),
+        &sim_args(&["--players", "3-6"]),
+        &mut out,
+        false,
+    )
+    .unwrap_err();
+    assert!(matches!(err, CliError::Input(m) if m == "toy is for 2 to 4 players, not 5"));
+}
+
+fn replay_args(file: &std::path::Path, verify: bool) -> replay::ReplayArgs {
+    replay::ReplayArgs {
+        file: file.to_path_buf(),
+        verify,
+        ignore_content_hash: false,
+    }
+}
+
+fn play_args(args: &[&str]) -> PlayArgs {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Play(a) => a,
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn a_human_game_explains_bad_moves_saves_and_resumes() {
+    let dir = scratch("play");
+    let save = dir.join("game.ron");
+    let game = toy();
+    let args = play_args(&[
+        "toy",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--seat",
+        "2",
+        "--bots",
+        "random",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let mut session = play::start(game.as_ref(), &args).unwrap();
+    assert_eq!(session.table[1], Player::Human);
+    let mut out = Vec::new();
+    let input = "bank v9\n99\nhelp\n1\nquit\n";
+    play::play(&mut session, &mut input.as_bytes(), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("P1 random, P2 human, P3 random"), "{out}");
+    assert!(
+        out.contains("cannot read 'bank v9' as a move: 'v9' is no card"),
+        "{out}"
+    );
+    assert!(out.contains("There is no move 99"), "{out}");
+    assert!(out.contains("bank vN    score a card"), "{out}");
+    assert!(out.contains("P2 (human): draw"), "{out}");
+    assert!(
+        out.contains("Saved. Continue with: grail play --resume"),
+        "{out}"
+    );
+    let moves_before = session.m.history().len();
+    let digest_before = session.m.digest();
+
+    // The save holds every move so far; resuming picks up exactly there.
+    let file = read_replay(&save).unwrap();
+    assert_eq!(file.replay.agents.as_deref().unwrap()[1], "human");
+    let resume_args = play_args(&["--resume", save.to_str().unwrap()]);
+    let mut resumed = play::resume(game.as_ref(), &resume_args, &save, &file).unwrap();
+    assert_eq!(resumed.m.history().len(), moves_before);
+    assert_eq!(resumed.m.digest(), digest_before);
+    assert_eq!(resumed.table[1], Player::Human);
+    assert_eq!(
+        resumed.table[0],
+        Player::Bot(grail_engine::agent::AgentKind::Random)
+    );
+    // Play on to the end, always taking the first move.
+    let mut out = Vec::new();
+    let input = "1\n".repeat(200);
+    play::play(&mut resumed, &mut input.as_bytes(), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("Resumed after"), "{out}");
+    assert!(out.contains("Game over ("), "{out}");
+    // The finished save verifies.
+    let file = read_replay(&save).unwrap();
+    let mut sink = Vec::new();
+    replay::replay(game.as_ref(), &file, &replay_args(&save, true), &mut sink).unwrap();
+}
+
+#[test]
+fn bots_only_games_print_every_move_and_the_final_table() {
+    let dir = scratch("bots");
+    let save = dir.join("bots.ron");
+    let game = toy();
+    let args = play_args(&["toy", "--seed", "3", "--save", save.to_str().unwrap()]);
+    let mut session = play::start(game.as_ref(), &args).unwrap();
+    for p in &mut session.table {
+        *p = Player::Bot(grail_engine::agent::AgentKind::Greedy);
+    }
+    let mut out = Vec::new();
+    play::play(&mut session, &mut "".as_bytes(), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let moves = out
+        .lines()
+        .filter(|l| l.starts_with("P1 (greedy): "))
+        .count();
+    assert!(moves > 3, "{out}");
+    assert!(out.contains("  seat  player    score"), "{out}");
+    assert!(
+        out.contains("winner") || out.contains("shared win"),
+        "{out}"
+    );
+}
+
+#[test]
+fn end_of_input_saves_and_stops() {
+    let dir = scratch("eof");
+    let save = dir.join("eof.ron");
+    let game = toy();
+    let args = play_args(&["toy", "--seed", "3", "--save", save.to_str().unwrap()]);
+    let mut session = play::start(game.as_ref(), &args).unwrap();
+    let mut out = Vec::new();
+    play::play(&mut session, &mut "".as_bytes(), &mut out).unwrap();
+    assert!(read_replay(&save).is_ok());
+}
+
+#[test]
+fn bad_replay_files_are_errors_with_their_path() {
+    let dir = scratch("bad");
+    let path = dir.join("bad.ron");
+    std::fs::write(
+        &path,
+        "(game: \"toy\",\n players: 2,\n seed: 1,\n steps: [Move(\"draw\")],\n)",
+    )
+    .unwrap();
+    let Err(CliError::Input(message)) = read_replay(&path) else {
+        panic!("accepted")
+    };
+    assert!(
+        message.starts_with(&format!("{}:4:", path.display())),
+        "{message}"
+    );
+    std::fs::write(&path, [0xff, 0xfe, 0x00]).unwrap();
+    assert!(read_replay(&path).is_err());
+    assert!(read_replay(&dir.join("missing.ron")).is_err());
+}
+
+#[test]
+fn a_failing_script_is_reported_and_exits_1() {
+    let dir = scratch("script");
+    let path = dir.join("script.ron");
+    std::fs::write(
+        &path,
+        "(\n    game: \"toy\",\n    players: 2,\n    seed: 1,\n    steps: [\n        Play(\"draw\"),\n        Expect(\"score P1\", \"99\"),\n    ],\n)\n",
+    )
+    .unwrap();
+    let file = read_replay(&path).unwrap();
+    let mut out = Vec::new();
+    let result = replay::replay(toy().as_ref(), &file, &replay_args(&path, false), &mut out);
+    assert!(matches!(result, Err(CliError::Reported)));
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("   1. P1 draw"), "{out}");
+}

@@ -1,0 +1,307 @@
+//! Bots. An agent picks one of the legal actions from what its seat may know: drivers hand
+//! it the seat's *observation* ([`Rules::observe`]), never the true state. An agent that
+//! ignores the table (random) says so with [`Agent::needs_view`], and drivers then skip the
+//! observation, which keeps simulation fast.
+//!
+//! Every agent owns a [`GameRng`] seeded by the driver, so a game with bots replays exactly.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::diag::did_you_mean;
+use crate::game::{NoEvents, Rules, Seat};
+use crate::rng::GameRng;
+
+pub trait Agent<R: Rules>: Send {
+    /// The name it is built by (`"random"`), for replays and reports.
+    fn name(&self) -> &'static str;
+    /// Whether [`Agent::choose`] reads the observation. When false, drivers pass `None`.
+    fn needs_view(&self) -> bool;
+    /// Starts a new game: reseeds without giving up allocations.
+    fn reset(&mut self, seed: u64);
+    /// An index into `legal` (which holds at least two actions: drivers play a forced move
+    /// without asking). Out-of-range answers are clamped by the driver.
+    fn choose(
+        &mut self,
+        rules: &R,
+        seat: Seat,
+        view: Option<&R::State>,
+        legal: &[R::Action],
+    ) -> usize;
+}
+
+/// Asks `agent` for its move: observes for it if it needs a view, and plays a forced move
+/// (a single legal action) without asking. Every driver (match, simulation) decides through
+/// here, so a seed plays the same game in all of them.
+#[inline]
+pub fn decide<R: Rules, A: Agent<R> + ?Sized>(
+    rules: &R,
+    state: &R::State,
+    seat: Seat,
+    legal: &[R::Action],
+    agent: &mut A,
+    view_rng: &mut GameRng,
+) -> usize {
+    if legal.len() <= 1 {
+        return 0;
+    }
+    let choice = if agent.needs_view() {
+        let view = rules.observe(state, seat, view_rng);
+        agent.choose(rules, seat, Some(&view), legal)
+    } else {
+        agent.choose(rules, seat, None, legal)
+    };
+    choice.min(legal.len() - 1)
+}
+
+/// The seed of the agent at `seat` in a game seeded with `game_seed`.
+pub fn agent_seed(game_seed: u64, seat: Seat) -> u64 {
+    GameRng::derive_seed(game_seed ^ 0x5EA7_0000_0000_0000, seat as u64)
+}
+
+/// The seed of the generator drivers determinise observations with.
+pub fn view_seed(game_seed: u64) -> u64 {
+    GameRng::derive_seed(game_seed ^ 0x0B5E_0000_0000_0000, 0)
+}
+
+/// Uniformly random among the legal actions; never looks at the table.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: GameRng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent {
+            rng: GameRng::new(seed),
+        }
+    }
+}
+
+impl<R: Rules> Agent<R> for RandomAgent {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+    fn needs_view(&self) -> bool {
+        false
+    }
+    fn reset(&mut self, seed: u64) {
+        self.rng = GameRng::new(seed);
+    }
+    #[inline]
+    fn choose(&mut self, _: &R, _: Seat, _: Option<&R::State>, legal: &[R::Action]) -> usize {
+        self.rng.index(legal.len())
+    }
+}
+
+/// One ply of look-ahead: tries every legal action on a copy of its observation and takes
+/// the one [`Rules::heuristic`] scores best for its seat; ties are broken by its own
+/// generator. Chance inside `apply` (a draw) is sampled from the observation's generator.
+pub struct GreedyAgent<R: Rules> {
+    rng: GameRng,
+    scratch: Option<R::State>,
+    best: Vec<usize>,
+}
+
+impl<R: Rules> GreedyAgent<R> {
+    pub fn new(seed: u64) -> Self {
+        GreedyAgent {
+            rng: GameRng::new(seed),
+            scratch: None,
+            best: Vec::new(),
+        }
+    }
+}
+
+impl<R: Rules> Clone for GreedyAgent<R> {
+    fn clone(&self) -> Self {
+        GreedyAgent {
+            rng: self.rng.clone(),
+            scratch: self.scratch.clone(),
+            best: self.best.clone(),
+        }
+    }
+}
+
+impl<R: Rules> Agent<R> for GreedyAgent<R> {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+    fn needs_view(&self) -> bool {
+        true
+    }
+    fn reset(&mut self, seed: u64) {
+        self.rng = GameRng::new(seed);
+    }
+    fn choose(
+        &mut self,
+        rules: &R,
+        seat: Seat,
+        view: Option<&R::State>,
+        legal: &[R::Action],
+    ) -> usize {
+        let Some(view) = view else {
+            return self.rng.index(legal.len());
+        };
+        self.best.clear();
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, action) in legal.iter().enumerate() {
+            // `clone_from` lets a rules module whose state implements it reuse buffers.
+            match &mut self.scratch {
+                Some(s) => s.clone_from(view),
+                None => self.scratch = Some(view.clone()),
+            }
+            let scratch = self.scratch.as_mut().expect("just filled");
+            rules.apply(scratch, action, &mut NoEvents);
+            let mut score = rules.heuristic(scratch, seat);
+            if score.is_nan() {
+                score = f64::NEG_INFINITY;
+            }
+            if score > best_score || self.best.is_empty() {
+                best_score = score;
+                self.best.clear();
+                self.best.push(i);
+            } else if score == best_score {
+                self.best.push(i);
+            }
+        }
+        self.best[self.rng.index(self.best.len())]
+    }
+}
+
+/// The bots that can be named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AgentKind {
+    Random,
+    Greedy,
+}
+
+impl AgentKind {
+    pub const ALL: [AgentKind; 2] = [AgentKind::Random, AgentKind::Greedy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Greedy => "greedy",
+        }
+    }
+
+    pub fn build<R: Rules>(self, seed: u64) -> BuiltinAgent<R> {
+        match self {
+            AgentKind::Random => BuiltinAgent::Random(RandomAgent::new(seed)),
+            AgentKind::Greedy => BuiltinAgent::Greedy(GreedyAgent::new(seed)),
+        }
+    }
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAgent(pub String);
+
+impl fmt::Display for UnknownAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = AgentKind::ALL.map(AgentKind::name);
+        write!(f, "unknown agent '{}'", self.0)?;
+        if let Some(near) = did_you_mean(&self.0, names) {
+            write!(f, " (did you mean '{near}'?)")?;
+        }
+        write!(f, "; the agents are {}", names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownAgent {}
+
+impl FromStr for AgentKind {
+    type Err = UnknownAgent;
+    fn from_str(s: &str) -> Result<Self, UnknownAgent> {
+        let s = s.trim();
+        AgentKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownAgent(s.to_string()))
+    }
+}
+
+/// Any built-in agent, dispatched by `match` rather than through a vtable so the simulation
+/// loop stays monomorphic.
+pub enum BuiltinAgent<R: Rules> {
+    Random(RandomAgent),
+    Greedy(GreedyAgent<R>),
+}
+
+impl<R: Rules> BuiltinAgent<R> {
+    pub fn kind(&self) -> AgentKind {
+        match self {
+            BuiltinAgent::Random(_) => AgentKind::Random,
+            BuiltinAgent::Greedy(_) => AgentKind::Greedy,
+        }
+    }
+}
+
+impl<R: Rules> Agent<R> for BuiltinAgent<R> {
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+    #[inline]
+    fn needs_view(&self) -> bool {
+        matches!(self, BuiltinAgent::Greedy(_))
+    }
+    fn reset(&mut self, seed: u64) {
+        match self {
+            BuiltinAgent::Random(a) => Agent::<R>::reset(a, seed),
+            BuiltinAgent::Greedy(a) => a.reset(seed),
+        }
+    }
+    #[inline]
+    fn choose(
+        &mut self,
+        rules: &R,
+        seat: Seat,
+        view: Option<&R::State>,
+        legal: &[R::Action],
+    ) -> usize {
+        match self {
+            BuiltinAgent::Random(a) => a.choose(rules, seat, view, legal),
+            BuiltinAgent::Greedy(a) => a.choose(rules, seat, view, legal),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_are_built_by_name() {
+        assert_eq!("random".parse(), Ok(AgentKind::Random));
+        assert_eq!(" Greedy ".parse(), Ok(AgentKind::Greedy));
+        let err = "gredy".parse::<AgentKind>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown agent 'gredy' (did you mean 'greedy'?); the agents are random, greedy"
+        );
+        let err = "mcts".parse::<AgentKind>().unwrap_err().to_string();
+        assert_eq!(err, "unknown agent 'mcts'; the agents are random, greedy");
+    }
+
+    #[test]
+    fn seeds_differ_per_seat_and_from_the_view_stream() {
+        let seeds = [
+            agent_seed(1, 0),
+            agent_seed(1, 1),
+            agent_seed(2, 0),
+            view_seed(1),
+        ];
+        for (i, a) in seeds.iter().enumerate() {
+            for b in &seeds[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+}

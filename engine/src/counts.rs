@@ -1,0 +1,194 @@
+//! A multiset of card types as per-type counts: how hands, trophies and payments are held.
+//!
+//! Copies of one type are interchangeable, so a hand is not a list but `counts[t]` copies of
+//! each type `t`. The condition language evaluates over exactly this slice
+//! ([`Counts::as_slice`]), and the whole value is 64 bytes and `Copy`, so trying a payment is
+//! a copy and a subtraction, never an allocation.
+
+use std::fmt;
+
+use crate::cond::universe::MAX_TYPES;
+
+/// Per-type counts for up to [`MAX_TYPES`] card types (ids `0..64`), at most 255 copies each.
+///
+/// Adding past 255 copies or removing copies that are not there is a bug in the rules module,
+/// not bad input: the checked forms ([`Counts::try_remove`]) exist for decisions, the plain
+/// ones assert in debug builds.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Counts([u8; MAX_TYPES]);
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts([0; MAX_TYPES])
+    }
+}
+
+impl Counts {
+    pub const EMPTY: Counts = Counts([0; MAX_TYPES]);
+
+    pub fn new() -> Self {
+        Self::EMPTY
+    }
+
+    /// One copy per listed type id (repeats add up).
+    pub fn from_types(types: &[u8]) -> Self {
+        let mut c = Self::EMPTY;
+        for &t in types {
+            c.add(t, 1);
+        }
+        c
+    }
+
+    /// Copies of type `t`.
+    #[inline]
+    pub fn get(&self, t: u8) -> u8 {
+        self.0[usize::from(t)]
+    }
+
+    #[inline]
+    pub fn contains(&self, t: u8) -> bool {
+        self.get(t) > 0
+    }
+
+    /// True when every copy in `other` is also here.
+    pub fn contains_all(&self, other: &Counts) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a >= b)
+    }
+
+    #[inline]
+    pub fn add(&mut self, t: u8, n: u8) {
+        let slot = &mut self.0[usize::from(t)];
+        debug_assert!(
+            slot.checked_add(n).is_some(),
+            "more than 255 copies of type {t}"
+        );
+        *slot = slot.wrapping_add(n);
+    }
+
+    /// Removes `n` copies of `t`; they must be there.
+    #[inline]
+    pub fn remove(&mut self, t: u8, n: u8) {
+        let slot = &mut self.0[usize::from(t)];
+        debug_assert!(*slot >= n, "removing {n} of type {t}, holding {slot}");
+        *slot = slot.wrapping_sub(n);
+    }
+
+    /// Removes `n` copies of `t` if there are that many; otherwise changes nothing.
+    #[inline]
+    pub fn try_remove(&mut self, t: u8, n: u8) -> bool {
+        let slot = &mut self.0[usize::from(t)];
+        if *slot >= n {
+            *slot -= n;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn add_all(&mut self, other: &Counts) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            debug_assert!(a.checked_add(*b).is_some(), "more than 255 copies");
+            *a = a.wrapping_add(*b);
+        }
+    }
+
+    /// Removes every copy in `other` if all are here (a payment); otherwise changes nothing.
+    pub fn try_remove_all(&mut self, other: &Counts) -> bool {
+        if !self.contains_all(other) {
+            return false;
+        }
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a -= *b;
+        }
+        true
+    }
+
+    /// Number of cards (all copies of all types).
+    #[inline]
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|&c| u32::from(c)).sum()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&c| c == 0)
+    }
+
+    pub fn clear(&mut self) {
+        self.0 = [0; MAX_TYPES];
+    }
+
+    /// `(type, copies)` for each type held, in type order.
+    pub fn iter(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c > 0)
+            .map(|(t, &c)| (t as u8, c))
+    }
+
+    /// Every card, one item per copy, in type order.
+    pub fn cards(&self) -> impl Iterator<Item = u8> + '_ {
+        self.iter()
+            .flat_map(|(t, c)| std::iter::repeat_n(t, usize::from(c)))
+    }
+
+    /// The counts indexed by type, as the condition language reads them.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Counts {
+    /// Only the types held: `{3: 2, 7: 1}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<u8> for Counts {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
+        let mut c = Counts::EMPTY;
+        for t in iter {
+            c.add(t, 1);
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_copies_per_type() {
+        let mut hand = Counts::from_types(&[3, 7, 3]);
+        assert_eq!(hand.get(3), 2);
+        assert_eq!(hand.total(), 3);
+        assert!(hand.contains(7) && !hand.contains(0));
+        hand.remove(3, 1);
+        assert_eq!(hand.iter().collect::<Vec<_>>(), vec![(3, 1), (7, 1)]);
+        assert_eq!(hand.cards().collect::<Vec<_>>(), vec![3, 7]);
+        assert_eq!(format!("{hand:?}"), "{3: 1, 7: 1}");
+    }
+
+    #[test]
+    fn checked_removal_leaves_the_hand_alone_when_short() {
+        let mut hand = Counts::from_types(&[1, 1, 2]);
+        assert!(!hand.try_remove(2, 2));
+        assert!(!hand.try_remove_all(&Counts::from_types(&[1, 2, 2])));
+        assert_eq!(hand, Counts::from_types(&[1, 1, 2]));
+        assert!(hand.try_remove_all(&Counts::from_types(&[1, 2])));
+        assert_eq!(hand, Counts::from_types(&[1]));
+        assert!(hand.try_remove(1, 1));
+        assert!(hand.is_empty());
+    }
+
+    #[test]
+    fn slice_is_indexed_by_type_over_the_whole_universe() {
+        let c = Counts::from_types(&[63, 0]);
+        assert_eq!(c.as_slice().len(), MAX_TYPES);
+        assert_eq!((c.as_slice()[0], c.as_slice()[63]), (1, 1));
+    }
+}

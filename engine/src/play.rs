@@ -1,0 +1,266 @@
+//! The match driver: one game under way, played by text (a person, a script, a replay) or by
+//! agents, with its history. The terminal game, scripts and replays all go through it; the
+//! simulation loop does not (it keeps no history), but decides through the same
+//! [`agent::decide`] so a seed plays the same game in both.
+
+use std::fmt;
+
+use crate::agent::{self, Agent};
+use crate::digest::short_digest;
+use crate::game::{Outcome, Rules, Seat, Setup};
+use crate::rng::GameRng;
+use crate::seats::seat_name;
+
+/// One move made, as the history and replays keep it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Who decided.
+    pub seat: Seat,
+    /// The move in canonical notation (as `format_action` prints it, not as typed).
+    pub text: String,
+    /// [`short_digest`] of the state after the move.
+    pub digest: String,
+    /// What happened, in words.
+    pub events: Vec<String>,
+}
+
+/// Why a move was not played. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The game is over; nobody moves.
+    GameOver,
+    /// The text is not a move in the notation; `message` is the parser's.
+    Unparsable { text: String, message: String },
+    /// A move, but not one `seat` may make now; `reason` is the rules' `why_illegal`.
+    Illegal {
+        text: String,
+        seat: Seat,
+        reason: String,
+    },
+}
+
+impl PlayError {
+    /// The player-facing reason alone: the parser's message or `why_illegal`.
+    pub fn reason(&self) -> &str {
+        match self {
+            PlayError::GameOver => "the game is over",
+            PlayError::Unparsable { message, .. } => message,
+            PlayError::Illegal { reason, .. } => reason,
+        }
+    }
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::GameOver => f.write_str("the game is over"),
+            PlayError::Unparsable { text, message } => {
+                write!(f, "cannot read '{text}' as a move: {message}")
+            }
+            PlayError::Illegal { text, seat, reason } => {
+                write!(
+                    f,
+                    "'{text}' is not legal for {}: {reason}",
+                    seat_name(*seat)
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+pub struct Match<'r, R: Rules> {
+    rules: &'r R,
+    setup: Setup,
+    state: R::State,
+    history: Vec<Played>,
+    /// Scratch buffers, reused from move to move.
+    legal: Vec<R::Action>,
+    events: Vec<R::Event>,
+    /// Determinises observations for bots (the same stream the simulation uses, so a
+    /// bots-only match plays the simulated game of its seed).
+    view_rng: GameRng,
+    /// Determinises the views rendered for people, apart from the bots' stream so that
+    /// looking at the table never changes what a bot will do.
+    render_rng: GameRng,
+}
+
+impl<'r, R: Rules> Match<'r, R> {
+    /// Sets the game up; fails on a player count outside `Rules::players` or as
+    /// `Rules::setup` does (stack requests).
+    pub fn new(rules: &'r R, setup: Setup) -> Result<Self, String> {
+        let range = rules.players();
+        if !range.contains(&setup.players) {
+            return Err(format!(
+                "this game is for {} to {} players, not {}",
+                range.start(),
+                range.end(),
+                setup.players
+            ));
+        }
+        let state = rules.setup(&setup)?;
+        let view_rng = GameRng::new(agent::view_seed(setup.seed));
+        let render_rng = GameRng::new(agent::view_seed(!setup.seed));
+        Ok(Match {
+            rules,
+            setup,
+            state,
+            history: Vec::new(),
+            legal: Vec::new(),
+            events: Vec::new(),
+            view_rng,
+            render_rng,
+        })
+    }
+
+    pub fn rules(&self) -> &'r R {
+        self.rules
+    }
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+    /// The true state. Drivers and tests only: players get [`Match::observe`].
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+    pub fn history(&self) -> &[Played] {
+        &self.history
+    }
+    pub fn to_move(&self) -> Option<Seat> {
+        self.rules.to_move(&self.state)
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.rules.outcome(&self.state)
+    }
+    /// Digest of the current state (of the setup before any move).
+    pub fn digest(&self) -> String {
+        short_digest(&self.state)
+    }
+
+    pub fn legal_actions(&mut self) -> &[R::Action] {
+        self.refresh_legal();
+        &self.legal
+    }
+
+    /// The legal moves in notation, in the rules' stable order (empty once the game is over).
+    pub fn legal_texts(&mut self) -> Vec<String> {
+        self.refresh_legal();
+        self.legal
+            .iter()
+            .map(|a| self.rules.format_action(&self.state, a))
+            .collect()
+    }
+
+    fn refresh_legal(&mut self) {
+        if self.rules.to_move(&self.state).is_some() {
+            self.rules.legal_actions(&self.state, &mut self.legal);
+        } else {
+            self.legal.clear();
+        }
+    }
+
+    /// What `seat` may know now, determinised (with the generator for people's views).
+    pub fn observe(&mut self, seat: Seat) -> R::State {
+        self.rules.observe(&self.state, seat, &mut self.render_rng)
+    }
+
+    /// The table as `seat` sees it (from its observation), or as everyone sees it (`None`).
+    pub fn render(&mut self, seat: Option<Seat>) -> String {
+        match seat {
+            Some(s) => {
+                let view = self.observe(s);
+                self.rules.render(&view, Some(s))
+            }
+            None => self.rules.render(&self.state, None),
+        }
+    }
+
+    /// A script's question about the true state.
+    pub fn inspect(&self, query: &str) -> Result<String, String> {
+        self.rules.inspect(&self.state, query)
+    }
+
+    /// Reads `text` as a move for the player to move, without playing it.
+    pub fn parse(&self, text: &str) -> Result<R::Action, PlayError> {
+        if self.to_move().is_none() {
+            return Err(PlayError::GameOver);
+        }
+        self.rules
+            .parse_action(&self.state, text)
+            .map_err(|message| PlayError::Unparsable {
+                text: text.trim().to_string(),
+                message,
+            })
+    }
+
+    /// Plays a move given in notation.
+    pub fn play_text(&mut self, text: &str) -> Result<&Played, PlayError> {
+        let action = self.parse(text)?;
+        self.play_as_typed(&action, text.trim())
+    }
+
+    /// Plays an action; it must be one of the legal ones.
+    pub fn play(&mut self, action: &R::Action) -> Result<&Played, PlayError> {
+        let text = self.rules.format_action(&self.state, action);
+        self.play_as_typed(action, &text)
+    }
+
+    fn play_as_typed(&mut self, action: &R::Action, typed: &str) -> Result<&Played, PlayError> {
+        let Some(seat) = self.to_move() else {
+            return Err(PlayError::GameOver);
+        };
+        self.refresh_legal();
+        if !self.legal.contains(action) {
+            return Err(PlayError::Illegal {
+                text: typed.to_string(),
+                seat,
+                reason: self.rules.why_illegal(&self.state, action),
+            });
+        }
+        Ok(self.apply_unchecked(seat, action))
+    }
+
+    /// Lets `agent` move for the seat to move.
+    pub fn bot_move(&mut self, agent: &mut (impl Agent<R> + ?Sized)) -> Result<&Played, PlayError> {
+        let Some(seat) = self.to_move() else {
+            return Err(PlayError::GameOver);
+        };
+        self.refresh_legal();
+        if self.legal.is_empty() {
+            return Err(PlayError::Illegal {
+                text: String::new(),
+                seat,
+                reason: "the rules offer no legal move".to_string(),
+            });
+        }
+        let i = agent::decide(
+            self.rules,
+            &self.state,
+            seat,
+            &self.legal,
+            agent,
+            &mut self.view_rng,
+        );
+        let action = self.legal[i].clone();
+        Ok(self.apply_unchecked(seat, &action))
+    }
+
+    fn apply_unchecked(&mut self, seat: Seat, action: &R::Action) -> &Played {
+        let text = self.rules.format_action(&self.state, action);
+        self.events.clear();
+        self.rules.apply(&mut self.state, action, &mut self.events);
+        let events = self
+            .events
+            .iter()
+            .map(|e| self.rules.describe_event(&self.state, e))
+            .collect();
+        self.history.push(Played {
+            seat,
+            text,
+            digest: short_digest(&self.state),
+            events,
+        });
+        self.history.last().expect("just pushed")
+    }
+}

@@ -1,0 +1,227 @@
+//! Where each step of a replay file starts, so an error about step 7 can point at its line.
+//!
+//! A small RON tokenizer that understands just enough (strings, raw strings, characters,
+//! nested comments, brackets) to find the top-level `steps: [ ... ]` list and the start of
+//! each element. It never fails: on text it cannot follow it finds fewer steps, and the
+//! error is then reported without a position.
+
+/// Byte offset of each element of the top-level `steps` list, in order.
+pub fn step_offsets(src: &str) -> Vec<usize> {
+    let tokens = tokenize(src.as_bytes());
+    let mut offsets = Vec::new();
+    let mut depth = 0usize;
+    let mut list_depth = None;
+    let mut expect_element = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let (tok, start) = tokens[i];
+        if expect_element {
+            expect_element = false;
+            if !matches!(tok, Tok::Close) {
+                offsets.push(start);
+            }
+        }
+        match tok {
+            Tok::Open => {
+                depth += 1;
+            }
+            Tok::Close => {
+                if list_depth == Some(depth) {
+                    return offsets;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Tok::Comma if list_depth == Some(depth) => expect_element = true,
+            Tok::Ident(end)
+                if list_depth.is_none() && depth == 1 && &src[start..end] == "steps" =>
+            {
+                if let (Some((Tok::Colon, _)), Some((Tok::OpenList, _))) =
+                    (tokens.get(i + 1), tokens.get(i + 2))
+                {
+                    depth += 1;
+                    list_depth = Some(depth);
+                    expect_element = true;
+                    i += 3;
+                    continue;
+                }
+            }
+            Tok::OpenList => depth += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    offsets
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    Open,
+    /// `[`, told apart so `steps: [` is recognised.
+    OpenList,
+    Close,
+    Comma,
+    Colon,
+    /// An identifier; the payload is its end offset.
+    Ident(usize),
+    Other,
+}
+
+fn tokenize(b: &[u8]) -> Vec<(Tok, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                // RON block comments nest.
+                let mut nest = 0usize;
+                while i < b.len() {
+                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                        nest += 1;
+                        i += 2;
+                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                        nest -= 1;
+                        i += 2;
+                        if nest == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            b'"' => {
+                i = skip_string(b, i + 1);
+                out.push((Tok::Other, start));
+            }
+            b'\'' => {
+                i += 1;
+                if b.get(i) == Some(&b'\\') {
+                    i += 2;
+                }
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+                i += 1;
+                out.push((Tok::Other, start));
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"' | b'#')) => {
+                let mut j = i + 1;
+                while b.get(j) == Some(&b'#') {
+                    j += 1;
+                }
+                let hashes = j - i - 1;
+                if b.get(j) == Some(&b'"') {
+                    i = skip_raw_string(b, j + 1, hashes);
+                    out.push((Tok::Other, start));
+                } else {
+                    i = j;
+                    out.push((Tok::Ident(i), start));
+                }
+            }
+            b'(' | b'{' => {
+                i += 1;
+                out.push((Tok::Open, start));
+            }
+            b'[' => {
+                i += 1;
+                out.push((Tok::OpenList, start));
+            }
+            b')' | b']' | b'}' => {
+                i += 1;
+                out.push((Tok::Close, start));
+            }
+            b',' => {
+                i += 1;
+                out.push((Tok::Comma, start));
+            }
+            b':' => {
+                i += 1;
+                out.push((Tok::Colon, start));
+            }
+            c if c == b'_' || c.is_ascii_alphabetic() => {
+                while i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphanumeric()) {
+                    i += 1;
+                }
+                out.push((Tok::Ident(i), start));
+            }
+            _ => {
+                i += 1;
+                out.push((Tok::Other, start));
+            }
+        }
+    }
+    out
+}
+
+fn skip_string(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    b.len()
+}
+
+fn skip_raw_string(b: &[u8], mut i: usize, hashes: usize) -> usize {
+    while i < b.len() {
+        if b[i] == b'"'
+            && b[i + 1..]
+                .iter()
+                .take(hashes)
+                .filter(|&&h| h == b'#')
+                .count()
+                == hashes
+        {
+            return i + 1 + hashes;
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_each_step_past_strings_and_comments() {
+        let src = r##"#![enable(implicit_some)]
+(
+    game: "x", // steps: [ decoy ]
+    stack: {"deck": ["a", "b"]},
+    steps: [
+        Move("draw, (really)", "0000"), /* a ] comment /* nested ) */ */
+        Play(r#"bank "v5""#),
+        End(reason: "time"),
+    ],
+    agents: ["random"],
+)"##;
+        let offsets = step_offsets(src);
+        let starts: Vec<&str> = offsets.iter().map(|&o| &src[o..o + 4]).collect();
+        assert_eq!(starts, vec!["Move", "Play", "End("]);
+    }
+
+    #[test]
+    fn gives_up_quietly_on_garbage() {
+        for src in [
+            "",
+            "steps: [",
+            "((steps: [ \"unterminated",
+            "(steps: [a, r#\"x",
+            "/*",
+        ] {
+            let _ = step_offsets(src);
+        }
+        assert_eq!(step_offsets("(steps: [a, b])"), vec![9, 12]);
+    }
+}
