@@ -492,7 +492,7 @@ impl Resolver<'_> {
                     }
                     continue;
                 };
-                let what = format!("an override of card `{}`", c.id.value);
+                let what = format!("the `when` of an override of card `{}`", c.id.value);
                 let over = def
                     .when_over
                     .iter()

@@ -282,6 +282,14 @@ fn check_in_condition(case: &str, errors: usize) {
 }
 
 #[test]
+fn override_values_and_conditions_are_checked() {
+    check(
+        "overrides",
+        &["unknown-attribute", "out-of-range", "unsatisfiable"],
+    );
+}
+
+#[test]
 fn condition_syntax_error() {
     check_in_condition("condition-syntax", 1);
 }
