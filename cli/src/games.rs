@@ -2,17 +2,21 @@
 
 use std::path::Path;
 
+use grail_cli::render;
 use grail_engine::facade::DynGame;
 use grail_engine::replay::{FileError, MAX_REPLAY_BYTES, ReplayFile};
+use grail_schema::{Disk, Loader};
 
 use crate::exit::{CliError, input};
 
-/// Opens a bundled game by id, or a pack folder by path, in the given variant.
-///
-/// The content loader is wired in by the lead (issue: content loading); until then every
-/// game id is refused with a clear message. The `toy-game` feature adds the engine's test
-/// game under the id `toy`.
-pub fn open_game(game: &str, variant: Option<&str>) -> Result<Box<dyn DynGame>, String> {
+/// Opens a bundled game by id, or a pack folder by path, in the given variant: loads and
+/// checks the pack, then compiles it with its rulebook. A pack with errors is refused with
+/// its diagnostics rendered. The `toy-game` feature adds the engine's test game as `toy`.
+pub fn open_game(
+    content: &Path,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<Box<dyn DynGame>, String> {
     #[cfg(any(test, feature = "toy-game"))]
     if game == "toy" {
         return match variant {
@@ -23,10 +27,26 @@ pub fn open_game(game: &str, variant: Option<&str>) -> Result<Box<dyn DynGame>, 
             Some(v) => Err(format!("the toy game has no variant '{v}'")),
         };
     }
-    let _ = variant;
-    Err(format!(
-        "cannot open game '{game}': no content loader is wired into this build yet"
-    ))
+    let loaded = Loader::new(&Disk)
+        .with_content(content)
+        .with_rules(grail_rules::catalog())
+        .load_game(game, variant);
+    let Some(pack) = &loaded.pack else {
+        let errors: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect();
+        return Err(render::to_string(&loaded.sources, &errors)
+            .trim_end()
+            .to_string());
+    };
+    grail_rules::build(pack).map_err(|diagnostics| {
+        render::to_string(&loaded.sources, &diagnostics)
+            .trim_end()
+            .to_string()
+    })
 }
 
 /// Reads and parses a replay or save file, with the path in every error.

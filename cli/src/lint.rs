@@ -42,9 +42,16 @@ pub fn lint(paths: &[PathBuf], content: &Path) -> Vec<Report> {
     };
     targets
         .into_iter()
-        .map(|path| Report {
-            loaded: loader.load(&path),
-            path,
+        .map(|path| {
+            let mut loaded = loader.load(&path);
+            // A pack that loads must also compile with its rulebook.
+            if let Some(pack) = &loaded.pack
+                && let Err(problems) = grail_rules::build(pack)
+            {
+                loaded.diagnostics.extend(problems);
+                loaded.pack = None;
+            }
+            Report { loaded, path }
         })
         .collect()
 }

@@ -62,9 +62,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let content = content::content_dir(cli.content.as_deref());
     let result = match cli.command {
-        Command::Play(args) => play::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Sim(args) => sim::run(args),
+        Command::Play(args) => play::run(args, &content),
+        Command::Replay(args) => replay::run(args, &content),
+        Command::Sim(args) => sim::run(args, &content),
         Command::List => reported(list::run(&content, &mut std::io::stdout().lock())),
         Command::Lint { paths, format } => {
             let reports = lint::lint(&paths, &content);

@@ -71,16 +71,17 @@ pub struct Session<'g> {
     pub save: PathBuf,
 }
 
-pub fn run(args: PlayArgs) -> CliResult {
+pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
     let interactive = std::io::stdin().is_terminal();
     let game;
     let session = if let Some(path) = &args.resume {
         let file = read_replay(path)?;
-        game = open_game(&file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
+        game =
+            open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
         resume(game.as_ref(), &args, path, &file)?
     } else {
         let name = args.game.as_deref().unwrap_or_default();
-        game = open_game(name, args.variant.as_deref()).map_err(input)?;
+        game = open_game(content, name, args.variant.as_deref()).map_err(input)?;
         start(game.as_ref(), &args)?
     };
     let mut session = session;

@@ -26,9 +26,10 @@ pub struct ReplayArgs {
     pub ignore_content_hash: bool,
 }
 
-pub fn run(args: ReplayArgs) -> CliResult {
+pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
     let file = read_replay(&args.file)?;
-    let game = open_game(&file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
+    let game =
+        open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
     let mut stdout = std::io::stdout().lock();
     replay(game.as_ref(), &file, &args, &mut stdout)
 }

@@ -87,8 +87,8 @@ pub fn parse_counts(s: &str) -> Result<PlayerCounts, String> {
     Ok(PlayerCounts(counts))
 }
 
-pub fn run(args: SimArgs) -> CliResult {
-    let game = open_game(&args.game, args.variant.as_deref()).map_err(input)?;
+pub fn run(args: SimArgs, content: &std::path::Path) -> CliResult {
+    let game = open_game(content, &args.game, args.variant.as_deref()).map_err(input)?;
     let mut stdout = std::io::stdout().lock();
     let progress = std::io::stderr().is_terminal();
     simulate(game.as_ref(), &args, &mut stdout, progress)

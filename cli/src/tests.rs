@@ -12,7 +12,7 @@ use crate::sim::{self, Format, SimArgs, parse_counts};
 use crate::{Cli, Command, replay};
 
 fn toy() -> Box<dyn DynGame> {
-    open_game("toy", None).unwrap()
+    open_game(std::path::Path::new("."), "toy", None).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {

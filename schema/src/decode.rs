@@ -202,11 +202,13 @@ fn condition(dec: &mut Decoder, node: &Node) -> Option<ConditionDef> {
     };
     let args = f.strs("args");
     let expr = f.required_str("expr");
+    let text = f.str("text");
     f.finish();
     Some(ConditionDef {
         over: over?,
         args,
         expr: expr?,
+        text,
     })
 }
 

@@ -296,6 +296,9 @@ pub struct ConditionDef {
     pub args: Vec<Sp<String>>,
     /// The condition or expression, in the condition language.
     pub expr: Sp<String>,
+    /// What it asks for, in words for players (shown when a move does not meet it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Sp<String>>,
 }
 
 /// A set id or a list of set ids.

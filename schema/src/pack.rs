@@ -107,6 +107,9 @@ pub struct NamedCondition {
     /// Runtime arguments, in the order `Program::test`/`value` take them.
     pub args: Vec<String>,
     pub expr: String,
+    /// What it asks for, in words for players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     #[serde(skip)]
     pub ty: Type,
     #[serde(skip)]

@@ -642,6 +642,7 @@ impl Resolver<'_> {
             over: def.over.iter().map(|s| s.value.clone()).collect(),
             args: def.args.iter().map(|s| s.value.clone()).collect(),
             expr: def.expr.value.clone(),
+            text: def.text.as_ref().map(|t| t.value.clone()),
             ty,
             program,
             universe,

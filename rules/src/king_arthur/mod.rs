@@ -17,7 +17,7 @@ use grail_engine::cond::Program;
 use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
 use grail_engine::rng::GameRng;
 
-// pub use pack::compile;
+pub use pack::compile;
 pub use state::{Action, End, Event, Mode, Phase, State};
 
 /// The compiled rulebook: the pack's cards, numbers and conditions in typed form.
