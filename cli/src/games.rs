@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use grail_cli::render;
+use crate::render;
 use grail_engine::facade::DynGame;
 use grail_engine::replay::{FileError, MAX_REPLAY_BYTES, ReplayFile};
 use grail_schema::{Disk, Loader};
@@ -11,22 +11,12 @@ use crate::exit::{CliError, input};
 
 /// Opens a bundled game by id, or a pack folder by path, in the given variant: loads and
 /// checks the pack, then compiles it with its rulebook. A pack with errors is refused with
-/// its diagnostics rendered. The `toy-game` feature adds the engine's test game as `toy`.
+/// its diagnostics rendered.
 pub fn open_game(
     content: &Path,
     game: &str,
     variant: Option<&str>,
 ) -> Result<Box<dyn DynGame>, String> {
-    #[cfg(any(test, feature = "toy-game"))]
-    if game == "toy" {
-        return match variant {
-            None => Ok(Box::new(grail_engine::facade::LoadedGame::new(
-                crate::toy::Toy,
-                Some("toy-content".to_string()),
-            ))),
-            Some(v) => Err(format!("the toy game has no variant '{v}'")),
-        };
-    }
     let loaded = Loader::new(&Disk)
         .with_content(content)
         .with_rules(grail_rules::catalog())

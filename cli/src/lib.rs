@@ -2,7 +2,13 @@
 //! definitions and the dispatch. A library so integration tests can run commands in-process.
 
 pub mod content;
+pub mod exit;
+pub mod games;
 pub mod lint;
 pub mod list;
+pub mod play;
 pub mod render;
+pub mod replay;
+pub mod report;
 pub mod schema;
+pub mod sim;

@@ -2,13 +2,7 @@
 //! each command lives in its own module (`lint`, `list`, `schema` and `render` in the
 //! library, so integration tests can run them in-process).
 
-mod exit;
-mod games;
-mod play;
-mod replay;
-mod report;
-mod sim;
-#[cfg(any(test, feature = "toy-game"))]
+#[cfg(test)]
 #[path = "../../engine/tests/toy/mod.rs"]
 mod toy;
 
@@ -18,9 +12,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use grail_cli::{content, lint, list, schema};
-
-use crate::exit::{CliError, CliResult};
+use grail_cli::exit::{self, CliError, CliResult};
+use grail_cli::{content, lint, list, play, replay, schema, sim};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]

@@ -5,14 +5,20 @@ use std::path::PathBuf;
 use clap::{CommandFactory, Parser};
 use grail_engine::facade::DynGame;
 
-use crate::exit::CliError;
-use crate::games::{open_game, read_replay};
-use crate::play::{self, PlayArgs, Player};
-use crate::sim::{self, Format, SimArgs, parse_counts};
-use crate::{Cli, Command, replay};
+use grail_cli::exit::CliError;
+use grail_cli::games::read_replay;
+use grail_cli::play::{self, PlayArgs, Player};
+use grail_cli::replay;
+use grail_cli::sim::{self, Format, SimArgs, parse_counts};
+use grail_engine::facade::LoadedGame;
+
+use crate::{Cli, Command};
 
 fn toy() -> Box<dyn DynGame> {
-    open_game(std::path::Path::new("."), "toy", None).unwrap()
+    Box::new(LoadedGame::new(
+        crate::toy::Toy,
+        Some("toy-content".to_string()),
+    ))
 }
 
 fn scratch(name: &str) -> PathBuf {
