@@ -80,6 +80,22 @@ pub fn replay(
     }
 }
 
+/// The log of a run as `grail replay` prints it: every move with its events and digest,
+/// every expectation that held, and the final table.
+pub fn log_text(run: &grail_engine::replay::ReplayRun) -> String {
+    let mut out = Vec::new();
+    for entry in &run.log {
+        let _ = match entry {
+            LogEntry::Moved { step, played } => write_move(&mut out, *step, played),
+            LogEntry::Checked { step, what } => writeln!(out, "{step:>4}. ok: {what}"),
+        };
+    }
+    if let Some(outcome) = &run.outcome {
+        let _ = write_outcome(&mut out, outcome, None);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// `FILE:LINE:COL: step N Move(..): problem`, with as much position as is known.
 pub fn locate(path: &std::path::Path, failure: &Failure) -> String {
     let mut s = path.display().to_string();

@@ -47,6 +47,8 @@ pub trait DynMatch {
     fn outcome(&self) -> Option<Outcome>;
     fn history(&self) -> &[Played];
     fn digest(&self) -> String;
+    /// The rulebook's invariants on the current state (see [`Rules::check_invariants`]).
+    fn check_invariants(&self) -> Result<(), String>;
     fn to_replay(&self, agents: Option<Vec<String>>) -> Replay;
 }
 
@@ -177,6 +179,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn digest(&self) -> String {
         self.m.digest()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.m.rules().check_invariants(self.m.state())
     }
     fn to_replay(&self, agents: Option<Vec<String>>) -> Replay {
         Replay::from_match(&self.m, self.content_hash.as_deref(), agents)

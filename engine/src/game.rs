@@ -141,4 +141,9 @@ pub trait Rules: Send + Sync {
     fn inspect(&self, state: &Self::State, query: &str) -> Result<String, String>;
     /// Notation help for the terminal's `help` command.
     fn notation_help(&self) -> String;
+
+    /// The rulebook's conservation laws and other invariants (no card created or lost, one
+    /// figure per seat, …). The property tests call it after every move; `Err` says what
+    /// is broken.
+    fn check_invariants(&self, state: &Self::State) -> Result<(), String>;
 }

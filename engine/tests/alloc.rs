@@ -110,6 +110,13 @@ impl Rules for Race {
     fn notation_help(&self) -> String {
         String::new()
     }
+    fn check_invariants(&self, s: &RaceState) -> Result<(), String> {
+        if s.moves <= MOVES {
+            Ok(())
+        } else {
+            Err(format!("{} moves, the game has {MOVES}", s.moves))
+        }
+    }
 }
 
 fn allocations_per_game(agent: AgentKind, games: u64) -> f64 {

@@ -19,3 +19,24 @@ pub fn lint(path: &Path, extra: &[RulesSpec]) -> Loaded {
         .with_rules(&rules)
         .load(path)
 }
+
+/// Opens a bundled game (or variant) the way `grail play` does: loaded, checked, compiled.
+pub fn open(game: &str, variant: Option<&str>) -> Box<dyn grail_engine::facade::DynGame> {
+    grail_cli::games::open_game(&content_dir(), game, variant)
+        .unwrap_or_else(|e| panic!("cannot open {game} {variant:?}:\n{e}"))
+}
+
+/// Every bundled game and variant: `(game, variant)`.
+pub fn bundled_games() -> Vec<(String, Option<String>)> {
+    grail_schema::discover(&Disk, &content_dir())
+        .into_iter()
+        .flat_map(|g| {
+            let id = g.id.clone();
+            std::iter::once((id.clone(), None)).chain(
+                g.variants
+                    .into_iter()
+                    .map(move |v| (id.clone(), Some(v.id))),
+            )
+        })
+        .collect()
+}

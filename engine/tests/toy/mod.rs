@@ -402,4 +402,18 @@ impl Rules for Toy {
          pass       (answering a bank) let it stand"
             .into()
     }
+
+    /// The 24 cards are in the deck, the discard, a hand, a pending bank, or banked.
+    fn check_invariants(&self, s: &ToyState) -> Result<(), String> {
+        let banked = s.log.iter().filter(|(kind, ..)| *kind == "bank").count();
+        let held: usize = s.hands.iter().map(|h| h.total() as usize).sum();
+        let total =
+            s.deck.len() + s.discard.len() + held + usize::from(s.pending.is_some()) + banked;
+        let expected = usize::from(VALUES) * usize::from(COPIES);
+        if total == expected {
+            Ok(())
+        } else {
+            Err(format!("{total} cards accounted for, not {expected}"))
+        }
+    }
 }

@@ -171,4 +171,8 @@ impl Rules for KingArthur {
     fn notation_help(&self) -> String {
         self.help()
     }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        self.conservation(state)
+    }
 }

@@ -2,6 +2,7 @@
 //! the tie-break, and the greedy bot's estimate of a position.
 
 use grail_engine::cond::solve;
+use grail_engine::counts::Counts;
 use grail_engine::game::{Outcome, Seat, Tally};
 
 use super::KingArthur;
@@ -112,5 +113,56 @@ impl KingArthur {
             }
         }
         best
+    }
+
+    /// Every knight and adversary card is somewhere exactly once, every seal is in its
+    /// owner's area or on a card, every adventure is on the table or with one player.
+    pub(crate) fn conservation(&self, state: &State) -> Result<(), String> {
+        let mut knights = Counts::from_types(state.knight_supply.as_slice());
+        knights.add_all(&Counts::from_types(state.knight_discard.as_slice()));
+        let mut adversaries = Counts::from_types(state.adversary_supply.as_slice());
+        adversaries.add_all(&state.adversaries_out);
+        for slot in state.columns.iter().flatten() {
+            adversaries.add(slot.card, 1);
+        }
+        for player in &state.players {
+            knights.add_all(&player.knights);
+            adversaries.add_all(&player.adversaries);
+        }
+        for (set, counted, what) in [
+            (&self.knights, &knights, "knight"),
+            (&self.adversaries, &adversaries, "adversary"),
+        ] {
+            for (t, &copies) in set.copies.iter().enumerate() {
+                let found = counted.get(t as u8);
+                if found != copies {
+                    return Err(format!(
+                        "{found} {what} cards `{}` in play, the pack has {copies}",
+                        set.ids[t]
+                    ));
+                }
+            }
+        }
+        for (seat, player) in state.players.iter().enumerate() {
+            let placed = state
+                .columns
+                .iter()
+                .flatten()
+                .filter(|s| s.seal == Some(seat as u8))
+                .count();
+            if usize::from(player.seals) + placed != usize::from(self.n.seals_per_player) {
+                return Err(format!(
+                    "P{} has {} seals and {placed} placed, not {}",
+                    seat + 1,
+                    player.seals,
+                    self.n.seals_per_player
+                ));
+            }
+        }
+        let taken = state.adventures.iter().flatten().count();
+        if taken + state.adventures_left() != self.adventures.len() || state.taken.len() != taken {
+            return Err("an adventure was lost or taken twice".into());
+        }
+        Ok(())
     }
 }

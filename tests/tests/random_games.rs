@@ -1,0 +1,82 @@
+//! Properties over many random games of every bundled game, variant and player count:
+//! the rulebook's invariants (cards conserved, …) hold after every move; every game ends;
+//! the same seed gives the same game; a recorded game replays and verifies.
+
+use grail_engine::agent::AgentKind;
+use grail_engine::facade::DynGame;
+use grail_engine::game::Setup;
+use grail_engine::replay::{ReplayFile, ReplayOptions};
+
+/// More moves than any real game takes; a game still running after this never ends.
+const MOVE_CAP: usize = 20_000;
+
+/// Plays one bots-only game, checking invariants after every move. Returns the digests.
+fn play(
+    game: &dyn DynGame,
+    players: usize,
+    seed: u64,
+    bots: AgentKind,
+) -> (Vec<String>, ReplayFile) {
+    let mut m = game.new_match(Setup::new(players, seed)).unwrap();
+    let mut digests = Vec::new();
+    m.check_invariants()
+        .unwrap_or_else(|e| panic!("{} seed {seed} at setup: {e}", game.game_id()));
+    while m.to_move().is_some() {
+        let played = m.bot_move(bots).unwrap();
+        if let Err(e) = m.check_invariants() {
+            panic!(
+                "{} {:?} {players}p seed {seed} after move {} `{}`: {e}",
+                game.game_id(),
+                game.variant(),
+                digests.len() + 1,
+                played.text
+            );
+        }
+        digests.push(played.digest);
+        assert!(
+            digests.len() < MOVE_CAP,
+            "{} {players}p seed {seed} did not end",
+            game.game_id()
+        );
+    }
+    assert!(m.outcome().is_some(), "a finished game has an outcome");
+    let text = m.to_replay(None).to_ron();
+    (
+        digests,
+        ReplayFile::parse(&text).expect("a written replay parses"),
+    )
+}
+
+#[test]
+fn random_games_keep_the_invariants_end_and_replay() {
+    for (id, variant) in grail_tests::bundled_games() {
+        let game = grail_tests::open(&id, variant.as_deref());
+        for players in game.players() {
+            for seed in 0..12 {
+                let bots = if seed % 3 == 0 {
+                    AgentKind::Greedy
+                } else {
+                    AgentKind::Random
+                };
+                let (digests, file) = play(game.as_ref(), players, seed, bots);
+                let again = play(game.as_ref(), players, seed, bots).0;
+                assert_eq!(
+                    digests, again,
+                    "{id} {players}p seed {seed}: same seed, same game"
+                );
+                let run = game.replay(
+                    &file,
+                    ReplayOptions {
+                        verify: true,
+                        ignore_content_hash: false,
+                    },
+                );
+                assert!(
+                    run.passed(),
+                    "{id} {players}p seed {seed}: {:?}",
+                    run.failure
+                );
+            }
+        }
+    }
+}
