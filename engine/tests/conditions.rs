@@ -279,3 +279,28 @@ fn expectation_of_a_number_or_a_condition_is_checked() {
         "condition-type"
     );
 }
+
+#[test]
+fn failing_part_quotes_the_first_conjunct_that_does_not_hold() {
+    let u = adversaries();
+    let src = "count(color=red) <= 1 and sum(*) >= 5";
+    let program = condition(src, &u);
+    let two_reds = hand(&u, &[("red-4", 1), ("red-3", 1)]);
+    assert_eq!(
+        solve::failing_part(&program, src, &two_reds, &[]).as_deref(),
+        Some("`count(color=red) <= 1` does not hold: 2 against 1")
+    );
+    let short = hand(&u, &[("red-3", 1), ("blue-1", 1)]);
+    assert_eq!(
+        solve::failing_part(&program, src, &short, &[]).as_deref(),
+        Some("`sum(*) >= 5` does not hold: 4 against 5")
+    );
+    let cards = "cards(value>=3, value>=4)";
+    let knight = condition(cards, &u);
+    assert_eq!(
+        solve::failing_part(&knight, cards, &hand(&u, &[("yellow-3", 2)]), &[]).as_deref(),
+        Some("`cards(value>=3, value>=4)` does not hold")
+    );
+    let met = hand(&u, &[("red-4", 1), ("blue-1", 1)]);
+    assert_eq!(solve::failing_part(&program, src, &met, &[]), None);
+}

@@ -443,6 +443,33 @@ pub fn unsatisfiable(program: &Program, source: &str, deck: &[u8], args: &[i64])
     Some(why.unwrap_or_else(|| "no combination of the cards meets it".into()))
 }
 
+/// Which part of `program` a payment (or any multiset) fails, in words: the first top-level
+/// conjunct that does not hold, quoted from `source`, with both sides when it is a comparison
+/// (`` `sum(strength) <= $power` does not hold: 4 against 3 ``). `None` when it holds.
+pub fn failing_part(
+    program: &Program,
+    source: &str,
+    counts: &[u8],
+    args: &[i64],
+) -> Option<String> {
+    if program.test(counts, args) {
+        return None;
+    }
+    let failing = program
+        .conjuncts()
+        .into_iter()
+        .find(|&i| program.eval(i, counts, args) == 0)?;
+    let quoted = text(program, failing, source);
+    Some(match program.op(failing) {
+        Op::Cmp(_, l, r) => format!(
+            "`{quoted}` does not hold: {} against {}",
+            program.eval(l, counts, args),
+            program.eval(r, counts, args)
+        ),
+        _ => format!("`{quoted}` does not hold"),
+    })
+}
+
 fn text(program: &Program, i: u32, source: &str) -> String {
     let span = program.span_at(i);
     source
