@@ -38,8 +38,10 @@ pub struct KingArthur {
     pub(crate) adventures: Vec<Adventure>,
     /// Over knights, with the argument `power`.
     pub(crate) challenge: Program,
-    /// The challenge condition in words, for players.
+    /// The challenge condition in words, for players, and as written (to quote the part a
+    /// payment fails).
     pub(crate) challenge_text: String,
+    pub(crate) challenge_source: String,
     /// Over adversaries: what a payment gives up.
     pub(crate) payment_cost: Program,
     /// Over adversaries: what a hand scores at the end.

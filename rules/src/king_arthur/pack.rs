@@ -131,6 +131,7 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
             .text
             .clone()
             .unwrap_or_else(|| format!("`{}`", challenge.expr)),
+        challenge_source: challenge.expr.clone(),
         challenge: program(challenge),
         payment_cost: program(payment_cost),
         hand_score: program(hand_score),

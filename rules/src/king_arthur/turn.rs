@@ -320,9 +320,21 @@ impl KingArthur {
         self.advance(state, events);
     }
 
-    /// Draws the top knight card into the current player's hand, first shuffling the
-    /// discards into a new supply when the supply is empty.
+    /// Draws the top knight card into the current player's hand. "When the supply becomes
+    /// exhausted, shuffle the discards, placing them face down as the new supply": the
+    /// discards are shuffled in the moment the last card is drawn, and again by a draw that
+    /// finds the supply empty (when the discard pile was empty at that moment).
     fn draw_knight(&self, state: &mut State, events: &mut impl EventSink<Event>) -> bool {
+        Self::reshuffle_if_exhausted(state, events);
+        let Some(card) = state.knight_supply.draw() else {
+            return false;
+        };
+        state.me().knights.add(card, 1);
+        Self::reshuffle_if_exhausted(state, events);
+        true
+    }
+
+    fn reshuffle_if_exhausted(state: &mut State, events: &mut impl EventSink<Event>) {
         if state.knight_supply.is_empty() && !state.knight_discard.is_empty() {
             let State {
                 rng,
@@ -333,13 +345,6 @@ impl KingArthur {
             knight_supply.refill_from(knight_discard, rng);
             let cards = state.knight_supply.len() as u16;
             events.emit(|| Event::Reshuffled { cards });
-        }
-        match state.knight_supply.draw() {
-            Some(card) => {
-                state.me().knights.add(card, 1);
-                true
-            }
-            None => false,
         }
     }
 
@@ -439,14 +444,16 @@ impl KingArthur {
         };
         match (*action, state.phase) {
             (_, Phase::Over) => "the game is over".into(),
-            (Action::Replenish, Phase::Replenish) => {
+            (Action::Replenish, _) => {
                 if state.adversary_supply.is_empty() {
                     "the adversary supply is empty".into()
-                } else {
+                } else if !self.can_replenish(state) {
                     format!(
                         "adversaries may only be drawn while every column holds fewer than {} cards",
                         self.n.column_limit
                     )
+                } else {
+                    format!("drawing adversaries is action 1; now is the time for {phase_word}")
                 }
             }
             (Action::Challenge { target, mode }, Phase::Challenge) => {
@@ -459,7 +466,7 @@ impl KingArthur {
                         format!("{} was already taken by P{}", adventure.name, owner + 1)
                     }
                     None => format!(
-                        "your adversaries cannot meet {}'s condition `{}`",
+                        "your adversaries cannot meet the condition of {}: `{}`",
                         adventure.name, adventure.source
                     ),
                 }
@@ -469,12 +476,25 @@ impl KingArthur {
                 let hand = state.player(state.current).knights.as_slice();
                 if paid.counts().iter().zip(hand).any(|(p, h)| p > h) {
                     "you do not hold those knight cards".into()
-                } else if !self.challenge.test(paid.counts(), &[power]) {
-                    format!("a challenge of power {power} needs {}", self.challenge_text)
+                } else if let Some(why) = solve::failing_part(
+                    &self.challenge,
+                    &self.challenge_source,
+                    paid.counts(),
+                    &[power],
+                ) {
+                    format!(
+                        "{} needs {}; {why}",
+                        self.challenge_words(target, mode),
+                        self.challenge_text
+                    )
                 } else {
-                    "a card in that payment is superfluous: leave it out (you may only overpay when no card \
-                     could be left out)"
-                        .into()
+                    let spare = superfluous(&self.challenge, &paid, &[power]);
+                    format!(
+                        "`{}` is superfluous: the payment meets {} without it (you may only \
+                         overpay when no card could be left out)",
+                        self.knights.ids[spare],
+                        self.challenge_words(target, mode)
+                    )
                 }
             }
             (Action::Pay(paid), Phase::PayAdventure { adventure }) => {
@@ -482,13 +502,19 @@ impl KingArthur {
                 let hand = state.player(state.current).adversaries.as_slice();
                 if paid.counts().iter().zip(hand).any(|(p, h)| p > h) {
                     "you do not hold those adversary cards".into()
-                } else if !adventure.condition.test(paid.counts(), &[]) {
+                } else if let Some(why) =
+                    solve::failing_part(&adventure.condition, &adventure.source, paid.counts(), &[])
+                {
                     format!(
-                        "those cards do not meet {}'s condition `{}`",
-                        adventure.name, adventure.source
+                        "those cards do not meet the condition of {}: {why}",
+                        adventure.name
                     )
                 } else {
-                    "a card in that payment is superfluous: leave it out".into()
+                    let spare = superfluous(&adventure.condition, &paid, &[]);
+                    format!(
+                        "`{}` is superfluous: the payment meets the condition of {} without it",
+                        self.adversaries.ids[spare], adventure.name
+                    )
                 }
             }
             (Action::Draw, Phase::Draw) => "there are no knight cards left to draw".into(),
@@ -523,12 +549,40 @@ impl KingArthur {
                 "seals are not used in the basic game".into()
             }
             _ => format!(
-                "your knight cards cannot pay a challenge of power {}: it needs {}",
-                self.price(target, mode),
+                "your knight cards cannot pay {}: it needs {}",
+                self.challenge_words(target, mode),
                 self.challenge_text
             ),
         }
     }
+
+    /// "a challenge of power 3", "a double challenge of power 3 (strength 6)".
+    fn challenge_words(&self, target: Card, mode: Mode) -> String {
+        let power = self.power[target as usize];
+        match mode {
+            Mode::Double => format!(
+                "a double challenge of power {power} (strength {})",
+                self.price(target, mode)
+            ),
+            _ => format!("a challenge of power {power}"),
+        }
+    }
+}
+
+/// The first card type in a payment that meets `program` that could be left out.
+fn superfluous(program: &grail_engine::cond::Program, paid: &Payment, args: &[i64]) -> usize {
+    let mut counts = paid.counts().to_vec();
+    for t in 0..counts.len() {
+        if counts[t] > 0 {
+            counts[t] -= 1;
+            let still = program.test(&counts, args);
+            counts[t] += 1;
+            if still {
+                return t;
+            }
+        }
+    }
+    0
 }
 
 fn deck(copies: &[u8]) -> Pile {

@@ -80,7 +80,7 @@ impl KingArthur {
             Phase::Replenish => "1. draw adversaries?".into(),
             Phase::Challenge => "2. challenge an adversary?".into(),
             Phase::PayChallenge { target, mode } => format!(
-                "2. pay knights for {} (power {})",
+                "2. pay knights for {} (strength {})",
                 self.adversaries.names[target as usize],
                 self.price(target, mode)
             ),
@@ -285,10 +285,11 @@ impl KingArthur {
             Event::ColumnDefeated { column, takers } => {
                 let parts: Vec<String> = takers
                     .iter()
-                    .map(|(s, c)| format!("P{} takes {}", s + 1, adversary(*c)))
+                    .map(|(s, c)| format!("P{} {}", s + 1, adversary(*c)))
                     .collect();
                 format!(
-                    "the {} column is all sealed and defeated: {}",
+                    "the {} column is all sealed and defeated; the seals go back to their owners \
+                     with the cards under them: {}",
                     self.column_names[*column as usize],
                     parts.join(", ")
                 )
