@@ -1,7 +1,7 @@
 //! `grail replay`: re-run a replay or script, print its log, check it.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use grail_engine::facade::DynGame;
@@ -24,12 +24,20 @@ pub struct ReplayArgs {
     /// Run even if the file was recorded with other content.
     #[arg(long)]
     pub ignore_content_hash: bool,
+    /// The pack folder to run it with, for games of a pack that is not bundled (a mod, a
+    /// test pack). Default: the bundled game and variant the file names.
+    #[arg(long, value_name = "DIR")]
+    pub pack: Option<PathBuf>,
 }
 
 pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
     let file = read_replay(&args.file)?;
-    let game =
-        open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
+    let game = match &args.pack {
+        // `./` keeps a bare folder name from being read as a bundled game id.
+        Some(dir) => open_game(content, &Path::new(".").join(dir).to_string_lossy(), None),
+        None => open_game(content, &file.replay.game, file.replay.variant.as_deref()),
+    }
+    .map_err(input)?;
     let mut stdout = std::io::stdout().lock();
     replay(game.as_ref(), &file, &args, &mut stdout)
 }

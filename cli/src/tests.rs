@@ -165,6 +165,7 @@ fn replay_args(file: &std::path::Path, verify: bool) -> replay::ReplayArgs {
         file: file.to_path_buf(),
         verify,
         ignore_content_hash: false,
+        pack: None,
     }
 }
 

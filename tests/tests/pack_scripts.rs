@@ -1,0 +1,36 @@
+//! Scripts for packs that are not bundled: every `tests/packs/<pack>/scripts/*.ron` runs
+//! against the pack folder it sits in (a mod, or a bundled game with one param changed to
+//! test another reading of the rules), like `grail replay FILE --pack tests/packs/<pack>`.
+//! Each must pass; its game log is an insta snapshot.
+
+use std::path::Path;
+
+use grail_engine::replay::{ReplayFile, ReplayOptions};
+
+#[test]
+fn pack_scripts() {
+    insta::glob!("../packs", "*/scripts/*.ron", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let file = ReplayFile::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        let pack_dir = path.parent().and_then(Path::parent).unwrap();
+        let game = grail_cli::games::open_game(
+            &grail_tests::content_dir(),
+            &pack_dir.to_string_lossy(),
+            None,
+        )
+        .unwrap_or_else(|e| panic!("cannot open {}:\n{e}", pack_dir.display()));
+        let run = game.replay(&file, ReplayOptions::default());
+        if let Some(failure) = &run.failure {
+            panic!(
+                "{}\n{}",
+                grail_cli::replay::locate(path, failure),
+                grail_cli::replay::log_text(&run)
+            );
+        }
+        let pack = pack_dir.file_name().unwrap_or_default().to_string_lossy();
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+        insta::with_settings!({ snapshot_suffix => format!("{pack}-{stem}"), prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!("pack_script", grail_cli::replay::log_text(&run));
+        });
+    });
+}
