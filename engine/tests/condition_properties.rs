@@ -250,3 +250,46 @@ proptest! {
         prop_assert_eq!(solve::cheapest(&program, &hand, &[p, 1], &cost).map(|(c, _)| c), best);
     }
 }
+
+/// Conditions that limit how many groups a payment may use and otherwise only grow, the
+/// shape `solve::exists` decides by trying the largest multisets within the limit.
+fn group_limited() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["color", "kind", "value", "id"]),
+        prop::sample::select(vec!["*", "color != red", "value >= 2", "kind = beast"]),
+        prop::sample::select(vec!["<=", "<"]),
+        0i64..4,
+        any::<bool>(),
+        prop::sample::select(vec![
+            "sum(*) >= $p",
+            "count(color=red) >= $p",
+            "sum(value, kind!=beast) >= $p",
+            "cards(value>=3, value>=2)",
+            "count(*) >= $p and sum(color=blue) >= 2",
+            "$flag",
+        ]),
+    )
+        .prop_map(|(attr, filter, op, k, reversed, grows)| {
+            let limit = if reversed {
+                let op = if op == "<=" { ">=" } else { ">" };
+                format!("{k} {op} distinct({attr}, {filter})")
+            } else {
+                format!("distinct({attr}, {filter}) {op} {k}")
+            };
+            format!("{limit} and {grows}")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn exists_within_a_group_limit_agrees_with_brute_force(src in group_limited(), hand in small_hand(8), p in 0i64..9, flag in 0i64..2) {
+        let u = adversaries();
+        let expr = cond::parse(&src).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
+        let checked = cond::check(&expr, &u, &params()).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
+        let program = cond::compile(&checked, &u);
+        let brute = reference::brute_force_payments(&expr, &u, &[("p", p), ("flag", flag)], &hand);
+        prop_assert_eq!(solve::exists(&program, &hand, &[p, flag]), !brute.is_empty(), "{} on {}", src, describe(&u, &hand));
+    }
+}

@@ -103,6 +103,16 @@ impl CmpOp {
             CmpOp::Ge => ">=",
         }
     }
+    /// The comparison with its sides swapped: `a < b` is `b > a`.
+    pub fn mirrored(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            other => other,
+        }
+    }
     pub fn holds(self, a: i64, b: i64) -> bool {
         match self {
             CmpOp::Eq => a == b,

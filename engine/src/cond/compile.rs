@@ -25,6 +25,11 @@ pub struct Program {
     types: usize,
     args: usize,
     plan: Plan,
+    /// The weights again as `i16`, when every one fits (they nearly always do): a sum of
+    /// 64 types of 255 copies then fits an `i32`, and the dot product vectorises.
+    small_weights: Option<Vec<i16>>,
+    /// Every weight is small enough that such a sum fits an `i64`.
+    narrow: bool,
 }
 
 /// The top-level conjuncts by shape, worked out once so the solver never allocates.
@@ -34,6 +39,40 @@ pub(crate) struct Plan {
     pub down: Vec<u32>,
     pub mixed: Vec<u32>,
     pub constant: Vec<u32>,
+    /// Set when the only conjunct that is not Up or constant limits how many groups may be
+    /// used (`distinct(suit, suit != merlin) <= 1`): whether a payment exists is then decided
+    /// by trying the largest multisets within the limit (see `solve::exists`).
+    pub group_limit: Option<GroupLimit>,
+    /// The Up and Down conjuncts again, split into `sum(…) ⋈ bound` comparisons (which the
+    /// solver keeps up to date card by card) and the rest (which it evaluates).
+    pub up_linear: Vec<Linear>,
+    pub up_other: Vec<u32>,
+    pub down_linear: Vec<Linear>,
+    pub down_other: Vec<u32>,
+}
+
+/// A conjunct `sum(…) ⋈ bound` with the sum on the left, where the bound does not depend on
+/// the items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Linear {
+    /// The `Sum` op's weights (an offset into the program's weights).
+    pub weights: u32,
+    /// The op giving the bound.
+    pub bound: u32,
+    /// `Ge`, `Gt`, `Le` or `Lt`.
+    pub op: CmpOp,
+}
+
+/// `distinct(attr, filter) <= bound` (or `<`, or written the other way round), where the
+/// bound does not depend on the items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GroupLimit {
+    /// The `Distinct` op's groups: `len` type masks at `groups` in `masks`.
+    pub groups: u32,
+    pub len: u32,
+    /// The op giving the bound, and whether the comparison is strict.
+    pub bound: u32,
+    pub strict: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +85,7 @@ pub(crate) enum Op {
     Cmp(CmpOp, u32, u32),
     Arith(ArithOp, u32, u32),
     Neg(u32),
-    Count(u64),
+    /// Per-type weights times counts: `sum(…)`, and `count(…)` with weight 1.
     Sum {
         mask: u64,
         weights: u32,
@@ -60,6 +99,8 @@ pub(crate) enum Op {
     Cards {
         filters: u32,
         len: u32,
+        /// No two filters share a type: each only needs an item of its own.
+        disjoint: bool,
     },
 }
 
@@ -105,14 +146,39 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
         types: universe.types.len(),
         args: checked.args,
         plan: Plan::default(),
+        small_weights: None,
+        narrow: false,
     };
     p.root = p.lower(&checked.root, universe);
+    const NARROW: u64 = i64::MAX as u64 / (255 * 64);
+    p.narrow = p.weights.iter().all(|w| w.unsigned_abs() <= NARROW);
+    p.small_weights = p
+        .weights
+        .iter()
+        .map(|&w| i16::try_from(w).ok())
+        .collect::<Option<Vec<i16>>>();
     for i in p.conjuncts() {
         match p.shapes[i as usize] {
             Shape::Up => p.plan.up.push(i),
             Shape::Down => p.plan.down.push(i),
             Shape::Mixed => p.plan.mixed.push(i),
             Shape::Const => p.plan.constant.push(i),
+        }
+    }
+    if p.plan.mixed.is_empty() && p.plan.down.len() == 1 {
+        p.plan.group_limit = p.group_limit(p.plan.down[0]);
+    }
+    let (up, down) = (p.plan.up.clone(), p.plan.down.clone());
+    for i in up {
+        match p.linear(i) {
+            Some(l) => p.plan.up_linear.push(l),
+            None => p.plan.up_other.push(i),
+        }
+    }
+    for i in down {
+        match p.linear(i) {
+            Some(l) => p.plan.down_linear.push(l),
+            None => p.plan.down_other.push(i),
         }
     }
     p
@@ -125,6 +191,57 @@ fn mask(filter: &RFilter, universe: &Universe) -> u64 {
 }
 
 impl Program {
+    /// Conjunct `i` as `sum(…) ⋈ bound`, when it is one and its sums fit an `i64`.
+    fn linear(&self, i: u32) -> Option<Linear> {
+        let Op::Cmp(op, l, r) = self.ops[i as usize] else {
+            return None;
+        };
+        let (sum, bound, op) = match (self.ops[l as usize], self.ops[r as usize]) {
+            (Op::Sum { weights, .. }, _) => (weights, r, op),
+            (_, Op::Sum { weights, .. }) => (weights, l, op.mirrored()),
+            _ => return None,
+        };
+        let ordered = matches!(op, CmpOp::Ge | CmpOp::Gt | CmpOp::Le | CmpOp::Lt);
+        (self.narrow && ordered && self.shapes[bound as usize] == Shape::Const).then_some(Linear {
+            weights: sum,
+            bound,
+            op,
+        })
+    }
+
+    /// The weight of type `t` in the `Sum` whose weights start at `offset`.
+    #[inline]
+    pub(crate) fn weight(&self, offset: u32, t: usize) -> i64 {
+        self.weights[offset as usize + t]
+    }
+
+    fn group_limit(&self, i: u32) -> Option<GroupLimit> {
+        let Op::Cmp(op, l, r) = self.ops[i as usize] else {
+            return None;
+        };
+        let (distinct, bound, strict) = match op {
+            CmpOp::Le => (l, r, false),
+            CmpOp::Lt => (l, r, true),
+            CmpOp::Ge => (r, l, false),
+            CmpOp::Gt => (r, l, true),
+            _ => return None,
+        };
+        let Op::Distinct { groups, len } = self.ops[distinct as usize] else {
+            return None;
+        };
+        (self.shapes[bound as usize] == Shape::Const).then_some(GroupLimit {
+            groups,
+            len,
+            bound,
+            strict,
+        })
+    }
+
+    /// The type masks of a `Distinct` op's groups.
+    pub(crate) fn groups(&self, limit: &GroupLimit) -> &[u64] {
+        self.group_masks(limit.groups, limit.len)
+    }
+
     fn push(&mut self, op: Op, span: &Range<usize>) -> u32 {
         let shape = self.shape_of(op);
         // Fold operations whose inputs are all literals. (Shape::Const only says "does not
@@ -189,7 +306,17 @@ impl Program {
                 Op::Arith(*op, self.lower(a, universe), self.lower(b, universe))
             }
             NodeKind::Neg(x) => Op::Neg(self.lower(x, universe)),
-            NodeKind::Count(f) => Op::Count(mask(f, universe)),
+            // A count is a sum with weight 1: one dense loop evaluates both.
+            NodeKind::Count(f) => {
+                let m = mask(f, universe);
+                let offset = self.weights.len() as u32;
+                self.weights
+                    .extend((0..self.types).map(|t| i64::from(m & (1 << t) != 0)));
+                Op::Sum {
+                    mask: m,
+                    weights: offset,
+                }
+            }
             NodeKind::Sum(attr, f) => {
                 let m = mask(f, universe);
                 let offset = self.weights.len() as u32;
@@ -237,9 +364,14 @@ impl Program {
                 ms.sort_by_key(|m| m.count_ones());
                 let offset = self.masks.len() as u32;
                 self.masks.extend(&ms);
+                let disjoint = ms
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| ms[i + 1..].iter().all(|b| a & b == 0));
                 Op::Cards {
                     filters: offset,
                     len: ms.len() as u32,
+                    disjoint,
                 }
             }
         };
@@ -250,7 +382,7 @@ impl Program {
         let s = |i: u32| self.shapes[i as usize];
         match op {
             Op::Const(_) | Op::Arg(_) => Shape::Const,
-            Op::Count(_) | Op::Distinct { .. } | Op::Cards { .. } => Shape::Up,
+            Op::Distinct { .. } | Op::Cards { .. } => Shape::Up,
             Op::Sum { mask, weights } => {
                 let ws = self.weights_of(weights);
                 let mut shape = Shape::Const;
@@ -333,7 +465,6 @@ impl Program {
     pub(crate) fn additive_weights_at(&self, i: u32) -> Option<[i64; 64]> {
         let mut out = [0i64; 64];
         match self.ops[i as usize] {
-            Op::Count(mask) => bits(mask).for_each(|t| out[t as usize] = 1),
             Op::Sum { mask, weights } => {
                 let ws = self.weights_of(weights);
                 for t in bits(mask) {
@@ -403,26 +534,22 @@ impl Program {
             Op::Or(a, b) => {
                 i64::from(self.eval(a, counts, args) != 0 || self.eval(b, counts, args) != 0)
             }
+            // The common leaf `sum(…) >= bound` is worked out here, without a call per side.
             Op::Cmp(op, a, b) => {
-                i64::from(op.holds(self.eval(a, counts, args), self.eval(b, counts, args)))
+                let left = match self.ops[a as usize] {
+                    Op::Sum { weights, .. } => self.dot(weights, counts),
+                    _ => self.eval(a, counts, args),
+                };
+                let right = match self.ops[b as usize] {
+                    Op::Const(c) => c,
+                    Op::Arg(slot) => args.get(slot as usize).copied().unwrap_or(0),
+                    _ => self.eval(b, counts, args),
+                };
+                i64::from(op.holds(left, right))
             }
             Op::Arith(op, a, b) => op.apply(self.eval(a, counts, args), self.eval(b, counts, args)),
             Op::Neg(x) => self.eval(x, counts, args).saturating_neg(),
-            Op::Count(mask) => bits(mask).map(get).sum(),
-            // Dense dot product: weights are 0 outside the filter, and a straight loop over a
-            // few dozen bytes beats walking mask bits. Content limits (255 copies, 64 types)
-            // keep it far from overflow unless a pack declares absurd attribute values,
-            // which the i128 accumulator absorbs.
-            Op::Sum { weights, .. } => {
-                let ws = self.weights_of(weights);
-                let n = ws.len().min(counts.len());
-                let total: i128 = counts[..n]
-                    .iter()
-                    .zip(&ws[..n])
-                    .map(|(&c, &w)| i128::from(c) * i128::from(w))
-                    .sum();
-                total.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
-            }
+            Op::Sum { weights, .. } => self.dot(weights, counts),
             Op::Distinct { groups, len } => {
                 let present = bits(self.union(groups, len))
                     .filter(|&t| get(t) > 0)
@@ -432,13 +559,61 @@ impl Program {
                     .filter(|&&g| g & present != 0)
                     .count() as i64
             }
-            Op::Cards { filters, len } => {
+            Op::Cards {
+                filters,
+                len,
+                disjoint: true,
+            } => {
+                let held = bits(self.union(filters, len))
+                    .filter(|&t| get(t) > 0)
+                    .fold(0u64, |m, t| m | 1 << t);
+                i64::from(
+                    self.group_masks(filters, len)
+                        .iter()
+                        .all(|&f| f & held != 0),
+                )
+            }
+            Op::Cards { filters, len, .. } => {
                 let mut left = [0u8; 64];
                 for t in bits(self.union(filters, len)) {
                     left[t as usize] = get(t) as u8;
                 }
                 i64::from(assign(self.group_masks(filters, len), &mut left))
             }
+        }
+    }
+
+    /// The weights at `offset` times the counts. Dense: weights are 0 outside the filter, and
+    /// a straight loop over a few dozen bytes beats walking mask bits. Content limits (255
+    /// copies, 64 types) keep it far from overflow unless a pack declares absurd attribute
+    /// values, which the i128 accumulator absorbs.
+    #[inline]
+    pub(crate) fn dot(&self, offset: u32, counts: &[u8]) -> i64 {
+        let n = self.types.min(counts.len());
+        let start = offset as usize;
+        if let Some(small) = &self.small_weights {
+            let ws = &small[start..start + n];
+            let total: i32 = counts[..n]
+                .iter()
+                .zip(ws)
+                .map(|(&c, &w)| i32::from(c) * i32::from(w))
+                .sum();
+            return i64::from(total);
+        }
+        let ws = &self.weights[start..start + n];
+        if self.narrow {
+            counts[..n]
+                .iter()
+                .zip(ws)
+                .map(|(&c, &w)| i64::from(c) * w)
+                .sum()
+        } else {
+            let total: i128 = counts[..n]
+                .iter()
+                .zip(ws)
+                .map(|(&c, &w)| i128::from(c) * i128::from(w))
+                .sum();
+            total.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
         }
     }
 
@@ -487,4 +662,56 @@ fn assign(filters: &[u64], left: &mut [u8; 64]) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cond::{Attr, Domain, ItemType, Params, Value, check, parse};
+
+    fn program(src: &str) -> Program {
+        let universe = Universe {
+            attrs: vec![
+                Attr {
+                    name: "suit".into(),
+                    domain: Domain::Symbols(vec!["red".into(), "blue".into(), "wild".into()]),
+                },
+                Attr {
+                    name: "strength".into(),
+                    domain: Domain::Int { min: 1, max: 2 },
+                },
+            ],
+            types: (0..3u16)
+                .map(|s| ItemType {
+                    id: format!("t{s}"),
+                    values: vec![Some(Value::Sym(s)), Some(Value::Int(1))],
+                })
+                .collect(),
+            value_attr: Some(1),
+        };
+        let params = Params::default().argument("power", Type::Int);
+        let checked = check(&parse(src).unwrap(), &universe, &params).unwrap();
+        compile(&checked, &universe)
+    }
+
+    #[test]
+    fn a_limit_on_groups_beside_growing_conjuncts_is_recognised() {
+        for src in [
+            "distinct(suit, suit != wild) <= 1 and sum(strength) >= $power",
+            "sum(strength) >= $power and 2 > distinct(suit)",
+            "distinct(suit) < $power",
+            // `=` is `>=` (grows) and `<=` (the limit).
+            "distinct(suit) = 1",
+        ] {
+            assert!(program(src).plan.group_limit.is_some(), "{src}");
+        }
+        for src in [
+            // Two shrinking conjuncts, or one of another form.
+            "distinct(suit) <= 1 and sum(strength) <= $power and count(*) >= 1",
+            "count(*) <= 2 and sum(strength) >= $power",
+            "distinct(suit) != 1",
+        ] {
+            assert!(program(src).plan.group_limit.is_none(), "{src}");
+        }
+    }
 }

@@ -14,6 +14,7 @@
 //! (still pruning on Down conjuncts), within a node budget.
 
 use super::Program;
+use super::ast::CmpOp;
 use super::compile::{Op, Shape};
 
 /// The largest number of search nodes spent on one question before giving up on it.
@@ -70,12 +71,97 @@ pub fn exists(program: &Program, hand: &[u8], args: &[i64]) -> bool {
     if program.plan().down.is_empty() && program.plan().mixed.is_empty() {
         return program.test(hand, args);
     }
+    if let Some(limit) = &program.plan().group_limit
+        && let Some(found) = exists_within_groups(program, limit, hand, args)
+    {
+        return found;
+    }
     let mut any = false;
     payments(program, hand, args, |_| {
         any = true;
         false
     });
     any
+}
+
+/// Whether some sub-multiset meets a condition whose conjuncts all grow with the items but one,
+/// `distinct(…) <= k`. Every sub-multiset within the limit lies inside a largest one: all the
+/// cards of `k` groups plus every card no group counts. The growing conjuncts hold for some
+/// sub-multiset iff they hold for one of those, so only they are tried. `None` when there are
+/// too many ways to choose the groups (the search decides then).
+fn exists_within_groups(
+    program: &Program,
+    limit: &super::compile::GroupLimit,
+    hand: &[u8],
+    args: &[i64],
+) -> Option<bool> {
+    const MAX_CHOICES: u64 = 4096;
+    let plan = program.plan();
+    let len = hand.len().min(program.types()).min(64);
+    let hand = &hand[..len];
+    let empty = [0u8; 64];
+    if !plan
+        .constant
+        .iter()
+        .all(|&i| program.eval(i, &empty[..len], args) != 0)
+    {
+        return Some(false);
+    }
+    let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+    if k < 0 {
+        return Some(false);
+    }
+    let held = (0..len)
+        .filter(|&t| hand[t] > 0)
+        .fold(0u64, |m, t| m | 1 << t);
+    let groups = program.groups(limit);
+    let grouped = groups.iter().fold(0u64, |m, g| m | g);
+    let mut present = [0u64; 64];
+    let mut n = 0;
+    for &g in groups {
+        if g & held != 0 && n < present.len() {
+            present[n] = g;
+            n += 1;
+        }
+    }
+    let k = (k as u64).min(n as u64) as usize;
+    if choose(n as u64, k as u64) > MAX_CHOICES {
+        return None;
+    }
+    let meets = |allowed: u64| {
+        let mut counts = [0u8; 64];
+        for t in super::compile::bits(allowed & held) {
+            counts[t as usize] = hand[t as usize];
+        }
+        plan.up
+            .iter()
+            .all(|&i| program.eval(i, &counts[..len], args) != 0)
+    };
+    // Each choice of exactly `k` of the `n` present groups, as indices in increasing order.
+    let mut pick = [0usize; 64];
+    for (i, p) in pick.iter_mut().enumerate().take(k) {
+        *p = i;
+    }
+    loop {
+        let allowed = pick[..k].iter().fold(!grouped, |m, &i| m | present[i]);
+        if meets(allowed) {
+            return Some(true);
+        }
+        // Next combination: bump the rightmost index that can move, reset those after it.
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
+            return Some(false);
+        };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+/// `n` choose `k`, saturating.
+fn choose(n: u64, k: u64) -> u64 {
+    let k = k.min(n - k.min(n));
+    (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1))
 }
 
 /// The legal payment with the lowest `cost` (an integer program over the same types), the
@@ -94,9 +180,59 @@ pub fn cheapest(
         }
         true
     };
-    let mut search = Search::new(program, hand, args, &mut keep, Some(cost));
+    let bound = CostBound::new(program, hand, args, cost);
+    let mut search = Search::new(program, hand, args, &mut keep, bound.as_ref());
     search.run();
     best
+}
+
+/// What the search prunes on when it looks for the cheapest payment under a cost that never
+/// decreases as cards are added (built only then: the plain enumeration carries none of it).
+struct CostBound<'a> {
+    cost: &'a Program,
+    /// For an additive cost: the cheapest single card at or after each type, so a payment
+    /// that still needs a card is known to cost at least that much more.
+    cheapest_from: [i64; 65],
+    /// Up conjuncts of the form `additive >= bound`, for the fractional lower bound.
+    thresholds: [Threshold; 4],
+    threshold_count: usize,
+}
+
+impl<'a> CostBound<'a> {
+    fn new(program: &Program, hand: &[u8], args: &[i64], cost: &'a Program) -> Option<Self> {
+        if cost.shape() != Shape::Up && cost.shape() != Shape::Const {
+            return None;
+        }
+        let len = hand.len().min(program.types()).min(64);
+        let hand = &hand[..len];
+        let mut bound = CostBound {
+            cost,
+            cheapest_from: [0; 65],
+            thresholds: [Threshold::default(); 4],
+            threshold_count: 0,
+        };
+        if let Some(weights) = cost.additive_weights() {
+            bound.cheapest_from[len] = i64::MAX / 4;
+            for t in (0..len).rev() {
+                let here = if hand[t] > 0 {
+                    weights[t]
+                } else {
+                    i64::MAX / 4
+                };
+                bound.cheapest_from[t] = here.min(bound.cheapest_from[t + 1]);
+            }
+            for &i in &program.plan().up {
+                if bound.threshold_count == bound.thresholds.len() {
+                    break;
+                }
+                if let Some(t) = Threshold::new(program, i, args, &weights, hand) {
+                    bound.thresholds[bound.threshold_count] = t;
+                    bound.threshold_count += 1;
+                }
+            }
+        }
+        Some(bound)
+    }
 }
 
 struct Search<'a> {
@@ -109,17 +245,152 @@ struct Search<'a> {
     /// `pay` so far plus every remaining card: the most the rest of the search can reach.
     reach: [u8; 64],
     /// Prune on a cost that never decreases: nothing costlier than the best is wanted.
-    cost: Option<&'a Program>,
+    bound: Option<&'a CostBound<'a>>,
     best_cost: i64,
-    /// For an additive cost: the cheapest single card at or after each type, so a payment
-    /// that still needs a card is known to cost at least that much more.
-    cheapest_from: [i64; 65],
-    /// Up conjuncts of the form `additive >= bound`, for the fractional lower bound.
-    thresholds: [Threshold; 4],
-    threshold_count: usize,
     stopped: bool,
     exhausted: bool,
     nodes: usize,
+    /// The monotone search keeps `sum(…) ⋈ bound` conjuncts and the group limit up to date
+    /// card by card instead of evaluating them at every node; the rest it evaluates.
+    track: Tracking<'a>,
+}
+
+/// What the monotone search keeps up to date as the payment changes.
+struct Tracking<'a> {
+    up: [Tracked; 4],
+    up_len: usize,
+    down: [Tracked; 4],
+    down_len: usize,
+    /// The conjuncts evaluated at each node.
+    up_other: &'a [u32],
+    down_other: &'a [u32],
+    groups: Option<Groups>,
+}
+
+#[derive(Clone, Copy)]
+struct Tracked {
+    weights: u32,
+    op: CmpOp,
+    bound: i64,
+    /// The sum over the payment, and over the payment plus every card still undecided.
+    pay: i64,
+    reach: i64,
+}
+
+/// `distinct(…) <= limit`: how many groups the payment uses.
+struct Groups {
+    /// Per type: its group, or `FREE`.
+    group_of: [u8; 64],
+    /// Per group: how many of its types the payment holds.
+    types_paid: [u8; 64],
+    used: i64,
+    limit: i64,
+}
+
+const FREE: u8 = u8::MAX;
+
+impl<'a> Tracking<'a> {
+    fn new(program: &'a Program, hand: &[u8], args: &[i64]) -> Self {
+        let plan = program.plan();
+        let untracked = Tracking {
+            up: [Tracked::EMPTY; 4],
+            up_len: 0,
+            down: [Tracked::EMPTY; 4],
+            down_len: 0,
+            up_other: &plan.up,
+            down_other: &plan.down,
+            groups: None,
+        };
+        if !plan.mixed.is_empty() || plan.up_linear.len() > 4 || plan.down_linear.len() > 4 {
+            return untracked;
+        }
+        let tracked = |l: &super::compile::Linear| Tracked {
+            weights: l.weights,
+            op: l.op,
+            bound: program.eval(l.bound, &[], args),
+            pay: 0,
+            reach: program.dot(l.weights, hand),
+        };
+        let mut t = Tracking {
+            up_other: &plan.up_other,
+            down_other: &plan.down_other,
+            ..untracked
+        };
+        for l in &plan.up_linear {
+            t.up[t.up_len] = tracked(l);
+            t.up_len += 1;
+        }
+        for l in &plan.down_linear {
+            t.down[t.down_len] = tracked(l);
+            t.down_len += 1;
+        }
+        if let Some(limit) = &plan.group_limit {
+            // The limit is the only Down conjunct.
+            let mut groups = Groups {
+                group_of: [FREE; 64],
+                types_paid: [0; 64],
+                used: 0,
+                limit: program.eval(limit.bound, &[], args) - i64::from(limit.strict),
+            };
+            for (g, &mask) in program.groups(limit).iter().enumerate().take(64) {
+                for ty in super::compile::bits(mask) {
+                    groups.group_of[ty as usize] = g as u8;
+                }
+            }
+            t.groups = Some(groups);
+            t.down_other = &[];
+        }
+        t
+    }
+
+    /// Type `t` goes from `old` to `new` copies in the payment and from `old_reach` to
+    /// `new_reach` in what the search can still reach.
+    #[inline]
+    fn change(
+        &mut self,
+        program: &Program,
+        t: usize,
+        old: u8,
+        new: u8,
+        old_reach: u8,
+        new_reach: u8,
+    ) {
+        let (d_pay, d_reach) = (
+            i64::from(new) - i64::from(old),
+            i64::from(new_reach) - i64::from(old_reach),
+        );
+        for x in self.up[..self.up_len]
+            .iter_mut()
+            .chain(self.down[..self.down_len].iter_mut())
+        {
+            let w = program.weight(x.weights, t);
+            x.pay += d_pay * w;
+            x.reach += d_reach * w;
+        }
+        if let Some(g) = &mut self.groups {
+            let group = g.group_of[t];
+            if group != FREE && (old == 0) != (new == 0) {
+                let paid = &mut g.types_paid[usize::from(group)];
+                if new > 0 {
+                    g.used += i64::from(*paid == 0);
+                    *paid += 1;
+                } else {
+                    *paid -= 1;
+                    g.used -= i64::from(*paid == 0);
+                }
+            }
+        }
+    }
+}
+
+impl Tracked {
+    const EMPTY: Tracked = Tracked {
+        weights: 0,
+        op: CmpOp::Ge,
+        bound: 0,
+        pay: 0,
+        reach: 0,
+    };
 }
 
 impl<'a> Search<'a> {
@@ -128,38 +399,12 @@ impl<'a> Search<'a> {
         hand: &'a [u8],
         args: &'a [i64],
         found: &'a mut dyn FnMut(&Payment) -> bool,
-        cost: Option<&'a Program>,
+        bound: Option<&'a CostBound<'a>>,
     ) -> Self {
         // A hand may be longer than the program's types (a 64-slot `Counts`): the rest are 0.
         let len = hand.len().min(program.types()).min(64);
         let mut reach = [0u8; 64];
         reach[..len].copy_from_slice(&hand[..len]);
-        let cost = cost.filter(|c| c.shape() == Shape::Up || c.shape() == Shape::Const);
-        let mut cheapest_from = [0i64; 65];
-        if let Some(weights) = cost.and_then(Program::additive_weights) {
-            cheapest_from[len] = i64::MAX / 4;
-            for t in (0..len).rev() {
-                let here = if hand[t] > 0 {
-                    weights[t]
-                } else {
-                    i64::MAX / 4
-                };
-                cheapest_from[t] = here.min(cheapest_from[t + 1]);
-            }
-        }
-        let mut thresholds = [Threshold::default(); 4];
-        let mut threshold_count = 0;
-        if let Some(cost_weights) = cost.and_then(Program::additive_weights) {
-            for &i in &program.plan().up {
-                if threshold_count == thresholds.len() {
-                    break;
-                }
-                if let Some(t) = Threshold::new(program, i, args, &cost_weights, &hand[..len]) {
-                    thresholds[threshold_count] = t;
-                    threshold_count += 1;
-                }
-            }
-        }
         Search {
             program,
             hand: &hand[..len],
@@ -170,14 +415,12 @@ impl<'a> Search<'a> {
                 len: len as u8,
             },
             reach,
-            cost,
+            bound,
             best_cost: i64::MAX,
-            cheapest_from,
-            thresholds,
-            threshold_count,
             stopped: false,
             exhausted: false,
             nodes: 0,
+            track: Tracking::new(program, &hand[..len], args),
         }
     }
 
@@ -212,8 +455,8 @@ impl<'a> Search<'a> {
     }
 
     fn emit(&mut self) {
-        if let Some(cost) = self.cost {
-            let c = cost.value(self.pay.counts(), self.args);
+        if let Some(bound) = self.bound {
+            let c = bound.cost.value(self.pay.counts(), self.args);
             if c > self.best_cost {
                 return;
             }
@@ -236,16 +479,22 @@ impl<'a> Search<'a> {
     /// Whether no completion of the payment can cost less than the best found, given that it
     /// still needs at least `more` (0, or the cheapest remaining card).
     fn too_costly(&self, more: i64) -> bool {
-        self.cost.is_some_and(|c| {
-            c.value(self.pay.counts(), self.args).saturating_add(more) >= self.best_cost
+        self.bound.is_some_and(|b| {
+            b.cost
+                .value(self.pay.counts(), self.args)
+                .saturating_add(more)
+                >= self.best_cost
         })
     }
 
     /// The least a payment still short of its conditions must add to its cost, when the
     /// types from `t` on are all that is left to pay with.
     fn lower_bound_of_rest(&self, t: usize) -> i64 {
-        let mut bound = self.cheapest_from[t];
-        for th in &self.thresholds[..self.threshold_count] {
+        let Some(b) = self.bound else {
+            return 0;
+        };
+        let mut bound = b.cheapest_from[t];
+        for th in &b.thresholds[..b.threshold_count] {
             let have = self.program.eval(th.sum, self.pay.counts(), self.args);
             let short = i128::from(th.need) - i128::from(have);
             if short > 0 {
@@ -261,9 +510,70 @@ impl<'a> Search<'a> {
         bound
     }
 
+    /// Sets type `t` to `pay` copies in the payment and `reach` in what is reachable.
+    #[inline]
+    fn set(&mut self, t: usize, pay: u8, reach: u8) {
+        let (old, old_reach) = (self.pay.counts[t], self.reach[t]);
+        self.track
+            .change(self.program, t, old, pay, old_reach, reach);
+        self.pay.counts[t] = pay;
+        self.reach[t] = reach;
+    }
+
+    /// The Down conjuncts hold for the payment.
+    fn down_holds(&self) -> bool {
+        let tr = &self.track;
+        tr.groups.as_ref().is_none_or(|g| g.used <= g.limit)
+            && tr.down[..tr.down_len]
+                .iter()
+                .all(|x| x.op.holds(x.pay, x.bound))
+            && self.all(tr.down_other, self.pay.counts())
+    }
+
+    /// The Up conjuncts hold for the payment.
+    fn up_holds(&self) -> bool {
+        let tr = &self.track;
+        tr.up[..tr.up_len]
+            .iter()
+            .all(|x| x.op.holds(x.pay, x.bound))
+            && self.all(tr.up_other, self.pay.counts())
+    }
+
+    /// The Up conjuncts hold for everything still reachable.
+    fn up_reachable(&self) -> bool {
+        let tr = &self.track;
+        tr.up[..tr.up_len]
+            .iter()
+            .all(|x| x.op.holds(x.reach, x.bound))
+            && self.all(tr.up_other, &self.reach[..self.hand.len()])
+    }
+
+    /// No single card of a payment that meets the Up conjuncts can be left out (leaving one
+    /// out keeps the Down conjuncts true).
+    fn monotone_minimal(&mut self) -> bool {
+        for t in 0..self.hand.len() {
+            if self.pay.counts[t] == 0 {
+                continue;
+            }
+            let tr = &self.track;
+            let linear_still = tr.up[..tr.up_len].iter().all(|x| {
+                x.op.holds(x.pay - self.program.weight(x.weights, t), x.bound)
+            });
+            let still = linear_still && {
+                self.pay.counts[t] -= 1;
+                let other = self.all(self.track.up_other, self.pay.counts());
+                self.pay.counts[t] += 1;
+                other
+            };
+            if still {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Only Up, Down and constant conjuncts: prune on every shape.
     fn monotone(&mut self, from: usize) {
-        let plan = self.program.plan();
         let len = self.hand.len();
         let Some(t) = (from..len).find(|&t| self.hand[t] > 0) else {
             return;
@@ -272,15 +582,14 @@ impl<'a> Search<'a> {
             if !self.tick() {
                 return;
             }
-            self.pay.counts[t] = k;
-            self.reach[t] = k;
+            self.set(t, k, k);
             if k > 0 {
-                if !self.all(&plan.down, self.pay.counts()) || self.too_costly(0) {
+                if !self.down_holds() || self.too_costly(0) {
                     break;
                 }
-                if self.all(&plan.up, self.pay.counts()) {
+                if self.up_holds() {
                     // Met: more copies, or more of later types, would be superfluous.
-                    if self.minimal() {
+                    if self.monotone_minimal() {
                         self.emit();
                     }
                     break;
@@ -291,15 +600,15 @@ impl<'a> Search<'a> {
             if self.too_costly(self.lower_bound_of_rest(t)) {
                 break;
             }
-            if self.all(&plan.up, &self.reach[..len]) {
+            if self.up_reachable() {
                 self.monotone(t + 1);
             }
             if self.stopped {
                 break;
             }
         }
-        self.pay.counts[t] = 0;
-        self.reach[t] = self.hand[t];
+        let have = self.hand[t];
+        self.set(t, 0, have);
     }
 
     /// Some conjunct is neither Up nor Down: try every sub-multiset once.
