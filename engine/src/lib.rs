@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod cond;
 pub mod counts;
+pub mod derived;
 pub mod diag;
 pub mod digest;
 pub mod facade;
