@@ -3,6 +3,7 @@
 
 use grail_engine::cond::solve::Payment;
 use grail_engine::counts::Counts;
+use grail_engine::derived::Derived;
 use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
@@ -35,6 +36,65 @@ pub struct State {
     pub(crate) end: Option<End>,
     /// Adventures in the order taken: (adventure, turn, seat), for the balance report.
     pub(crate) taken: Vec<(u8, u32, Seat)>,
+    /// What the player to move can afford, as far as worked out: entering a phase finds out
+    /// whether it offers anything, and listing the moves reuses that.
+    pub(crate) memo: Derived<Memo>,
+}
+
+/// Answers of the payment solver for one hand, each kept with the hand it was asked about.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Memo {
+    pub(crate) prices: PriceMemo,
+    pub(crate) adventures: AdventureMemo,
+}
+
+/// Which challenge prices (the `power` argument) a hand of knight cards can pay.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PriceMemo {
+    pub(crate) hand: Counts,
+    known: [(i64, bool); 16],
+    len: u8,
+}
+
+impl PriceMemo {
+    /// What is known for `hand`: this memo if it was made for it, else nothing.
+    pub(crate) fn for_hand(&self, hand: &Counts) -> PriceMemo {
+        if self.hand == *hand {
+            *self
+        } else {
+            PriceMemo {
+                hand: *hand,
+                ..PriceMemo::default()
+            }
+        }
+    }
+    pub(crate) fn get(&self, price: i64) -> Option<bool> {
+        self.known[..usize::from(self.len)]
+            .iter()
+            .find(|(p, _)| *p == price)
+            .map(|&(_, can)| can)
+    }
+    /// Remembers an answer (while there is room; a full memo just answers less).
+    pub(crate) fn put(&mut self, price: i64, can: bool) {
+        if let Some(slot) = self.known.get_mut(usize::from(self.len)) {
+            *slot = (price, can);
+            self.len += 1;
+        }
+    }
+}
+
+/// Which adventures a hand of adversary cards can pay for, one bit each (taken or not).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AdventureMemo {
+    pub(crate) hand: Counts,
+    pub(crate) known: bool,
+    pub(crate) payable: [u64; 4],
+}
+
+impl AdventureMemo {
+    pub(crate) fn payable(&self, adventure: usize) -> bool {
+        self.payable[adventure / 64] & (1 << (adventure % 64)) != 0
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -2,12 +2,15 @@
 
 use grail_engine::cond::solve::{self, Payment};
 use grail_engine::counts::Counts;
-use grail_engine::game::{EventSink, Setup};
+use grail_engine::derived::Derived;
+use grail_engine::game::{EventSink, NoEvents, Setup};
 use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
 use super::KingArthur;
-use super::state::{Action, Card, End, Event, Mode, Phase, Player, Seat, Slot, State};
+use super::state::{
+    Action, AdventureMemo, Card, End, Event, Mode, Phase, Player, PriceMemo, Seat, Slot, State,
+};
 
 impl KingArthur {
     pub(crate) fn deal(&self, setup: &Setup) -> Result<State, String> {
@@ -62,9 +65,10 @@ impl KingArthur {
             last_turn: false,
             end: None,
             taken: Vec::new(),
+            memo: Derived::default(),
         };
         // "Continue placing cards until there are exactly four cards of one kind."
-        self.reveal_adversaries(&mut state, &mut Vec::new());
+        self.reveal_adversaries(&mut state, &mut NoEvents);
         // Dealt one at a time, round the table from P1.
         for _ in 0..self.n.hand_size {
             for seat in 0..setup.players {
@@ -73,7 +77,7 @@ impl KingArthur {
                 }
             }
         }
-        self.advance(&mut state, &mut Vec::new());
+        self.advance(&mut state, &mut NoEvents);
         Ok(state)
     }
 
@@ -108,16 +112,26 @@ impl KingArthur {
         }
     }
 
-    fn can_pay_challenge(&self, state: &State, target: Card, mode: Mode) -> bool {
-        let hand = state.player(state.current).knights.as_slice();
-        solve::exists(&self.challenge, hand, &[self.price(target, mode)])
-    }
-
-    /// The challenges open to the player to move, one per distinct face-up adversary and
-    /// mode, in column order.
-    fn challenges(&self, state: &State, out: &mut Vec<Action>) {
+    /// Calls `visit` with each challenge open to the player to move, one per distinct
+    /// face-up adversary and mode, in column order, until it returns `false`. `prices` holds
+    /// what is known about the player's hand and learns the rest as it is asked.
+    fn each_challenge(
+        &self,
+        state: &State,
+        prices: &mut PriceMemo,
+        mut visit: impl FnMut(Action) -> bool,
+    ) {
         let me = state.current;
         let seals_left = state.player(me).seals > 0;
+        let hand = state.player(me).knights.as_slice();
+        let mut affordable = |price: i64| match prices.get(price) {
+            Some(can) => can,
+            None => {
+                let can = solve::exists(&self.challenge, hand, &[price]);
+                prices.put(price, can);
+                can
+            }
+        };
         for column in &state.columns {
             for (i, slot) in column.iter().enumerate() {
                 let seen_before = column[..i]
@@ -134,22 +148,53 @@ impl KingArthur {
                     (true, Some(_)) => &[],
                 };
                 for &mode in modes {
-                    if self.can_pay_challenge(state, slot.card, mode) {
-                        out.push(Action::Challenge {
+                    if affordable(self.price(slot.card, mode))
+                        && !visit(Action::Challenge {
                             target: slot.card,
                             mode,
-                        });
+                        })
+                    {
+                        return;
                     }
                 }
             }
         }
     }
 
-    fn affordable_adventures(&self, state: &State, out: &mut Vec<Action>) {
-        let hand = state.player(state.current).adversaries.as_slice();
+    /// Which adventures the player to move can pay for (taken or not), from `memo` if it was
+    /// made for this hand.
+    fn payable_adventures(&self, state: &State, memo: &AdventureMemo) -> AdventureMemo {
+        let hand = &state.player(state.current).adversaries;
+        if memo.known && memo.hand == *hand {
+            return *memo;
+        }
+        let mut found = AdventureMemo {
+            hand: *hand,
+            known: true,
+            payable: [0; 4],
+        };
         for (i, adventure) in self.adventures.iter().enumerate() {
-            if state.adventures[i].is_none() && solve::exists(&adventure.condition, hand, &[]) {
-                out.push(Action::Adventure(i as u8));
+            if solve::exists(&adventure.condition, hand.as_slice(), &[]) {
+                found.payable[i / 64] |= 1 << (i % 64);
+            }
+        }
+        found
+    }
+
+    /// Calls `visit` with each adventure still on the table that the player to move can pay
+    /// for, until it returns `false`.
+    fn each_adventure(
+        &self,
+        state: &State,
+        payable: &AdventureMemo,
+        mut visit: impl FnMut(Action) -> bool,
+    ) {
+        for i in 0..self.adventures.len() {
+            if state.adventures[i].is_none()
+                && payable.payable(i)
+                && !visit(Action::Adventure(i as u8))
+            {
+                return;
             }
         }
     }
@@ -167,7 +212,14 @@ impl KingArthur {
                 }
             }
             Phase::Challenge => {
-                self.challenges(state, out);
+                let mut prices = state
+                    .memo
+                    .prices
+                    .for_hand(&state.player(state.current).knights);
+                self.each_challenge(state, &mut prices, |a| {
+                    out.push(a);
+                    true
+                });
                 if !out.is_empty() {
                     out.push(Action::Pass);
                 }
@@ -180,7 +232,11 @@ impl KingArthur {
                 });
             }
             Phase::Adventure => {
-                self.affordable_adventures(state, out);
+                let payable = self.payable_adventures(state, &state.memo.adventures);
+                self.each_adventure(state, &payable, |a| {
+                    out.push(a);
+                    true
+                });
                 if !out.is_empty() {
                     out.push(Action::Pass);
                 }
@@ -206,22 +262,50 @@ impl KingArthur {
         }
     }
 
+    /// Whether the player to move has any legal action (the game being over counts as
+    /// having nothing to skip). Stops at the first one found, and keeps what it learnt about
+    /// the player's hand for listing the moves.
+    fn has_options(&self, state: &mut State) -> bool {
+        match state.phase {
+            Phase::Replenish => self.can_replenish(state),
+            Phase::Challenge => {
+                let mut prices = state
+                    .memo
+                    .prices
+                    .for_hand(&state.player(state.current).knights);
+                let mut any = false;
+                self.each_challenge(state, &mut prices, |_| {
+                    any = true;
+                    false
+                });
+                state.memo.prices = prices;
+                any
+            }
+            Phase::Adventure => {
+                let payable = self.payable_adventures(state, &state.memo.adventures);
+                state.memo.adventures = payable;
+                let mut any = false;
+                self.each_adventure(state, &payable, |_| {
+                    any = true;
+                    false
+                });
+                any
+            }
+            Phase::Draw => Self::knights_left(state),
+            // A payment phase is only entered when a payment exists.
+            Phase::PayChallenge { .. } | Phase::PayAdventure { .. } | Phase::Over => true,
+        }
+    }
+
     /// Moves past actions the player cannot take, so the player to move always has a real
     /// choice (or the game is over).
     pub(crate) fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
-        let mut scratch = Vec::new();
-        loop {
-            scratch.clear();
-            self.options(state, &mut scratch);
-            if !scratch.is_empty() || state.phase == Phase::Over {
-                return;
-            }
+        while !self.has_options(state) {
             match state.phase {
                 Phase::Replenish => state.phase = Phase::Challenge,
                 Phase::Challenge => state.phase = Phase::Adventure,
                 Phase::Adventure => state.phase = Phase::Draw,
                 Phase::Draw => self.end_turn(state, events),
-                // A payment phase is only entered when a payment exists.
                 Phase::PayChallenge { .. } | Phase::PayAdventure { .. } | Phase::Over => return,
             }
         }
