@@ -132,7 +132,10 @@ impl KingArthur {
             let knights = if Some(p) == seat {
                 Self::card_list(&self.knights, player.knights.as_slice())
             } else {
-                format!("{} cards", player.knights.total())
+                match player.knights.total() {
+                    1 => "1 card".to_string(),
+                    n => format!("{n} cards"),
+                }
             };
             let adventures: Vec<&str> = (0..self.adventures.len())
                 .filter(|&a| state.adventures[a] == Some(p as u8))
