@@ -3,8 +3,6 @@
 //! test another reading of the rules), like `grail replay FILE --pack tests/packs/<pack>`.
 //! Each must pass; its game log is an insta snapshot.
 
-use std::path::Path;
-
 use grail_engine::replay::{ReplayFile, ReplayOptions};
 
 #[test]
@@ -12,7 +10,7 @@ fn pack_scripts() {
     insta::glob!("../packs", "*/scripts/*.ron", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let file = ReplayFile::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
-        let pack_dir = path.parent().and_then(Path::parent).unwrap();
+        let pack_dir = path.parent().and_then(std::path::Path::parent).unwrap();
         let game = grail_cli::games::open_game(
             &grail_tests::content_dir(),
             &pack_dir.to_string_lossy(),
