@@ -83,7 +83,7 @@ impl PriceMemo {
     }
 }
 
-/// Which adventures a hand of adversary cards can pay for, one bit each (taken or not).
+/// Which adventures on the table a hand of adversary cards can pay for, one bit each.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct AdventureMemo {
     pub(crate) hand: Counts,

@@ -161,8 +161,8 @@ impl KingArthur {
         }
     }
 
-    /// Which adventures the player to move can pay for (taken or not), from `memo` if it was
-    /// made for this hand.
+    /// Which adventures still on the table the player to move can pay for, from `memo` if it
+    /// was made for this hand (an adventure taken since then stays taken, so it still holds).
     fn payable_adventures(&self, state: &State, memo: &AdventureMemo) -> AdventureMemo {
         let hand = &state.player(state.current).adversaries;
         if memo.known && memo.hand == *hand {
@@ -174,7 +174,9 @@ impl KingArthur {
             payable: [0; 4],
         };
         for (i, adventure) in self.adventures.iter().enumerate() {
-            if solve::exists(&adventure.condition, hand.as_slice(), &[]) {
+            if state.adventures[i].is_none()
+                && solve::exists(&adventure.condition, hand.as_slice(), &[])
+            {
                 found.payable[i / 64] |= 1 << (i % 64);
             }
         }
