@@ -56,7 +56,15 @@ fn a_product_combines_the_attributes_of_its_sets() {
     let deck = pack.set("deck").unwrap();
     // 3 tiles × 2 spots, but the two red-5 tiles are alike: 4 kinds of place.
     let ids: Vec<&str> = deck.cards.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, ["red/5/forest", "red/5/field", "blue/0/forest", "blue/0/field"]);
+    assert_eq!(
+        ids,
+        [
+            "red/5/forest",
+            "red/5/field",
+            "blue/0/forest",
+            "blue/0/field"
+        ]
+    );
     let copies: Vec<u8> = deck.cards.iter().map(|c| c.copies).collect();
     assert_eq!(copies, [2, 2, 1, 1], "combinations per kind");
     // Members are (tile, spot) indices.
@@ -66,10 +74,24 @@ fn a_product_combines_the_attributes_of_its_sets() {
     assert_eq!(deck.product_type(&[0]), None, "one member per factor");
     // Conditions read both sides of a figure's place; `sum` adds the tiles' value.
     let quests = pack.set("quests").unwrap();
-    let red_forest = &quests.card("red-forest").unwrap().1.condition.as_ref().unwrap().program;
+    let red_forest = &quests
+        .card("red-forest")
+        .unwrap()
+        .1
+        .condition
+        .as_ref()
+        .unwrap()
+        .program;
     assert!(red_forest.test(&[2, 0, 0, 0], &[]));
     assert!(!red_forest.test(&[1, 1, 1, 0], &[]));
-    let rich = &quests.card("rich").unwrap().1.condition.as_ref().unwrap().program;
+    let rich = &quests
+        .card("rich")
+        .unwrap()
+        .1
+        .condition
+        .as_ref()
+        .unwrap()
+        .program;
     assert!(rich.test(&[0, 1, 0, 1], &[]), "a red 5 on a field");
     assert!(!rich.test(&[1, 0, 0, 1], &[]));
     // Choosing figures for it: the two red 5s in the forest, and not the one in the field.
@@ -87,7 +109,12 @@ fn product_mistakes_are_reported() {
     let text = render::to_string(&loaded.sources, &loaded.diagnostics);
     assert_eq!(
         codes(&loaded),
-        ["incompatible-sets", "invalid-product", "unknown-set", "unused-set"],
+        [
+            "incompatible-sets",
+            "invalid-product",
+            "unknown-set",
+            "unused-set"
+        ],
         "{text}"
     );
     assert!(loaded.pack.is_none());
