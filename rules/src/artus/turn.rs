@@ -482,12 +482,14 @@ impl Artus {
                 points += self.value_at(state, s);
             }
         }
-        events.emit(|| Event::KnightsScored {
-            seats: state
+        events.emit(|| {
+            let mut seats: Vec<u8> = state
                 .knight_seats(me)
                 .filter(|&(i, _)| knights & (1 << i) != 0)
                 .map(|(_, s)| s)
-                .collect(),
+                .collect();
+            seats.sort_unstable();
+            Event::KnightsScored { seats }
         });
         self.add_points(state, me, sign * points, events);
     }
@@ -643,12 +645,6 @@ impl Artus {
                     None => "there is no such pile".into(),
                 }
             }
-            (Action::Draw { .. }, _) => {
-                let Phase::Play { left } = state.phase else {
-                    return "you cannot draw now".into();
-                };
-                format!("first play {left} more card(s)")
-            }
             (_, Phase::Draw { .. }) => "your cards are played: now draw (`draw <pile>`)".into(),
             (Action::Score { card, knights }, Phase::Choose { card: playing, .. }) => {
                 if card != playing {
@@ -663,6 +659,9 @@ impl Artus {
                 "choose the Knights for `{}`: `score knight@<seat> …`",
                 self.cards[usize::from(card)].id
             ),
+            (Action::Draw { .. }, Phase::Play { left }) => {
+                format!("first play {left} more card(s)")
+            }
             (
                 Action::Move { card, .. }
                 | Action::Ring { card, .. }

@@ -80,7 +80,7 @@ impl Artus {
 
     fn score_text(&self, score: i64) -> String {
         let m = self.track.marker(score);
-        let mut t = score.to_string();
+        let mut t = format!("{score} points");
         if m.tiles > 0 {
             let _ = write!(t, " ({}×{} tile)", m.tiles, self.track.lap);
         }
@@ -104,21 +104,21 @@ impl Artus {
             out,
             "The round table from the King's seat, counter-clockwise (forward = clockwise = up the list):"
         );
-        let _ = writeln!(out, "  seat  plate  figure");
+        let _ = writeln!(out, "  seat    plate  figure");
         let n = self.board.seats;
         for k in 0..n {
             let s = ((usize::from(state.table) + k) % n) as u8;
             let plate = &self.board.plates[self.plate_at(state, s)];
-            let value = if plate.color == self.board.plates[self.board.crown].color {
-                plate.color.clone()
+            let value = if k == 0 {
+                format!("{} crown", plate.value)
             } else {
                 plate.value.to_string()
             };
+            let color = if k == 0 { "" } else { plate.color.as_str() };
             let marks = self.board.seat_marks[usize::from(s)].join(" ");
             let line = format!(
-                "  {s:>4}  {value:>5}  {:<24} {:<7} {marks}",
+                "  {s:>4}  {value:>7}  {:<24} {color:<7} {marks}",
                 self.seat_text(state, s),
-                plate.color
             );
             let _ = writeln!(out, "{}", line.trim_end());
         }
@@ -138,13 +138,12 @@ impl Artus {
                 .filter(|(_, d)| d.in_game)
                 .map(|(d, deck)| format!("{} {}", deck.word, player.piles.pile(d).len()))
                 .collect();
-            let seats: Vec<String> = state
-                .knight_seats(p as u8)
-                .map(|(_, s)| s.to_string())
-                .collect();
+            let mut seats: Vec<u8> = state.knight_seats(p as u8).map(|(_, s)| s).collect();
+            seats.sort_unstable();
+            let seats: Vec<String> = seats.iter().map(u8::to_string).collect();
             let _ = writeln!(
                 out,
-                "P{}{who}: {} points · Knights on {} · hand {hand} · piles {}",
+                "P{}{who}: {} · Knights on {} · hand {hand} · piles {}",
                 p + 1,
                 self.score_text(player.score),
                 if seats.is_empty() {
@@ -190,6 +189,11 @@ impl Artus {
                 .marker(state.player(player(p)?).score)
                 .tiles
                 .to_string(),
+            ["marker", p] => {
+                let m = self.track.marker(state.player(player(p)?).score);
+                let side = if m.on_side { ", on its side" } else { "" };
+                format!("space {}{side}", m.space)
+            }
             ["hand", p] => self.card_list(&state.player(player(p)?).hand),
             ["played", p] => self.card_list(&state.player(player(p)?).played),
             ["piles", p] => {
@@ -197,15 +201,15 @@ impl Artus {
                 self.decks
                     .iter()
                     .enumerate()
+                    .filter(|(_, deck)| deck.in_game)
                     .map(|(d, deck)| format!("{} {}", deck.word, p.piles.pile(d).len()))
                     .collect::<Vec<_>>()
                     .join(", ")
             }
             ["knights", p] => {
-                let seats: Vec<String> = state
-                    .knight_seats(player(p)?)
-                    .map(|(_, s)| s.to_string())
-                    .collect();
+                let mut seats: Vec<u8> = state.knight_seats(player(p)?).map(|(_, s)| s).collect();
+                seats.sort_unstable();
+                let seats: Vec<String> = seats.iter().map(u8::to_string).collect();
                 if seats.is_empty() {
                     "-".into()
                 } else {
@@ -248,7 +252,7 @@ impl Artus {
             .into(),
             _ => {
                 return Err(format!(
-                    "unknown question `{query}`; ask: score P1, scores, tiles P1, hand P1, played P1, piles P1, \
+                    "unknown question `{query}`; ask: score P1, scores, tiles P1, marker P1, hand P1, played P1, piles P1, \
                      knights P1, seat <n>, plate <n>, king, table, rings, supply, round, rounds played, player, \
                      phase, winner, end"
                 ));
@@ -312,10 +316,14 @@ impl Artus {
                 let seats: Vec<String> = seats.iter().map(u8::to_string).collect();
                 format!("Knights scored on seat(s) {}", seats.join(", "))
             }
-            Event::Penalty { card: c } => format!(
-                "no Knights meet {}: the card's penalty applies",
-                self.cards[usize::from(*c)].name
-            ),
+            Event::Penalty { card: c } => {
+                let def = &self.cards[usize::from(*c)];
+                let points = def.score_effect().map_or(0, |(_, _, o)| o);
+                format!(
+                    "no choice of Knights meets `{}`: {} scores {points} instead",
+                    def.condition_text, def.id
+                )
+            }
             Event::Points {
                 seat,
                 points,
