@@ -10,6 +10,8 @@ mod notation;
 mod pack;
 mod score;
 mod state;
+#[cfg(test)]
+mod tests;
 mod turn;
 mod view;
 

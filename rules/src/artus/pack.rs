@@ -72,9 +72,13 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
 
     let board = board(&mut e, pack, plates, seats, situations);
     let (colors, prince_list) = figures(&mut e, princes, &board, &n);
+    let figures_ok = prince_list.len() == princes.cards.len();
     let (cards, deck_list) = cards(&mut e, pack, &decks, &colors, &board);
-    check_rings(&mut e, pack, princes, &prince_list, &n);
-    check_ring_targets(&mut e, &decks, &cards, &prince_list, &colors);
+    // With a Prince refused, what the rings and cards need of the Princes cannot be judged.
+    if figures_ok {
+        check_rings(&mut e, pack, princes, &prince_list, &n);
+        check_ring_targets(&mut e, &decks, &cards, &prince_list, &colors);
+    }
     check_hands(&mut e, pack, &cards, &deck_list, &n);
     for p in players.0.max(2)..=players.1.min(4) {
         let figures = prince_list.len() + p * usize::from(n.knights[p]);

@@ -624,6 +624,25 @@ impl Artus {
     /// Why `action` is not legal now.
     pub(crate) fn explain(&self, state: &State, action: &Action) -> String {
         let me = state.current;
+        // Actions come from the parser, which only names what exists; stay safe regardless.
+        let figures = state.princes + state.knights_each * state.players.len() as u8;
+        match *action {
+            Action::Move { card, .. }
+            | Action::Ring { card, .. }
+            | Action::Score { card, .. }
+            | Action::Claim { card }
+                if usize::from(card) >= self.cards.len() =>
+            {
+                return "there is no such card".into();
+            }
+            Action::Move { figure, .. } if figure >= figures => {
+                return "there is no such figure".into();
+            }
+            Action::Ring { prince, .. } if prince >= state.princes => {
+                return "a ring goes to a Prince".into();
+            }
+            _ => {}
+        }
         match (*action, state.phase) {
             (_, Phase::Over) => "the game is over".into(),
             (Action::Place { seat }, Phase::Place) => {
