@@ -123,4 +123,28 @@ proptest! {
             }
         });
     }
+
+    /// Typed moves are normal input: whatever is typed, the parser answers or the move is
+    /// refused with a reason, and nothing panics.
+    #[test]
+    fn typed_moves_never_panic(
+        seed in any::<u64>(),
+        texts in prop::collection::vec(r"(place|play|score|draw|pass)( (-?[0-9]{1,4}|\+[0-9]|[a-z0-9-]{1,12}|(knight|king|silver|bronze|prince|)@-?[0-9]{1,3}|king)){0,4}", 1..20),
+    ) {
+        let rules = rules(Some("advanced"));
+        let mut n = 0;
+        play(&rules, 3, seed, |rules, state, legal| {
+            n += 1;
+            if n % 7 != 0 {
+                return;
+            }
+            for text in &texts {
+                if let Ok(action) = rules.parse_action(state, text) {
+                    if !legal.contains(&action) {
+                        assert!(!rules.why_illegal(state, &action).is_empty(), "`{text}`");
+                    }
+                }
+            }
+        });
+    }
 }

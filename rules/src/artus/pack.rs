@@ -958,7 +958,7 @@ fn check_rings(e: &mut Errors, pack: &Pack, set: &PackSet, princes: &[Prince], n
         .max()
         .unwrap_or(0)
         .max(crown);
-    let most = king + (princes.len().saturating_sub(1) as u32) * (crown - 1).max(0);
+    let most = king + (princes.len().saturating_sub(1) as u32) * crown.saturating_sub(1);
     if most >= rings {
         e.at_param(
             pack,
