@@ -28,12 +28,23 @@ pub struct Pack {
     pub sets: Vec<CardSet>,
     /// Sorted by name.
     pub conditions: Vec<NamedCondition>,
+    /// How the pack was opened, so that replays and saves can open it again.
+    #[serde(skip)]
+    pub origin: Origin,
     #[serde(skip)]
     pub(crate) loc: Loc,
     #[serde(skip)]
     pub(crate) hash: String,
     #[serde(skip)]
     pub(crate) sources: Arc<Sources>,
+}
+
+/// What opens a pack again: a bundled game id and variant (`king-arthur`, `seals`), or the
+/// path of a pack folder or root file as the user gave it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub game: String,
+    pub variant: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -100,6 +100,7 @@ impl Resolver<'_> {
             params,
             sets,
             conditions,
+            origin: crate::pack::Origin::default(),
             loc,
             hash: String::new(),
             sources: Arc::default(),
