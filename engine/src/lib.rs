@@ -5,14 +5,17 @@ pub mod cond;
 pub mod counts;
 pub mod diag;
 pub mod digest;
+pub mod draw_piles;
 pub mod facade;
 pub mod game;
 pub mod pile;
 pub mod play;
 pub mod replay;
+pub mod ring;
 pub mod rng;
 pub mod seats;
 pub mod sim;
+pub mod track;
 
 pub use counts::Counts;
 pub use pile::Pile;

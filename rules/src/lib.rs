@@ -1,6 +1,7 @@
 //! grail-rules: one module per game, each a thin rulebook over engine parts, compiled from
 //! its content pack. [`build`] turns any loaded pack into a playable game for its rulebook.
 
+pub mod artus;
 pub mod catalog;
 pub mod king_arthur;
 
@@ -15,6 +16,7 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
     let hash = Some(pack.hash().to_string());
     match pack.rules.as_str() {
         "king-arthur" => Ok(Box::new(LoadedGame::new(king_arthur::compile(pack)?, hash))),
+        "artus" => Ok(Box::new(LoadedGame::new(artus::compile(pack)?, hash))),
         other => Err(vec![Diagnostic::error(
             "unknown-rules",
             format!(

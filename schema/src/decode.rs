@@ -93,6 +93,7 @@ fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
     let value = f.str("value");
     let condition_over = f.str("condition_over");
     let when_over = f.node("when_over").map(|n| f.dec.strs(n, "when_over"));
+    let product = f.node("product").map(|n| f.dec.strs(n, "product"));
     let attributes = f.table("attributes", |dec, _, n| domain(dec, n));
     let cards = f.array("cards", card);
     f.finish();
@@ -102,6 +103,7 @@ fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
         value,
         condition_over,
         when_over,
+        product,
         attributes,
         cards: cards.unwrap_or_default(),
     })

@@ -199,6 +199,11 @@ pub struct SetDef {
     /// The sets that `overrides.when` conditions of this set's cards range over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_over: Option<Vec<Sp<String>>>,
+    /// Makes this a *product* set: its card types are the combinations of one card from each
+    /// listed set (a figure's plate and its seat), merged where their attribute values are
+    /// equal. It has the attributes of all of them and lists no cards or attributes itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub product: Option<Vec<Sp<String>>>,
     /// Attribute declarations: a list of names, or `{ min, max }` for whole numbers.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub attributes: Table<Sp<DomainDef>>,

@@ -66,6 +66,16 @@ pub struct CardSet {
     pub condition_over: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub when_over: Vec<String>,
+    /// For a product set: the sets it combines, in order; empty for a set of listed cards.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub product: Vec<String>,
+    /// For a product set: the card type of each combination, indexed row-major by the
+    /// factors' card indices (see [`CardSet::product_type`]).
+    #[serde(skip)]
+    pub product_types: Vec<u8>,
+    /// For a product set: the number of cards of each factor.
+    #[serde(skip)]
+    pub product_sizes: Vec<usize>,
     #[serde(rename = "attributes", serialize_with = "ser_attrs")]
     pub universe: Universe,
     #[serde(skip)]
@@ -251,6 +261,22 @@ impl CardSet {
 
     pub fn card(&self, id: &str) -> Option<(usize, &Card)> {
         self.cards.iter().enumerate().find(|(_, c)| c.id == id)
+    }
+
+    /// For a product set: the card type combining card `members[i]` of the `i`-th factor.
+    /// `None` for a plain set, the wrong number of members, or an index past a factor.
+    pub fn product_type(&self, members: &[usize]) -> Option<u8> {
+        if members.len() != self.product_sizes.len() || self.product_sizes.is_empty() {
+            return None;
+        }
+        let mut flat = 0usize;
+        for (&m, &size) in members.iter().zip(&self.product_sizes) {
+            if m >= size {
+                return None;
+            }
+            flat = flat * size + m;
+        }
+        self.product_types.get(flat).copied()
     }
 
     /// Copies per card type, indexed like `cards`: the full deck as a condition sees it.

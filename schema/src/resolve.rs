@@ -75,6 +75,11 @@ impl Resolver<'_> {
             .map(|(key, def)| self.card_set(key, def))
             .collect();
         for (i, (key, def)) in file.sets.0.iter().enumerate() {
+            if let Some(factors) = &def.product {
+                self.product(key, def, factors, &mut sets, i);
+            }
+        }
+        for (i, (key, def)) in file.sets.0.iter().enumerate() {
             self.set_references(key, def, &mut sets, i, &constants);
         }
         let mut conditions: Vec<NamedCondition> = file
@@ -160,6 +165,14 @@ impl Resolver<'_> {
                 .flatten()
                 .map(|s| s.value.clone())
                 .collect(),
+            product: def
+                .product
+                .iter()
+                .flatten()
+                .map(|s| s.value.clone())
+                .collect(),
+            product_types: Vec::new(),
+            product_sizes: Vec::new(),
             universe: Universe {
                 attrs,
                 types,
@@ -167,6 +180,91 @@ impl Resolver<'_> {
             },
             loc: key.loc.clone(),
         }
+    }
+
+    /// Fills in a product set from its factors: its universe, and one card per type whose
+    /// copies count the combinations it stands for (the deck lint tests conditions against).
+    fn product(
+        &mut self,
+        key: &Sp<String>,
+        def: &SetDef,
+        factors: &[Sp<String>],
+        sets: &mut [CardSet],
+        index: usize,
+    ) {
+        if !def.cards.is_empty() || !def.attributes.is_empty() {
+            self.error_at(
+                "invalid-product",
+                format!(
+                    "set `{}` is a product of other sets, so it lists no cards or attributes of its own",
+                    key.value
+                ),
+                &key.loc,
+                "a product set",
+            );
+            return;
+        }
+        if factors.is_empty() {
+            self.error_at(
+                "invalid-product",
+                format!("set `{}` is a product of no sets", key.value),
+                &key.loc,
+                "`product` is empty",
+            );
+            return;
+        }
+        let mut found = Vec::with_capacity(factors.len());
+        for f in factors {
+            let Some(i) = self.find_set(f, sets) else {
+                return;
+            };
+            if !sets[i].product.is_empty() || i == index {
+                self.error_at(
+                    "invalid-product",
+                    format!(
+                        "set `{}` is itself a product; a product combines sets of listed cards",
+                        f.value
+                    ),
+                    &f.loc,
+                    "a product set",
+                );
+                return;
+            }
+            if sets[i].cards.len() > MAX_TYPES {
+                return; // reported where that set is declared
+            }
+            found.push(i);
+        }
+        let refs: Vec<&CardSet> = found.iter().map(|&i| &sets[i]).collect();
+        let product = match crate::universe::product(&refs) {
+            Ok(p) => p,
+            Err((code, why)) => {
+                self.error_at(code, why, &factors[0].loc, "in this product");
+                return;
+            }
+        };
+        let sizes = refs.iter().map(|s| s.cards.len()).collect();
+        let set = &mut sets[index];
+        set.cards = product
+            .universe
+            .types
+            .iter()
+            .zip(&product.combinations)
+            .map(|(t, &n)| Card {
+                id: t.id.clone(),
+                name: t.id.clone(),
+                copies: u8::try_from(n).unwrap_or(u8::MAX),
+                points: None,
+                condition: None,
+                text: String::new(),
+                overrides: Vec::new(),
+                effects: Vec::new(),
+                loc: key.loc.clone(),
+            })
+            .collect();
+        set.universe = product.universe;
+        set.product_types = product.types_of;
+        set.product_sizes = sizes;
     }
 
     fn attributes(&mut self, defs: &Table<Sp<DomainDef>>) -> Vec<Attr> {

@@ -108,6 +108,10 @@ struct Search<'a> {
     pay: Payment,
     /// `pay` so far plus every remaining card: the most the rest of the search can reach.
     reach: [u8; 64],
+    /// The types above zero in `pay` and in `reach`, kept as they change so that evaluating
+    /// a condition need not look for them.
+    pay_held: u64,
+    reach_held: u64,
     /// Prune on a cost that never decreases: nothing costlier than the best is wanted.
     cost: Option<&'a Program>,
     best_cost: i64,
@@ -169,6 +173,8 @@ impl<'a> Search<'a> {
                 counts: [0; 64],
                 len: len as u8,
             },
+            reach_held: crate::counts::nonzero_mask(&reach[..len]),
+            pay_held: 0,
             reach,
             cost,
             best_cost: i64::MAX,
@@ -181,30 +187,31 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn all(&self, conjuncts: &[u32], counts: &[u8]) -> bool {
+    /// Whether every conjunct holds over `counts`, whose types above zero are `held`.
+    fn all(&self, conjuncts: &[u32], counts: &[u8], held: u64) -> bool {
         conjuncts
             .iter()
-            .all(|&i| self.program.eval(i, counts, self.args) != 0)
+            .all(|&i| self.program.eval_held(i, counts, held, self.args) != 0)
     }
 
     fn run(&mut self) {
         let plan = self.program.plan();
         let empty = [0u8; 64];
         let empty = &empty[..self.hand.len()];
-        if !self.all(&plan.constant, empty) || !self.all(&plan.down, empty) {
+        if !self.all(&plan.constant, empty, 0) || !self.all(&plan.down, empty, 0) {
             return;
         }
         if plan.mixed.is_empty() {
-            if !self.all(&plan.up, &self.reach[..self.hand.len()]) {
+            if !self.all(&plan.up, &self.reach[..self.hand.len()], self.reach_held) {
                 return;
             }
-            if self.all(&plan.up, empty) {
+            if self.all(&plan.up, empty, 0) {
                 self.emit();
                 return;
             }
             self.monotone(0);
         } else {
-            if self.meets(empty) && self.minimal() {
+            if self.meets(empty, 0) && self.minimal() {
                 self.emit();
             }
             self.exhaustive(0);
@@ -274,11 +281,19 @@ impl<'a> Search<'a> {
             }
             self.pay.counts[t] = k;
             self.reach[t] = k;
+            let bit = 1u64 << t;
             if k > 0 {
-                if !self.all(&plan.down, self.pay.counts()) || self.too_costly(0) {
+                self.pay_held |= bit;
+                self.reach_held |= bit;
+            } else {
+                self.pay_held &= !bit;
+                self.reach_held &= !bit;
+            }
+            if k > 0 {
+                if !self.all(&plan.down, self.pay.counts(), self.pay_held) || self.too_costly(0) {
                     break;
                 }
-                if self.all(&plan.up, self.pay.counts()) {
+                if self.all(&plan.up, self.pay.counts(), self.pay_held) {
                     // Met: more copies, or more of later types, would be superfluous.
                     if self.minimal() {
                         self.emit();
@@ -291,7 +306,7 @@ impl<'a> Search<'a> {
             if self.too_costly(self.lower_bound_of_rest(t)) {
                 break;
             }
-            if self.all(&plan.up, &self.reach[..len]) {
+            if self.all(&plan.up, &self.reach[..len], self.reach_held) {
                 self.monotone(t + 1);
             }
             if self.stopped {
@@ -300,6 +315,8 @@ impl<'a> Search<'a> {
         }
         self.pay.counts[t] = 0;
         self.reach[t] = self.hand[t];
+        self.pay_held &= !(1u64 << t);
+        self.reach_held |= 1u64 << t;
     }
 
     /// Some conjunct is neither Up nor Down: try every sub-multiset once.
@@ -309,13 +326,15 @@ impl<'a> Search<'a> {
             for k in 1..=self.hand[t] {
                 if !self.tick() {
                     self.pay.counts[t] = 0;
+                    self.pay_held &= !(1u64 << t);
                     return;
                 }
                 self.pay.counts[t] = k;
-                if !self.all(&plan.down, self.pay.counts()) {
+                self.pay_held |= 1u64 << t;
+                if !self.all(&plan.down, self.pay.counts(), self.pay_held) {
                     break;
                 }
-                if self.meets(&self.pay.counts) && self.minimal() {
+                if self.meets(&self.pay.counts, self.pay_held) && self.minimal() {
                     self.emit();
                 }
                 self.exhaustive(t + 1);
@@ -324,14 +343,20 @@ impl<'a> Search<'a> {
                 }
             }
             self.pay.counts[t] = 0;
+            self.pay_held &= !(1u64 << t);
             if self.stopped {
                 return;
             }
         }
     }
 
-    fn meets(&self, counts: &[u8]) -> bool {
-        self.program.test(&counts[..self.hand.len()], self.args)
+    fn meets(&self, counts: &[u8], held: u64) -> bool {
+        self.program.eval_held(
+            self.program.root(),
+            &counts[..self.hand.len()],
+            held,
+            self.args,
+        ) != 0
     }
 
     /// No single card of the payment can be left out.
@@ -339,15 +364,20 @@ impl<'a> Search<'a> {
         let plan = self.program.plan();
         // Removing a card keeps Down conjuncts true, so only the others need a look.
         let recheck: &[u32] = if plan.mixed.is_empty() { &plan.up } else { &[] };
-        for t in 0..self.hand.len() {
-            if self.pay.counts[t] == 0 {
-                continue;
-            }
+        let mut paid = self.pay_held;
+        while paid != 0 {
+            let t = paid.trailing_zeros() as usize;
+            paid &= paid - 1;
             self.pay.counts[t] -= 1;
-            let still = if plan.mixed.is_empty() {
-                self.all(recheck, self.pay.counts())
+            let held = if self.pay.counts[t] == 0 {
+                self.pay_held & !(1u64 << t)
             } else {
-                self.meets(&self.pay.counts)
+                self.pay_held
+            };
+            let still = if plan.mixed.is_empty() {
+                self.all(recheck, self.pay.counts(), held)
+            } else {
+                self.meets(&self.pay.counts, held)
             };
             self.pay.counts[t] += 1;
             if still {
