@@ -50,6 +50,7 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
     let situations = e.take(pack.set("situations"));
     let princes = e.take(pack.set("princes"));
     let decks: Vec<Option<&PackSet>> = DECKS.iter().map(|id| e.take(pack.set(id))).collect();
+    let tile_points = e.take(pack.int("tile_points"));
     let n = numbers(&mut e, pack);
     let players = (usize::from(pack.players.0), usize::from(pack.players.1));
     if players.0 < 2 || players.1 > 4 {
@@ -186,14 +187,11 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
         moves,
         ring_moves,
         deck_cards,
-        game: pack
-            .lineage
-            .first()
-            .cloned()
-            .unwrap_or_else(|| pack.id.clone()),
-        variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        // Named the way it was opened, so replays and saves open the same pack again.
+        game: pack.origin.game.clone(),
+        variant: pack.origin.variant.clone(),
         players: players.0..=players.1,
-        track: ScoreTrack::new(pack.int("tile_points").unwrap_or(50)),
+        track: ScoreTrack::new(tile_points.unwrap_or(0)),
         board,
         princes: prince_list,
         colors,
