@@ -5,13 +5,17 @@ pub mod cond;
 pub mod counts;
 pub mod diag;
 pub mod digest;
+pub mod exchange;
 pub mod facade;
 pub mod game;
+pub mod joint;
 pub mod pile;
 pub mod play;
+pub mod proposal;
 pub mod replay;
 pub mod rng;
 pub mod seats;
+pub mod showdown;
 pub mod sim;
 
 pub use counts::Counts;
