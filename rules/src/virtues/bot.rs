@@ -21,6 +21,10 @@ const LIKELY: f64 = 0.5;
 const UNLIKELY: f64 = 0.1;
 /// A small cost of every open offer, so that idle offers lose to `done`.
 const OFFER_COST: f64 = 0.05;
+/// How much every knight favours the kingdom's honor before anyone leads.
+const LEANING: f64 = 0.25;
+/// What each card still missing for its quest costs a knight stuck on it (turns lost).
+const STUCK: f64 = 1.0;
 
 impl Virtues {
     pub(crate) fn evaluate(&self, state: &State, me: Seat) -> f64 {
@@ -66,7 +70,10 @@ impl Virtues {
         // The kingdom: wanted by those behind, not by the leader.
         let (honor, dishonor) = self.balance(state);
         let bal = (honor - dishonor) as f64;
-        let leaning = (0.25 - lead as f64 / 4.0).clamp(-1.0, 1.0);
+        // Early on every knight builds the kingdom; later the leader turns against it.
+        let total = self.quest_cards.copies.iter().map(|&c| f64::from(c)).sum::<f64>();
+        let progress = 1.0 - state.quest_deck.len() as f64 / total.max(1.0);
+        let leaning = (LEANING - lead as f64 * progress / 4.0).clamp(-1.0, 1.0);
         value += w.kingdom * bal * leaning;
         if bal < 0.0 {
             let fall = (-bal / self.threshold(state) as f64).min(1.0);
@@ -139,12 +146,19 @@ impl Virtues {
                 let slot = state.layout[i];
                 let sharing = slot.knights.count_ones();
                 let worth = self.reward_worth(slot.quest, sharing);
-                let lack = self.missing(slot.quest, &self.reach(state, me, slot.knights));
+                // Its own cards and (as far as it can tell) its partners'.
+                let mut together = *hand;
+                for s in 0..state.count() as Seat {
+                    if s != me && has(slot.knights, s) && state.alive(s) {
+                        together.add_all(&state.player(s).virtues);
+                    }
+                }
+                let lack = self.missing(slot.quest, &together);
                 value += if lack == 0 {
                     w.ready_quest * worth
                 } else {
                     // Stuck on a quest: turns lost until cards come.
-                    w.prospect * worth / f64::from(1 + lack) - f64::from(lack) * w.virtue
+                    w.prospect * worth / f64::from(1 + lack) - f64::from(lack) * STUCK
                 };
             }
             None => {

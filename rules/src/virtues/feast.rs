@@ -53,7 +53,6 @@ impl Virtues {
         x: &Exchange,
         events: &mut impl EventSink<Event>,
     ) {
-        let mut deals = 0u8;
         for o in x.accepted() {
             if let Some(give) = o.give {
                 self.hand_over(state, o.from, o.to, give);
@@ -61,9 +60,10 @@ impl Virtues {
             if let Some(ask) = o.ask {
                 self.hand_over(state, o.to, o.from, ask);
             }
-            deals += 1;
         }
-        events.emit(|| Event::FeastSettled { deals });
+        events.emit(|| Event::FeastSettled {
+            deals: x.accepted().copied().collect(),
+        });
         for o in x.accepted() {
             for (item, giver, receiver) in [(o.give, o.from, o.to), (o.ask, o.to, o.from)] {
                 let Some(item) = item else { continue };

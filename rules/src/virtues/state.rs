@@ -248,10 +248,12 @@ pub enum Event {
         seat: Seat,
     },
     Traded {
+        seat: Seat,
+        mv: ExchangeMove,
         offer: u16,
     },
     FeastSettled {
-        deals: u8,
+        deals: Vec<grail_engine::exchange::Offer>,
     },
     Challenged {
         seat: Seat,

@@ -385,11 +385,15 @@ impl Virtues {
                 events.emit(|| Event::Shown { seat, mv });
             }
             (Stage::Feast(x), Action::Trade(mv)) => {
+                let seat = x.to_move().unwrap_or(me);
                 x.apply(&mv);
-                if let grail_engine::exchange::ExchangeMove::Offer { .. } = mv {
-                    let offer = x.offers().last().map_or(0, |o| o.id);
-                    events.emit(|| Event::Traded { offer });
-                }
+                let offer = match mv {
+                    grail_engine::exchange::ExchangeMove::Offer { .. } => {
+                        x.offers().last().map_or(0, |o| o.id)
+                    }
+                    _ => 0,
+                };
+                events.emit(|| Event::Traded { seat, mv, offer });
             }
             (Stage::Window { asked, now }, _) => {
                 let seat = *now;

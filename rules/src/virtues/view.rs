@@ -548,9 +548,41 @@ impl Virtues {
                 virtue(*card)
             ),
             Event::FeastCalled { seat } => format!("{} calls a feast", who(*seat)),
-            Event::Traded { offer } => format!("offer {offer} is made"),
+            Event::Traded { seat, mv, offer } => {
+                use grail_engine::exchange::ExchangeMove as M;
+                match mv {
+                    M::Offer { to, give, ask } => format!(
+                        "{} offers {} {} for {} (offer {offer})",
+                        who(*seat),
+                        who(*to),
+                        give.map_or("nothing".into(), |i| self.item_name(i)),
+                        ask.map_or("nothing".into(), |i| self.item_name(i)),
+                    ),
+                    M::Accept(n) => format!("{} accepts offer {n}", who(*seat)),
+                    M::Refuse(n) => format!("{} refuses offer {n}", who(*seat)),
+                    M::Cancel(n) => format!("{} cancels offer {n}", who(*seat)),
+                    M::Done => format!("{} is done", who(*seat)),
+                }
+            }
             Event::FeastSettled { deals } => {
-                format!("the feast is settled: {deals} deal(s) change hands")
+                let parts: Vec<String> = deals
+                    .iter()
+                    .map(|o| {
+                        let mut part = format!("P{} → P{}", o.from + 1, o.to + 1);
+                        if let Some(g) = o.give {
+                            part += &format!(" {}", self.item_name(g));
+                        }
+                        if let Some(a) = o.ask {
+                            part += &format!(" for {}", self.item_name(a));
+                        }
+                        part
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    "the feast ends: nothing changes hands".into()
+                } else {
+                    format!("the feast ends; the deals change hands: {}", parts.join("; "))
+                }
             }
             Event::Challenged { seat, other, duel } => format!(
                 "{} challenges {} to a {}",
