@@ -670,9 +670,16 @@ impl Virtues {
             Event::TrialDeclined { seat, trial: t } => {
                 format!("{} does not meet {}", who(*seat), trial(*t))
             }
-            Event::QuestCompleted { quest: q, knights } => {
-                format!("{} completes {}", group(*knights), quest(*q))
-            }
+            Event::QuestCompleted { quest: q, knights } => format!(
+                "{} {} {}",
+                group(*knights),
+                if knights.count_ones() > 1 {
+                    "complete"
+                } else {
+                    "completes"
+                },
+                quest(*q)
+            ),
             Event::QuestFailed { quest: q, knights } => format!(
                 "{} fails for {}: the ignore penalty hits each knight involved",
                 quest(*q),
