@@ -98,6 +98,8 @@ pub enum Stage {
     },
     /// The king bestows honor or dishonor.
     Bestow,
+    /// The player draws and places a quest (nobody decides).
+    Draw,
     /// Too many quests: the player expires one, not the one just placed (index `placed`).
     Expire {
         placed: u8,

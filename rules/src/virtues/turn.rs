@@ -103,7 +103,7 @@ impl Virtues {
             }
         }
         let mut events = grail_engine::game::NoEvents;
-        self.begin_turn(&mut state, &mut events);
+        self.begin_turn(&mut state);
         self.advance(&mut state, &mut events);
         Ok(state)
     }
@@ -128,7 +128,7 @@ impl Virtues {
             Stage::Start { .. } | Stage::Act | Stage::Bestow | Stage::Expire { .. } => {
                 Some(state.current)
             }
-            Stage::TurnOver => None,
+            Stage::TurnOver | Stage::Draw => None,
             Stage::Prizes { now, .. } | Stage::Window { now, .. } => Some(*now),
             Stage::Contest(c) => c.showdown.to_move(),
             Stage::Feast(x) => x.to_move(),
@@ -196,7 +196,7 @@ impl Virtues {
                     }
                 }
             }
-            Stage::TurnOver | Stage::Over => {}
+            Stage::TurnOver | Stage::Draw | Stage::Over => {}
         }
     }
 
@@ -407,7 +407,10 @@ impl Virtues {
                 let (to, dishonor) = match *action {
                     Action::Honor(s) => (s, false),
                     Action::Dishonor(s) => (s, true),
-                    _ => return self.place_quest(state, events),
+                    _ => {
+                        state.stage = Stage::Draw;
+                        return;
+                    }
                 };
                 let n = self.n.bestow_cards;
                 let (h, d) = if dishonor { (0, n) } else { (n, 0) };
@@ -423,7 +426,7 @@ impl Virtues {
                     turn: state.turn,
                     seat: me,
                 });
-                self.place_quest(state, events);
+                state.stage = Stage::Draw;
             }
             (Stage::Expire { .. }, Action::Expire(i)) => {
                 let slot = state.layout.remove(usize::from(i));
@@ -563,13 +566,14 @@ impl Virtues {
     }
 
     /// After the window: the king bestows, then the quest draw.
-    fn close_window(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+    fn close_window(&self, state: &mut State) {
         let me = state.current;
-        if self.n.bestow_cards > 0 && state.alive(me) && self.king(state) == Some(me) {
-            state.stage = Stage::Bestow;
+        state.stage = if self.n.bestow_cards > 0 && state.alive(me) && self.king(state) == Some(me)
+        {
+            Stage::Bestow
         } else {
-            self.place_quest(state, events);
-        }
+            Stage::Draw
+        };
     }
 
     /// F: "After taking any action, or if the player is dead, the player then draws and
@@ -602,16 +606,15 @@ impl Virtues {
             return self.finish(state, End::TurnLimit, events);
         }
         state.current = (seat + 1) % state.count() as Seat;
-        self.begin_turn(state, events);
+        self.begin_turn(state);
     }
 
-    fn begin_turn(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+    fn begin_turn(&self, state: &mut State) {
         state.no_quest_draw = false;
         let me = state.current;
         if !state.alive(me) {
             // A dead knight takes no action but still draws and places a quest.
-            state.stage = Stage::Act;
-            self.place_quest(state, events);
+            state.stage = Stage::Draw;
         } else if state.on_quest(me) {
             state.stage = Stage::Start { tried: false };
         } else {
@@ -685,7 +688,7 @@ impl Virtues {
             match &mut state.stage {
                 Stage::Start { .. } => {
                     if !state.players[usize::from(me)].alive {
-                        self.place_quest(state, events);
+                        state.stage = Stage::Draw;
                         continue;
                     }
                     if !state.on_quest(me) {
@@ -696,7 +699,7 @@ impl Virtues {
                 }
                 Stage::Act => {
                     if !state.alive(me) {
-                        self.place_quest(state, events);
+                        state.stage = Stage::Draw;
                         continue;
                     }
                     scratch.clear();
@@ -776,10 +779,11 @@ impl Virtues {
                             }
                             return;
                         }
-                        None => self.close_window(state, events),
+                        None => self.close_window(state),
                     }
                 }
                 Stage::TurnOver => self.end_turn(state, events),
+                Stage::Draw => self.place_quest(state, events),
                 Stage::Bestow | Stage::Expire { .. } | Stage::Over => return,
             }
         }

@@ -232,6 +232,7 @@ impl Virtues {
             Stage::Bestow => "the king bestows".into(),
             Stage::Expire { .. } => "expire a quest".into(),
             Stage::TurnOver => "the turn ends".into(),
+            Stage::Draw => "a quest is drawn".into(),
             Stage::Over => "game over".into(),
         }
     }
