@@ -1,0 +1,191 @@
+//! Camelot Virtues: properties over many random and greedy games of 3 to 6 players, checked
+//! after every move — cards conserved (the rulebook's invariants), exactly one king while he
+//! lives, dead knights never act (but for choosing the quest to expire on their own turn, as
+//! the fragment says), hidden hands never show in another player's view (`observe`) or table
+//! (`render`), every game ends — and the pack's gap resolutions as the reference gives them.
+
+use grail_engine::agent::{Agent, GreedyAgent, RandomAgent, decide};
+use grail_engine::game::{NoEvents, Rules, Setup};
+use grail_engine::rng::GameRng;
+use grail_rules::virtues::{Virtues, compile};
+use grail_schema::{Disk, Loader, Pack};
+
+/// More moves than any game takes (the pack's turn limit ends every game long before).
+const MOVE_CAP: usize = 50_000;
+
+fn pack() -> Pack {
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load_game("virtues", None);
+    loaded.pack.expect("the virtues pack loads")
+}
+
+fn rules() -> Virtues {
+    compile(&pack()).unwrap_or_else(|e| panic!("the virtues pack compiles: {e:?}"))
+}
+
+fn seats_in(answer: &str) -> Vec<usize> {
+    answer
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix('P')?.parse::<usize>().ok())
+        .map(|n| n - 1)
+        .collect()
+}
+
+/// What every player may see of `state` for `seat` must not depend on the hidden cards: a
+/// second determinisation of the first gives the same view with the same generator, and the
+/// table drawn from the true state equals the one drawn from the view.
+fn check_views(rules: &Virtues, state: &<Virtues as Rules>::State, seat: usize, salt: u64) {
+    let view = rules.observe(state, seat, &mut GameRng::new(salt));
+    let again = rules.observe(&view, seat, &mut GameRng::new(salt));
+    let other = rules.observe(state, seat, &mut GameRng::new(salt ^ 0xFFFF));
+    let regained = rules.observe(&other, seat, &mut GameRng::new(salt));
+    assert_eq!(
+        again, regained,
+        "P{}'s view depends on cards it cannot see",
+        seat + 1
+    );
+    assert_eq!(
+        rules.render(state, Some(seat)),
+        rules.render(&other, Some(seat)),
+        "P{}'s table shows cards it cannot see",
+        seat + 1
+    );
+    assert_eq!(rules.render(state, None), rules.render(&other, None));
+}
+
+/// Plays one game with `greedy` or random agents, checking the properties after every move.
+fn play(rules: &Virtues, players: usize, seed: u64, greedy: bool) -> String {
+    let mut state = rules.setup(&Setup::new(players, seed)).expect("setup");
+    let mut agents: Vec<Box<dyn Agent<Virtues>>> = (0..players)
+        .map(|s| -> Box<dyn Agent<Virtues>> {
+            let seed = seed * 31 + s as u64;
+            if greedy {
+                Box::new(GreedyAgent::new(seed))
+            } else {
+                Box::new(RandomAgent::new(seed))
+            }
+        })
+        .collect();
+    let mut view_rng = GameRng::new(seed ^ 0xABCD);
+    let mut legal = Vec::new();
+    let mut moves = 0;
+    while let Some(seat) = rules.to_move(&state) {
+        let dead = seats_in(&rules.inspect(&state, "dead").unwrap());
+        let king = seats_in(&rules.inspect(&state, "king").unwrap());
+        assert_eq!(king.len(), 1, "seed {seed}: exactly one king");
+        if dead.len() < players {
+            assert!(!dead.contains(&king[0]), "seed {seed}: the king is dead");
+        }
+        rules.legal_actions(&state, &mut legal);
+        assert!(!legal.is_empty(), "seed {seed}: P{} has no move", seat + 1);
+        if dead.contains(&seat) {
+            for action in &legal {
+                let text = rules.format_action(&state, action);
+                assert!(
+                    text.starts_with("expire ")
+                        && rules.inspect(&state, "player").unwrap() == format!("P{}", seat + 1),
+                    "seed {seed}: dead P{} may `{text}`",
+                    seat + 1
+                );
+            }
+        }
+        if moves % 7 == 0 {
+            for s in 0..players {
+                check_views(rules, &state, s, seed + moves as u64);
+            }
+        }
+        let i = decide(
+            rules,
+            &state,
+            seat,
+            &legal,
+            agents[seat].as_mut(),
+            &mut view_rng,
+        );
+        let text = rules.format_action(&state, &legal[i]);
+        assert_eq!(
+            rules.parse_action(&state, &text).as_ref(),
+            Ok(&legal[i]),
+            "seed {seed}: `{text}` reads back"
+        );
+        rules.apply(&mut state, &legal[i], &mut NoEvents);
+        if let Err(e) = rules.check_invariants(&state) {
+            panic!("seed {seed}, {players} players, after `{text}`: {e}");
+        }
+        moves += 1;
+        assert!(moves < MOVE_CAP, "seed {seed}: the game does not end");
+    }
+    rules.outcome(&state).expect("a finished game has an outcome").end
+}
+
+#[test]
+fn random_games_keep_the_rules_properties() {
+    let rules = rules();
+    for players in 3..=6 {
+        for seed in 0..25 {
+            play(&rules, players, seed, false);
+        }
+    }
+}
+
+#[test]
+fn greedy_games_keep_the_rules_properties() {
+    let rules = rules();
+    for players in 3..=6 {
+        for seed in 100..108 {
+            play(&rules, players, seed, true);
+        }
+    }
+}
+
+#[test]
+fn the_pack_holds_the_reference_decks() {
+    let pack = pack();
+    let copies = |set: &str| -> Vec<(String, u8)> {
+        pack.set(set)
+            .unwrap()
+            .cards
+            .iter()
+            .map(|c| (c.id.clone(), c.copies))
+            .collect()
+    };
+    // F: six virtue types; ref: "Virtue deck (60)".
+    assert_eq!(
+        copies("virtues")
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .collect::<Vec<_>>(),
+        ["courage", "swordsmanship", "mercy", "piety", "sin", "guile"]
+    );
+    assert_eq!(pack.set("virtues").unwrap().total(), 60);
+    // Ref: "Treasures (20 in the deck, plus the Crown)"; ref gap 6: 20 Honor, 20 Dishonor.
+    assert_eq!(pack.set("treasures").unwrap().total(), 21);
+    assert_eq!(pack.set("honors").unwrap().total(), 40);
+    // Ref: "Trials (20)".
+    assert_eq!(pack.set("trials").unwrap().total(), 20);
+    // F: "You begin the game with four virtue cards".
+    assert_eq!(pack.int("starting_virtues").unwrap(), 4);
+}
+
+#[test]
+fn the_king_starts_and_holds_the_crown() {
+    let rules = rules();
+    for players in 2..=6 {
+        let state = rules.setup(&Setup::new(players, 7)).unwrap();
+        assert_eq!(rules.inspect(&state, "king").unwrap(), "P1");
+        assert_eq!(rules.inspect(&state, "player").unwrap(), "P1");
+        assert_eq!(
+            rules.inspect(&state, "treasures P1").unwrap(),
+            "crown-of-camelot"
+        );
+        for s in 2..=players {
+            assert_eq!(rules.inspect(&state, &format!("treasures P{s}")).unwrap(), "-");
+            let hand = rules.inspect(&state, &format!("virtues P{s}")).unwrap();
+            assert_eq!(hand.split_whitespace().count(), 4, "P{s}: {hand}");
+        }
+    }
+    assert!(rules.setup(&Setup::new(7, 1)).is_err());
+    assert!(rules.setup(&Setup::new(1, 1)).is_err());
+}
