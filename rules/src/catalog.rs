@@ -225,14 +225,19 @@ pub const VIRTUES: RulesSpec = RulesSpec {
             doc: "greedy bot: share of a quest's reward it counts per card it lacks less",
         },
         ParamSpec {
-            name: "bot_kingdom_pct",
+            name: "bot_win_pct",
             kind: ParamKind::Int { min: 0, max: 1000 },
-            doc: "greedy bot: worth of each point of the kingdom's honor balance",
+            doc: "greedy bot: how much its estimated share of a win counts (100: a win is 100 points)",
         },
         ParamSpec {
-            name: "bot_rival_pct",
+            name: "bot_loyalty_pct",
             kind: ParamKind::Int { min: 0, max: 1000 },
-            doc: "greedy bot: how much the best rival's points count against it",
+            doc: "greedy bot: worth of each point of the kingdom's honor balance at the start (fading as the quest deck runs out)",
+        },
+        ParamSpec {
+            name: "bot_lead_spread",
+            kind: ParamKind::Int { min: 0, max: 100 },
+            doc: "greedy bot: how many points of a lead are uncertain at the start of the game",
         },
         ParamSpec {
             name: "bot_death_cost",

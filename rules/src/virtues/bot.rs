@@ -18,11 +18,8 @@ const WIN: f64 = 100.0;
 /// How much a pending offer is worth against a settled deal, by the other side's likely
 /// answer (its own worth of the cards is unknown to us).
 const LIKELY: f64 = 0.5;
-const UNLIKELY: f64 = 0.1;
 /// A small cost of every open offer, so that idle offers lose to `done`.
 const OFFER_COST: f64 = 0.05;
-/// How much every knight favours the kingdom's honor before anyone leads.
-const LEANING: f64 = 0.25;
 /// What each card still missing for its quest costs a knight stuck on it (turns lost).
 const STUCK: f64 = 1.0;
 
@@ -65,20 +62,10 @@ impl Virtues {
             + i64::from(p.dishonor) * self.honor.dishonor_points;
         value += points as f64;
         value += self.hand_worth(state, me, &virtues);
-        let lead = points - self.best_rival(state, me);
-        value += w.rival * (lead.min(0)) as f64;
-        // The kingdom: wanted by those behind, not by the leader.
+        value += w.win * self.win_chance(state, me, points, &virtues, &treasures);
+        // Loyalty: early on every knight plays for Camelot's honor for its own sake.
         let (honor, dishonor) = self.balance(state);
-        let bal = (honor - dishonor) as f64;
-        // Early on every knight builds the kingdom; later the leader turns against it.
-        let total = self.quest_cards.copies.iter().map(|&c| f64::from(c)).sum::<f64>();
-        let progress = 1.0 - state.quest_deck.len() as f64 / total.max(1.0);
-        let leaning = (LEANING - lead as f64 * progress / 4.0).clamp(-1.0, 1.0);
-        value += w.kingdom * bal * leaning;
-        if bal < 0.0 {
-            let fall = (-bal / self.threshold(state) as f64).min(1.0);
-            value += fall * self.sin_bonus(&virtues, &treasures) as f64;
-        }
+        value += w.loyalty * (honor - dishonor) as f64 * self.deck_left(state);
         value += self.contest_prospects(state, me);
         value += self.reward_prospects(state, me);
         value
@@ -92,6 +79,36 @@ impl Virtues {
             .unwrap_or(0)
     }
 
+    /// Its share of a win, estimated: Camelot saved (everyone wins) as likely as the honor
+    /// balance leans that way, otherwise a win for the best score, as likely as its lead
+    /// over the best rival, less sure the more of the game is left. When the balance leans
+    /// to a fall, its Sin pairs count too.
+    fn win_chance(
+        &self,
+        state: &State,
+        me: Seat,
+        points: i64,
+        virtues: &Counts,
+        treasures: &Counts,
+    ) -> f64 {
+        let (honor, dishonor) = self.balance(state);
+        let reach = (self.threshold(state) + 1) as f64;
+        let bal = (honor - dishonor) as f64;
+        let saved = (0.5 + bal / (2.0 * reach)).clamp(0.0, 1.0);
+        let fall = (-bal / reach).clamp(0.0, 1.0);
+        let spread = 1.0 + self.n.bot.spread * self.deck_left(state);
+        let mine = points as f64 + fall * self.sin_bonus(virtues, treasures) as f64;
+        let lead = mine - self.best_rival(state, me) as f64;
+        let top = 1.0 / (1.0 + (-lead / spread).exp());
+        WIN * (saved / state.count() as f64 + (1.0 - saved) * top)
+    }
+
+    /// The share of the quest deck still to come: 1 at the start, 0 at the end.
+    fn deck_left(&self, state: &State) -> f64 {
+        let total = self.quest_cards.copies.iter().map(|&c| f64::from(c)).sum::<f64>();
+        state.quest_deck.len() as f64 / total.max(1.0)
+    }
+
     /// A quest's reward in points, for one knight of `sharing`.
     fn reward_worth(&self, quest: Card, sharing: u32) -> f64 {
         let mean_treasure = self.mean_treasure();
@@ -103,7 +120,7 @@ impl Virtues {
             let n = f64::from(e.count);
             worth += match e.kind {
                 Kind::DrawTreasures => n * mean_treasure,
-                Kind::Honor => n * (self.honor.honor_points as f64 + self.n.bot.kingdom),
+                Kind::Honor => n * self.honor.honor_points as f64,
                 Kind::DrawVirtues => n * self.n.bot.virtue,
                 _ => 0.0,
             };
@@ -122,21 +139,6 @@ impl Virtues {
         if n == 0 { 0.0 } else { sum as f64 / n as f64 }
     }
 
-    /// Cards a hand lacks for a quest's cheapest presentation.
-    fn missing(&self, quest: Card, hand: &Counts) -> u32 {
-        self.quests[usize::from(quest)]
-            .shapes
-            .iter()
-            .map(|shape| {
-                shape
-                    .iter()
-                    .map(|(t, n)| u32::from(n.saturating_sub(hand.get(t))))
-                    .sum()
-            })
-            .min()
-            .unwrap_or(u32::MAX / 2)
-    }
-
     /// The virtue cards' worth: each card a little, and the quests they bring within reach.
     fn hand_worth(&self, state: &State, me: Seat, hand: &Counts) -> f64 {
         let w = &self.n.bot;
@@ -145,7 +147,6 @@ impl Virtues {
             Some(i) => {
                 let slot = state.layout[i];
                 let sharing = slot.knights.count_ones();
-                let worth = self.reward_worth(slot.quest, sharing);
                 // Its own cards and (as far as it can tell) its partners'.
                 let mut together = *hand;
                 for s in 0..state.count() as Seat {
@@ -153,9 +154,12 @@ impl Virtues {
                         together.add_all(&state.player(s).virtues);
                     }
                 }
-                let lack = self.missing(slot.quest, &together);
+                let (lack, shape) = self.closest(slot.quest, &together);
+                let worth = self.expected_worth(slot.quest, sharing, &together, shape);
                 value += if lack == 0 {
-                    w.ready_quest * worth
+                    // The cards it will present count in the quest, not on their own.
+                    let needed = shape.map_or(0, |s| s.total()).min(hand.total());
+                    w.ready_quest * worth - w.virtue * f64::from(needed)
                 } else {
                     // Stuck on a quest: turns lost until cards come.
                     w.prospect * worth / f64::from(1 + lack) - f64::from(lack) * STUCK
@@ -168,14 +172,73 @@ impl Virtues {
                     .filter(|slot| self.room_on(slot))
                     .map(|slot| {
                         let sharing = slot.knights.count_ones() + 1;
-                        self.reward_worth(slot.quest, sharing)
-                            / f64::from(1 + self.missing(slot.quest, hand))
+                        let (lack, shape) = self.closest(slot.quest, hand);
+                        self.expected_worth(slot.quest, sharing, hand, shape) / f64::from(1 + lack)
                     })
                     .fold(0.0, f64::max);
                 value += w.prospect * best;
             }
         }
         value
+    }
+
+    /// The presentation of a quest a hand comes closest to, and how many cards it lacks.
+    fn closest<'a>(&'a self, quest: Card, hand: &Counts) -> (u32, Option<&'a Counts>) {
+        let mut best = (u32::MAX / 2, None);
+        for shape in &self.quests[usize::from(quest)].shapes {
+            let lack: u32 = shape
+                .iter()
+                .map(|(t, n)| u32::from(n.saturating_sub(hand.get(t))))
+                .sum();
+            if lack < best.0 {
+                best = (lack, Some(shape));
+            }
+        }
+        best
+    }
+
+    /// A quest's reward if its trials are passed, less its penalty if not, for one of
+    /// `sharing` knights whose cards are `hand` and who will present `shape`.
+    fn expected_worth(&self, quest: Card, sharing: u32, hand: &Counts, shape: Option<&Counts>) -> f64 {
+        let mut spare = *hand;
+        if let Some(shape) = shape {
+            for (t, n) in shape.iter() {
+                spare.remove(t, n.min(spare.get(t)));
+            }
+        }
+        let q = &self.quests[usize::from(quest)];
+        let pass = self.trial_pass_chance(&spare).powi(i32::from(q.trials));
+        let mut penalty = 0.0;
+        for e in &q.penalty {
+            let n = f64::from(e.count);
+            penalty += match e.kind {
+                Kind::Dishonor => n * -self.honor.dishonor_points as f64,
+                Kind::DiscardVirtues | Kind::LoseVirtues => n * self.n.bot.virtue,
+                Kind::Death => self.n.bot.death,
+                _ => 0.0,
+            };
+        }
+        pass * self.reward_worth(quest, sharing) - (1.0 - pass) * penalty
+    }
+
+    /// How likely a trial drawn at random is passed with `spare` cards.
+    fn trial_pass_chance(&self, spare: &Counts) -> f64 {
+        let types = self.virtues.len();
+        let (mut total, mut passed) = (0.0, 0.0);
+        for (t, trial) in self.trials.iter().enumerate() {
+            let copies = f64::from(self.trial_cards.copies[t]);
+            total += copies;
+            let ok = match &trial.requirement {
+                Some(program) => {
+                    grail_engine::cond::solve::exists(program, &spare.as_slice()[..types], &[])
+                }
+                None => trial.drawn.iter().all(|e| e.kind != Kind::Death),
+            };
+            if ok {
+                passed += copies;
+            }
+        }
+        if total == 0.0 { 1.0 } else { passed / total }
     }
 
     /// In a feast: the offers it made, by how likely they are taken; and what one more swap
@@ -194,10 +257,11 @@ impl Virtues {
             let (mut v, mut t) = (*virtues, *treasures);
             settle(&mut v, &mut t, me, o.from, o.to, o.give, o.ask);
             let after = self.hand_worth(state, me, &v) + self.treasure_points(&t) as f64;
+            // The other side would hardly take less than it gives.
             let likely = if self.plain_worth(o.give) >= self.plain_worth(o.ask) {
                 LIKELY
             } else {
-                UNLIKELY
+                0.0
             };
             value += likely * (after - now) - OFFER_COST;
         }

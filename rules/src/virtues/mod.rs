@@ -138,8 +138,9 @@ pub struct BotWeights {
     pub(crate) virtue: f64,
     pub(crate) ready_quest: f64,
     pub(crate) prospect: f64,
-    pub(crate) kingdom: f64,
-    pub(crate) rival: f64,
+    pub(crate) win: f64,
+    pub(crate) loyalty: f64,
+    pub(crate) spread: f64,
     pub(crate) death: f64,
 }
 

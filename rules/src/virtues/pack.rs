@@ -55,8 +55,9 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
             virtue: pct(&mut e, "bot_virtue_pct"),
             ready_quest: pct(&mut e, "bot_ready_quest_pct"),
             prospect: pct(&mut e, "bot_prospect_pct"),
-            kingdom: pct(&mut e, "bot_kingdom_pct"),
-            rival: pct(&mut e, "bot_rival_pct"),
+            win: pct(&mut e, "bot_win_pct"),
+            loyalty: pct(&mut e, "bot_loyalty_pct"),
+            spread: int(&mut e, "bot_lead_spread") as f64,
             death: int(&mut e, "bot_death_cost") as f64,
         },
     };
