@@ -42,7 +42,8 @@ fn check_views(rules: &Virtues, state: &<Virtues as Rules>::State, seat: usize, 
     let other = rules.observe(state, seat, &mut GameRng::new(salt ^ 0xFFFF));
     let regained = rules.observe(&other, seat, &mut GameRng::new(salt));
     assert_eq!(
-        again, regained,
+        again,
+        regained,
         "P{}'s view depends on cards it cannot see",
         seat + 1
     );
@@ -117,7 +118,10 @@ fn play(rules: &Virtues, players: usize, seed: u64, greedy: bool) -> String {
         moves += 1;
         assert!(moves < MOVE_CAP, "seed {seed}: the game does not end");
     }
-    rules.outcome(&state).expect("a finished game has an outcome").end
+    rules
+        .outcome(&state)
+        .expect("a finished game has an outcome")
+        .end
 }
 
 #[test]
@@ -181,7 +185,10 @@ fn the_king_starts_and_holds_the_crown() {
             "crown-of-camelot"
         );
         for s in 2..=players {
-            assert_eq!(rules.inspect(&state, &format!("treasures P{s}")).unwrap(), "-");
+            assert_eq!(
+                rules.inspect(&state, &format!("treasures P{s}")).unwrap(),
+                "-"
+            );
             let hand = rules.inspect(&state, &format!("virtues P{s}")).unwrap();
             assert_eq!(hand.split_whitespace().count(), 4, "P{s}: {hand}");
         }

@@ -105,27 +105,53 @@ impl Virtues {
 
     /// The share of the quest deck still to come: 1 at the start, 0 at the end.
     fn deck_left(&self, state: &State) -> f64 {
-        let total = self.quest_cards.copies.iter().map(|&c| f64::from(c)).sum::<f64>();
+        let total = self
+            .quest_cards
+            .copies
+            .iter()
+            .map(|&c| f64::from(c))
+            .sum::<f64>();
         state.quest_deck.len() as f64 / total.max(1.0)
+    }
+
+    /// Fills in what bots estimate once: each quest's reward and penalty in points.
+    pub(crate) fn with_estimates(mut self) -> Self {
+        let mean_treasure = self.mean_treasure();
+        for q in &mut self.quests {
+            q.gain = q
+                .reward
+                .iter()
+                .filter(|e| e.target == Target::QuestingKnights)
+                .map(|e| {
+                    let n = f64::from(e.count);
+                    match e.kind {
+                        Kind::DrawTreasures => n * mean_treasure,
+                        Kind::Honor => n * self.honor.honor_points as f64,
+                        Kind::DrawVirtues => n * self.n.bot.virtue,
+                        _ => 0.0,
+                    }
+                })
+                .sum();
+            q.loss = q
+                .penalty
+                .iter()
+                .map(|e| {
+                    let n = f64::from(e.count);
+                    match e.kind {
+                        Kind::Dishonor => n * -self.honor.dishonor_points as f64,
+                        Kind::DiscardVirtues | Kind::LoseVirtues => n * self.n.bot.virtue,
+                        Kind::Death => self.n.bot.death,
+                        _ => 0.0,
+                    }
+                })
+                .sum();
+        }
+        self
     }
 
     /// A quest's reward in points, for one knight of `sharing`.
     fn reward_worth(&self, quest: Card, sharing: u32) -> f64 {
-        let mean_treasure = self.mean_treasure();
-        let mut worth = 0.0;
-        for e in &self.quests[usize::from(quest)].reward {
-            if e.target != Target::QuestingKnights {
-                continue;
-            }
-            let n = f64::from(e.count);
-            worth += match e.kind {
-                Kind::DrawTreasures => n * mean_treasure,
-                Kind::Honor => n * self.honor.honor_points as f64,
-                Kind::DrawVirtues => n * self.n.bot.virtue,
-                _ => 0.0,
-            };
-        }
-        worth / f64::from(sharing.max(1))
+        self.quests[usize::from(quest)].gain / f64::from(sharing.max(1))
     }
 
     fn mean_treasure(&self) -> f64 {
@@ -185,10 +211,12 @@ impl Virtues {
     /// The presentation of a quest a hand comes closest to, and how many cards it lacks.
     fn closest<'a>(&'a self, quest: Card, hand: &Counts) -> (u32, Option<&'a Counts>) {
         let mut best = (u32::MAX / 2, None);
+        let types = self.virtues.len();
         for shape in &self.quests[usize::from(quest)].shapes {
-            let lack: u32 = shape
+            let lack: u32 = shape.as_slice()[..types]
                 .iter()
-                .map(|(t, n)| u32::from(n.saturating_sub(hand.get(t))))
+                .zip(&hand.as_slice()[..types])
+                .map(|(&n, &h)| u32::from(n.saturating_sub(h)))
                 .sum();
             if lack < best.0 {
                 best = (lack, Some(shape));
@@ -199,26 +227,29 @@ impl Virtues {
 
     /// A quest's reward if its trials are passed, less its penalty if not, for one of
     /// `sharing` knights whose cards are `hand` and who will present `shape`.
-    fn expected_worth(&self, quest: Card, sharing: u32, hand: &Counts, shape: Option<&Counts>) -> f64 {
+    fn expected_worth(
+        &self,
+        quest: Card,
+        sharing: u32,
+        hand: &Counts,
+        shape: Option<&Counts>,
+    ) -> f64 {
         let mut spare = *hand;
         if let Some(shape) = shape {
-            for (t, n) in shape.iter() {
-                spare.remove(t, n.min(spare.get(t)));
+            for t in 0..self.virtues.len() as Card {
+                let n = shape.get(t).min(spare.get(t));
+                if n > 0 {
+                    spare.remove(t, n);
+                }
             }
         }
         let q = &self.quests[usize::from(quest)];
-        let pass = self.trial_pass_chance(&spare).powi(i32::from(q.trials));
-        let mut penalty = 0.0;
-        for e in &q.penalty {
-            let n = f64::from(e.count);
-            penalty += match e.kind {
-                Kind::Dishonor => n * -self.honor.dishonor_points as f64,
-                Kind::DiscardVirtues | Kind::LoseVirtues => n * self.n.bot.virtue,
-                Kind::Death => self.n.bot.death,
-                _ => 0.0,
-            };
-        }
-        pass * self.reward_worth(quest, sharing) - (1.0 - pass) * penalty
+        let pass = if q.trials == 0 {
+            1.0
+        } else {
+            self.trial_pass_chance(&spare).powi(i32::from(q.trials))
+        };
+        pass * self.reward_worth(quest, sharing) - (1.0 - pass) * q.loss
     }
 
     /// How likely a trial drawn at random is passed with `spare` cards.
@@ -229,9 +260,7 @@ impl Virtues {
             let copies = f64::from(self.trial_cards.copies[t]);
             total += copies;
             let ok = match &trial.requirement {
-                Some(program) => {
-                    grail_engine::cond::solve::exists(program, &spare.as_slice()[..types], &[])
-                }
+                Some(_) => trial.shapes.iter().any(|shape| covers(spare, shape, types)),
                 None => trial.drawn.iter().all(|e| e.kind != Kind::Death),
             };
             if ok {
@@ -285,20 +314,21 @@ impl Virtues {
         }
     }
 
-    /// The best gain from swapping one virtue card for another.
+    /// What one swap of a virtue card could bring: a quest in reach coming one card closer.
     fn best_swap(&self, state: &State, me: Seat, hand: &Counts) -> f64 {
-        let now = self.hand_worth(state, me, hand);
+        if state.on_quest(me) {
+            return 0.0;
+        }
         let mut best = 0.0f64;
-        for (give, _) in hand.iter() {
-            for want in 0..self.virtues.len() as Card {
-                if want == give {
-                    continue;
-                }
-                let mut h = *hand;
-                h.remove(give, 1);
-                h.add(want, 1);
-                best = best.max(self.hand_worth(state, me, &h) - now);
+        for slot in state.layout.iter().filter(|slot| self.room_on(slot)) {
+            let (lack, shape) = self.closest(slot.quest, hand);
+            if lack == 0 || hand.is_empty() {
+                continue;
             }
+            let worth = self.expected_worth(slot.quest, slot.knights.count_ones() + 1, hand, shape);
+            let (now, then) = (1.0 + f64::from(lack), f64::from(lack));
+            let gain = self.n.bot.prospect * worth * (1.0 / then - 1.0 / now);
+            best = best.max(gain);
         }
         best
     }
@@ -416,6 +446,14 @@ impl Virtues {
             },
         }
     }
+}
+
+/// Whether `hand` holds every card of `shape`, over the first `types` card types.
+fn covers(hand: &Counts, shape: &Counts, types: usize) -> bool {
+    hand.as_slice()[..types]
+        .iter()
+        .zip(&shape.as_slice()[..types])
+        .all(|(h, s)| h >= s)
 }
 
 /// Applies a feast deal to `me`'s cards, if `me` is a side of it.

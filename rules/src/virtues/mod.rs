@@ -103,11 +103,16 @@ pub struct Quest {
     pub(crate) reward: Vec<Effect>,
     pub(crate) penalty: Vec<Effect>,
     pub(crate) text: String,
+    /// For bots: the reward's and the penalty's worth in points to one knight.
+    pub(crate) gain: f64,
+    pub(crate) loss: f64,
 }
 
 #[derive(Clone, Debug)]
 pub struct Trial {
     pub(crate) requirement: Option<Program>,
+    /// The smallest presentations that meet the requirement from the whole virtue deck.
+    pub(crate) shapes: Vec<Counts>,
     pub(crate) source: String,
     pub(crate) unmet: Vec<Effect>,
     pub(crate) drawn: Vec<Effect>,

@@ -407,14 +407,12 @@ pub(crate) fn card_list(set: &CardSet, cards: &Counts) -> String {
 }
 
 fn seat_of(word: &str, players: usize) -> Result<Seat, String> {
-    parse_seat(word, players)
-        .map(|s| s as Seat)
-        .ok_or_else(|| {
-            format!(
-                "`{}` is not a player here (P1 … P{players})",
-                word.to_uppercase()
-            )
-        })
+    parse_seat(word, players).map(|s| s as Seat).ok_or_else(|| {
+        format!(
+            "`{}` is not a player here (P1 … P{players})",
+            word.to_uppercase()
+        )
+    })
 }
 
 fn card_of(set: &CardSet, word: &str, what: &str) -> Result<Card, String> {

@@ -138,7 +138,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
     let trials = trial_set
         .cards
         .iter()
-        .filter_map(|c| trial(&mut e, trial_set, c))
+        .filter_map(|c| trial(&mut e, trial_set, c, &deck))
         .collect();
     let over_virtues = |e: &mut Errors, named: &grail_schema::NamedCondition| {
         if named.over != ["virtues"] {
@@ -186,7 +186,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
             .clone()
             .unwrap_or_else(|| format!("`{}`", named.expr))
     };
-    Ok(Virtues {
+    let rules = Virtues {
         game: pack
             .lineage
             .first()
@@ -213,7 +213,8 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
         sin_pairs: sin.program.clone(),
         items,
         n,
-    })
+    };
+    Ok(rules.with_estimates())
 }
 
 fn card_set(set: &PackSet) -> CardSet {
@@ -296,10 +297,12 @@ fn quest(e: &mut Errors, set: &PackSet, card: &PackCard, deck: &[u8]) -> Option<
         reward: effects::at(&list, When::Complete),
         penalty: effects::at(&list, When::Ignore),
         text: card.text.clone(),
+        gain: 0.0,
+        loss: 0.0,
     })
 }
 
-fn trial(e: &mut Errors, set: &PackSet, card: &PackCard) -> Option<Trial> {
+fn trial(e: &mut Errors, set: &PackSet, card: &PackCard, deck: &[u8]) -> Option<Trial> {
     let list = e.take(effects::read(set, card, &[When::Unmet, When::Drawn]))?;
     let unmet = effects::at(&list, When::Unmet);
     if card.condition.is_none() && !unmet.is_empty() {
@@ -314,6 +317,11 @@ fn trial(e: &mut Errors, set: &PackSet, card: &PackCard) -> Option<Trial> {
         return None;
     }
     Some(Trial {
+        shapes: card
+            .condition
+            .as_ref()
+            .map(|c| shapes(&c.program, deck))
+            .unwrap_or_default(),
         requirement: card.condition.as_ref().map(|c| c.program.clone()),
         source: card
             .condition

@@ -582,7 +582,10 @@ impl Virtues {
                 if parts.is_empty() {
                     "the feast ends: nothing changes hands".into()
                 } else {
-                    format!("the feast ends; the deals change hands: {}", parts.join("; "))
+                    format!(
+                        "the feast ends; the deals change hands: {}",
+                        parts.join("; ")
+                    )
                 }
             }
             Event::Challenged { seat, other, duel } => format!(
