@@ -196,3 +196,95 @@ fn the_king_starts_and_holds_the_crown() {
     assert!(rules.setup(&Setup::new(7, 1)).is_err());
     assert!(rules.setup(&Setup::new(1, 1)).is_err());
 }
+
+/// Compiles a mod of the bundled pack written to a temporary folder.
+fn compile_mod(name: &str, toml: &str) -> Vec<(String, String)> {
+    let dir = std::env::temp_dir().join(format!("grail-virtues-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), toml).unwrap();
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let pack = loaded.pack.unwrap_or_else(|| panic!("{name}: {:?}", loaded.diagnostics));
+    match compile(&pack) {
+        Ok(_) => Vec::new(),
+        Err(ds) => ds
+            .into_iter()
+            .map(|d| (d.code.to_string(), d.help.unwrap_or_default()))
+            .collect(),
+    }
+}
+
+#[test]
+fn misspelt_or_misplaced_effects_are_reported() {
+    let head = "[pack]\nid = \"m\"\nname = \"m\"\nextends = \"@virtues\"\n";
+    let found = compile_mod(
+        "kind",
+        &format!(
+            "{head}[[sets.quests.cards]]\nid = \"green-knight\"\neffects = [{{ on = \"complete\", kind = \"honour\", count = 1, target = \"questing-knights\" }}]\n"
+        ),
+    );
+    assert_eq!(
+        found,
+        [(
+            "unknown-effect".to_string(),
+            "did you mean `honor`?".to_string()
+        )]
+    );
+    let found = compile_mod(
+        "target",
+        &format!(
+            "{head}[[sets.quests.cards]]\nid = \"green-knight\"\neffects = [{{ on = \"ignore\", kind = \"dishonor\", target = \"receiver\" }}]\n"
+        ),
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "unknown-effect");
+    let found = compile_mod(
+        "when",
+        &format!(
+            "{head}[[sets.treasures.cards]]\nid = \"silver-goblet\"\neffects = [{{ on = \"complete\", kind = \"honor\", target = \"receiver\" }}]\n"
+        ),
+    );
+    assert_eq!(found[0].0, "unknown-effect");
+    let found = compile_mod(
+        "trial",
+        &format!(
+            "{head}[[sets.trials.cards]]\nid = \"quiet-road\"\neffects = [{{ on = \"unmet\", kind = \"quest-fails\" }}]\n"
+        ),
+    );
+    assert_eq!(found[0].0, "missing-field");
+    let found = compile_mod("crown", &format!("{head}[params]\ncrown = \"holy-graal\"\n"));
+    assert_eq!(found[0].0, "unknown-card");
+}
+
+#[test]
+fn typed_moves_never_panic() {
+    let game = grail_tests::open("virtues", None);
+    let words = [
+        "embark", "pray", "for", "with", "feast", "tax", "joust", "duel", "stay", "give", "up",
+        "present", "wait", "decline", "contribute", "withhold", "discard", "honor", "dishonor",
+        "pass", "expire", "prize", "offer", "ask", "accept", "refuse", "cancel", "done", "open",
+        "skip", "answer", "allot", "dispute", "agree", "disagree", "P1", "P2", "P9", "courage",
+        "sin", "piety*3", "courage*300", "holy-grail", "green-knight", "green-knight#2", "#1",
+        "nothing", "1", "99999999999", "", "\u{00e9}",
+    ];
+    let mut rng = GameRng::new(9);
+    for seed in 0..12 {
+        let mut m = game.new_match(Setup::new(4, seed)).unwrap();
+        let mut moves = 0;
+        while m.to_move().is_some() && moves < 3000 {
+            for _ in 0..3 {
+                let n = 1 + rng.index(4);
+                let text: Vec<&str> = (0..n).map(|_| words[rng.index(words.len())]).collect();
+                let _ = m.play_text(&text.join(" "));
+            }
+            if m.to_move().is_some() {
+                m.bot_move(grail_engine::agent::AgentKind::Random).unwrap();
+            }
+            m.check_invariants().unwrap();
+            moves += 1;
+        }
+    }
+}
