@@ -207,7 +207,9 @@ fn compile_mod(name: &str, toml: &str) -> Vec<(String, String)> {
         .with_rules(grail_rules::catalog())
         .load(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    let pack = loaded.pack.unwrap_or_else(|| panic!("{name}: {:?}", loaded.diagnostics));
+    let pack = loaded
+        .pack
+        .unwrap_or_else(|| panic!("{name}: {:?}", loaded.diagnostics));
     match compile(&pack) {
         Ok(_) => Vec::new(),
         Err(ds) => ds
@@ -255,7 +257,10 @@ fn misspelt_or_misplaced_effects_are_reported() {
         ),
     );
     assert_eq!(found[0].0, "missing-field");
-    let found = compile_mod("crown", &format!("{head}[params]\ncrown = \"holy-graal\"\n"));
+    let found = compile_mod(
+        "crown",
+        &format!("{head}[params]\ncrown = \"holy-graal\"\n"),
+    );
     assert_eq!(found[0].0, "unknown-card");
 }
 
@@ -263,12 +268,57 @@ fn misspelt_or_misplaced_effects_are_reported() {
 fn typed_moves_never_panic() {
     let game = grail_tests::open("virtues", None);
     let words = [
-        "embark", "pray", "for", "with", "feast", "tax", "joust", "duel", "stay", "give", "up",
-        "present", "wait", "decline", "contribute", "withhold", "discard", "honor", "dishonor",
-        "pass", "expire", "prize", "offer", "ask", "accept", "refuse", "cancel", "done", "open",
-        "skip", "answer", "allot", "dispute", "agree", "disagree", "P1", "P2", "P9", "courage",
-        "sin", "piety*3", "courage*300", "holy-grail", "green-knight", "green-knight#2", "#1",
-        "nothing", "1", "99999999999", "", "\u{00e9}",
+        "embark",
+        "pray",
+        "for",
+        "with",
+        "feast",
+        "tax",
+        "joust",
+        "duel",
+        "stay",
+        "give",
+        "up",
+        "present",
+        "wait",
+        "decline",
+        "contribute",
+        "withhold",
+        "discard",
+        "honor",
+        "dishonor",
+        "pass",
+        "expire",
+        "prize",
+        "offer",
+        "ask",
+        "accept",
+        "refuse",
+        "cancel",
+        "done",
+        "open",
+        "skip",
+        "answer",
+        "allot",
+        "dispute",
+        "agree",
+        "disagree",
+        "P1",
+        "P2",
+        "P9",
+        "courage",
+        "sin",
+        "piety*3",
+        "courage*300",
+        "holy-grail",
+        "green-knight",
+        "green-knight#2",
+        "#1",
+        "nothing",
+        "1",
+        "99999999999",
+        "",
+        "\u{00e9}",
     ];
     let mut rng = GameRng::new(9);
     for seed in 0..12 {
