@@ -18,6 +18,8 @@ const WIN: f64 = 100.0;
 /// How much a pending offer is worth against a settled deal, by the other side's likely
 /// answer (its own worth of the cards is unknown to us).
 const LIKELY: f64 = 0.5;
+/// What a deal agreed at a feast is worth in itself: a tie goes to the deal.
+const GOODWILL: f64 = 0.02;
 /// A small cost of every open offer, so that idle offers lose to `done`.
 const OFFER_COST: f64 = 0.05;
 /// What each card still missing for its quest costs a knight stuck on it (turns lost).
@@ -45,6 +47,10 @@ impl Virtues {
         let mut value = 0.0;
         if let Stage::Feast(x) = &state.stage {
             for o in x.accepted() {
+                if o.involves(me) {
+                    // A knight obliges when it costs him nothing.
+                    value += GOODWILL;
+                }
                 settle(
                     &mut virtues,
                     &mut treasures,

@@ -54,6 +54,7 @@ impl Virtues {
         events: &mut impl EventSink<Event>,
     ) {
         for o in x.accepted() {
+            self.note(state, super::state::NoteKind::Deal, 0, o.from);
             if let Some(give) = o.give {
                 self.hand_over(state, o.from, o.to, give);
             }

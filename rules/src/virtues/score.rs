@@ -83,6 +83,7 @@ impl Virtues {
                         .into(),
                     NoteKind::Death => if note.card == 1 { "duel" } else { "trial" }.into(),
                     NoteKind::Bestowed => if note.card == 1 { "dishonor" } else { "honor" }.into(),
+                    NoteKind::Deal => "deal".into(),
                     _ => self.quest_cards.ids[usize::from(note.card)].clone(),
                 },
                 turn: note.turn + 1,

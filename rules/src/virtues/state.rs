@@ -405,6 +405,8 @@ pub enum NoteKind {
     QuestAbandoned,
     Death,
     Bestowed,
+    /// A deal that changed hands at a feast.
+    Deal,
 }
 
 impl NoteKind {
@@ -417,6 +419,7 @@ impl NoteKind {
             NoteKind::QuestAbandoned => "quest abandoned",
             NoteKind::Death => "death",
             NoteKind::Bestowed => "bestowed",
+            NoteKind::Deal => "feast",
         }
     }
 }
