@@ -156,13 +156,13 @@ impl Exchange {
     /// made to him, cancellations, new offers (to each other participant in turn order; for
     /// each thing to give, nothing first, each thing to ask, nothing first), then done.
     /// `gives` lists the items that may be offered, `asks` those that may be asked for;
-    /// `held(seat, item)` says how many a seat holds.
+    /// `held(seat, item)` says how many a seat holds; `push` receives each move.
     pub fn legal(
         &self,
         gives: &[Item],
         asks: &[Item],
         held: impl Fn(u8, Item) -> u8,
-        out: &mut Vec<ExchangeMove>,
+        mut push: impl FnMut(ExchangeMove),
     ) {
         let Some(me) = self.to_move() else {
             return;
@@ -170,13 +170,13 @@ impl Exchange {
         for o in self.offers.iter().filter(|o| o.to == me && !o.accepted) {
             let payable = o.ask.is_none_or(|a| self.free(me, a, held(me, a)));
             if payable {
-                out.push(ExchangeMove::Accept(o.id));
+                push(ExchangeMove::Accept(o.id));
             }
-            out.push(ExchangeMove::Refuse(o.id));
+            push(ExchangeMove::Refuse(o.id));
         }
         for o in &self.offers {
             if (o.from == me && !o.accepted) || (o.accepted && o.involves(me)) {
-                out.push(ExchangeMove::Cancel(o.id));
+                push(ExchangeMove::Cancel(o.id));
             }
         }
         if self.offers_left(me) > 0 {
@@ -190,14 +190,14 @@ impl Exchange {
                 for give in to_give {
                     for ask in std::iter::once(None).chain(asks.iter().map(|&i| Some(i))) {
                         if give.is_some() || ask.is_some() {
-                            out.push(ExchangeMove::Offer { to, give, ask });
+                            push(ExchangeMove::Offer { to, give, ask });
                         }
                     }
                 }
             }
         }
         if !self.awaits_answer(me) {
-            out.push(ExchangeMove::Done);
+            push(ExchangeMove::Done);
         }
     }
 
@@ -330,7 +330,7 @@ mod tests {
 
     fn legal(x: &Exchange) -> Vec<ExchangeMove> {
         let mut out = Vec::new();
-        x.legal(&[A, B], &[A, B], held, &mut out);
+        x.legal(&[A, B], &[A, B], held, |m| out.push(m));
         out
     }
 

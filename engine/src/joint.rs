@@ -95,9 +95,11 @@ impl JointPayment {
         }
     }
 
-    pub fn legal(&self, out: &mut Vec<JointMove>) {
+    /// The legal moves of the member asked, each given to `push`.
+    pub fn legal(&self, mut push: impl FnMut(JointMove)) {
         if self.to_move().is_some() {
-            out.extend([JointMove::Contribute, JointMove::Withhold]);
+            push(JointMove::Contribute);
+            push(JointMove::Withhold);
         }
     }
 

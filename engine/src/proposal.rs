@@ -84,16 +84,19 @@ impl Proposal {
     }
 
     /// The legal moves now: while drafting, allot to each member in order, then withdraw;
-    /// while voting, agree or disagree.
-    pub fn legal(&self, out: &mut Vec<ProposalMove>) {
+    /// while voting, agree or disagree; each given to `push`.
+    pub fn legal(&self, mut push: impl FnMut(ProposalMove)) {
         if self.verdict.is_some() {
             return;
         }
         if self.drafting() {
-            out.extend(self.members.iter().map(|&m| ProposalMove::Allot(m)));
-            out.push(ProposalMove::Withdraw);
+            for &m in &self.members {
+                push(ProposalMove::Allot(m));
+            }
+            push(ProposalMove::Withdraw);
         } else {
-            out.extend([ProposalMove::Agree, ProposalMove::Disagree]);
+            push(ProposalMove::Agree);
+            push(ProposalMove::Disagree);
         }
     }
 
@@ -140,7 +143,7 @@ mod tests {
 
     fn legal(p: &Proposal) -> Vec<ProposalMove> {
         let mut out = Vec::new();
-        p.legal(&mut out);
+        p.legal(|m| out.push(m));
         out
     }
 

@@ -153,8 +153,9 @@ impl Showdown {
         }
     }
 
-    /// The legal moves now, in a stable order (cards in type order, then skip or refuse).
-    pub fn legal(&self, avail: &[Counts; 2], out: &mut Vec<ShowdownMove>) {
+    /// The legal moves now, in a stable order (cards in type order, then skip or refuse),
+    /// each given to `push`.
+    pub fn legal(&self, avail: &[Counts; 2], mut push: impl FnMut(ShowdownMove)) {
         if self.end.is_some() {
             return;
         }
@@ -162,14 +163,14 @@ impl Showdown {
         let left = self.left(side, avail);
         if self.opened.is_none() {
             for (t, _) in left.iter().filter(|&(t, _)| self.is_allowed(t)) {
-                out.push(ShowdownMove::Open(t));
+                push(ShowdownMove::Open(t));
             }
-            out.push(ShowdownMove::Skip);
+            push(ShowdownMove::Skip);
         } else {
             for (t, _) in left.iter() {
-                out.push(ShowdownMove::Answer(t));
+                push(ShowdownMove::Answer(t));
             }
-            out.push(ShowdownMove::Refuse);
+            push(ShowdownMove::Refuse);
         }
     }
 
@@ -269,7 +270,7 @@ mod tests {
 
     fn moves(s: &Showdown, avail: &[Counts; 2]) -> Vec<ShowdownMove> {
         let mut out = Vec::new();
-        s.legal(avail, &mut out);
+        s.legal(avail, |m| out.push(m));
         out
     }
 

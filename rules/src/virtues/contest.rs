@@ -35,9 +35,7 @@ impl Virtues {
         out: &mut Vec<Action>,
     ) {
         let avail = self.contest_hands(state, showdown.seats, spent);
-        let mut moves = Vec::new();
-        showdown.legal(&avail, &mut moves);
-        out.extend(moves.into_iter().map(Action::Show));
+        showdown.legal(&avail, |m| out.push(Action::Show(m)));
     }
 
     /// F: "If someone won, any prizes go to the winner. If the match was a draw, prizes return

@@ -13,14 +13,12 @@ use super::state::{Action, Event, Seat, State, TREASURE_SET, VIRTUE_SET};
 
 impl Virtues {
     pub(crate) fn trade_options(&self, state: &State, x: &Exchange, out: &mut Vec<Action>) {
-        let mut moves = Vec::new();
         x.legal(
             &self.items,
             &self.items,
             |s, i| self.held(state, s, i),
-            &mut moves,
+            |m| out.push(Action::Trade(m)),
         );
-        out.extend(moves.into_iter().map(Action::Trade));
     }
 
     fn hand_over(&self, state: &mut State, from: Seat, to: Seat, item: Item) {

@@ -115,9 +115,7 @@ impl Virtues {
         match &res.step {
             Step::Drawing => {}
             Step::Paying { joint, .. } => {
-                let mut moves = Vec::new();
-                joint.legal(&mut moves);
-                out.extend(moves.into_iter().map(Action::Joint));
+                joint.legal(|m| out.push(Action::Joint(m)));
             }
             Step::Trial { trial } => {
                 if let Some(program) = &self.trials[usize::from(*trial)].requirement {
@@ -128,9 +126,7 @@ impl Virtues {
                 out.push(Action::Decline);
             }
             Step::Split(p) => {
-                let mut moves = Vec::new();
-                p.legal(&mut moves);
-                out.extend(moves.into_iter().map(Action::Split));
+                p.legal(|m| out.push(Action::Split(m)));
             }
             Step::Dispute { showdown, .. } => {
                 self.show_options(state, showdown, Some(&res.spent), out)

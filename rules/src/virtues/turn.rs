@@ -249,6 +249,16 @@ impl Virtues {
         }
     }
 
+    /// Whether the player has any action (praying nearly always is one).
+    fn can_act(&self, state: &State) -> bool {
+        if !state.virtue_deck.is_empty() || !state.virtue_discard.is_empty() {
+            return true;
+        }
+        let mut actions = Vec::new();
+        self.actions(state, &mut actions);
+        !actions.is_empty()
+    }
+
     pub(crate) fn room_on(&self, slot: &Slot) -> bool {
         (slot.knights.count_ones() as u8) < self.quests[usize::from(slot.quest)].max_knights
     }
@@ -661,7 +671,6 @@ impl Virtues {
 
     /// Moves on until someone has a decision to make or the game is over.
     pub(crate) fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
-        let mut scratch = Vec::new();
         loop {
             if state.over() {
                 return;
@@ -702,9 +711,7 @@ impl Virtues {
                         state.stage = Stage::Draw;
                         continue;
                     }
-                    scratch.clear();
-                    self.actions(state, &mut scratch);
-                    if scratch.is_empty() {
+                    if !self.can_act(state) {
                         self.open_window(state);
                         continue;
                     }
