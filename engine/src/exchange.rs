@@ -126,6 +126,11 @@ impl Exchange {
         (!self.finished()).then(|| self.order[usize::from(self.turn)])
     }
 
+    /// Whether `seat` has declared himself done (and nothing changed since).
+    pub fn is_done(&self, seat: u8) -> bool {
+        self.position(seat).is_some_and(|p| self.done[p])
+    }
+
     /// Offers `seat` may still make.
     pub fn offers_left(&self, seat: u8) -> u8 {
         self.position(seat)

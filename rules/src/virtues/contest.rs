@@ -56,7 +56,7 @@ impl Virtues {
                     winner: w,
                     loser: l,
                     duel,
-                    refused,
+                    how,
                 });
                 if duel {
                     self.kill(state, l, Some(w), events);

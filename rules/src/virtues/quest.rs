@@ -6,7 +6,7 @@ use grail_engine::counts::Counts;
 use grail_engine::game::EventSink;
 use grail_engine::joint::JointPayment;
 use grail_engine::proposal::{Proposal, Verdict};
-use grail_engine::showdown::{Showdown, ShowdownEnd};
+use grail_engine::showdown::{Loss, Showdown, ShowdownEnd};
 
 use super::Virtues;
 use super::effects::{Effect, Kind, Target};
@@ -568,12 +568,12 @@ impl Virtues {
             ShowdownEnd::Won { winner, how } => {
                 let winner_seat = showdown.seats[usize::from(winner)];
                 let loser = showdown.seats[usize::from(1 - winner)];
-                let refused = how == grail_engine::showdown::Loss::Refused;
+                let refused = how == Loss::Refused;
                 events.emit(|| Event::ContestWon {
                     winner: winner_seat,
                     loser,
                     duel: false,
-                    refused,
+                    how,
                 });
                 if refused {
                     self.gain(state, loser, 0, 1, events);

@@ -7,7 +7,7 @@ use grail_engine::joint::{JointMove, JointPayment};
 use grail_engine::pile::Pile;
 use grail_engine::proposal::{Proposal, ProposalMove};
 use grail_engine::rng::GameRng;
-use grail_engine::showdown::{Showdown, ShowdownMove};
+use grail_engine::showdown::{Loss, Showdown, ShowdownMove};
 
 /// A card type index into one of the pack's sets.
 pub type Card = u8;
@@ -274,7 +274,7 @@ pub enum Event {
         winner: Seat,
         loser: Seat,
         duel: bool,
-        refused: bool,
+        how: Loss,
     },
     ContestDrawn {
         duel: bool,

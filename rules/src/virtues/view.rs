@@ -13,6 +13,7 @@ use grail_engine::counts::Counts;
 use grail_engine::exchange::Item;
 use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
+use grail_engine::showdown::Loss;
 
 use super::Virtues;
 use super::notation::card_list;
@@ -346,16 +347,41 @@ impl Virtues {
     /// Offers, matches and shared rewards under way.
     fn table_details(&self, state: &State, seat: Option<Seat>, out: &mut String) {
         if let Stage::Feast(x) = &state.stage {
+            let names = |done: bool| {
+                let seats: Vec<String> = (x.participants().iter())
+                    .filter(|&&s| x.is_done(s) == done)
+                    .map(|s| format!("P{}", s + 1))
+                    .collect();
+                if seats.is_empty() {
+                    "-".into()
+                } else {
+                    seats.join(" ")
+                }
+            };
+            let _ = write!(
+                out,
+                "  feast: done {} · deciding {}",
+                names(true),
+                names(false)
+            );
+            if let Some(me) = seat.filter(|&s| x.is_participant(s)) {
+                let _ = write!(out, " · you may make {} more offer(s)", x.offers_left(me));
+            }
+            out.push('\n');
             for o in x.offers() {
                 let give = o.give.map_or("nothing".into(), |i| self.item_name(i));
                 let ask = o.ask.map_or("nothing".into(), |i| self.item_name(i));
+                let status = if o.accepted {
+                    "accepted; it settles when everyone is done".to_string()
+                } else {
+                    format!("P{} to accept or refuse", o.to + 1)
+                };
                 let _ = writeln!(
                     out,
-                    "  offer {}: P{} gives P{} {give} for {ask}{}",
+                    "  offer {}: P{} gives P{} {give} for {ask} ({status})",
                     o.id,
                     o.from + 1,
                     o.to + 1,
-                    if o.accepted { " (accepted)" } else { "" }
                 );
             }
         }
@@ -612,17 +638,22 @@ impl Virtues {
                 winner,
                 loser,
                 duel,
-                refused,
+                how,
             } => format!(
-                "{} wins the {} against {}{}",
+                "{} wins the {} against {} ({})",
                 who(*winner),
                 if *duel { "duel" } else { "joust" },
                 who(*loser),
-                if *refused { " (who refused)" } else { "" }
+                match how {
+                    Loss::Refused => "who refused to answer",
+                    Loss::WrongCard => "who answered with a card that does not count",
+                    Loss::OutOfCards => "who had no card left to answer",
+                }
             ),
-            Event::ContestDrawn { duel } => {
-                format!("the {} is drawn", if *duel { "duel" } else { "joust" })
-            }
+            Event::ContestDrawn { duel } => format!(
+                "the {} is drawn: neither knight opened in turn",
+                if *duel { "duel" } else { "joust" }
+            ),
             Event::PrizeWon { seat, from, card } => format!(
                 "{} wins {} from {}",
                 who(*seat),
