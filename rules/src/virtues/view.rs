@@ -212,7 +212,11 @@ impl Virtues {
         match &state.stage {
             Stage::Start { .. } => "on a quest: present, give up or stay".into(),
             Stage::Act => "choose an action".into(),
-            Stage::Prizes { .. } => "joust prizes".into(),
+            Stage::Prizes { contest, .. } => format!(
+                "joust prizes (P{} has challenged P{}): put up a treasure for the winner, or pass",
+                contest.showdown.seats[0] + 1,
+                contest.showdown.seats[1] + 1
+            ),
             Stage::Contest(c) => format!(
                 "{} ({} count): P{} against P{}{}",
                 if c.duel { "duel" } else { "joust" },
@@ -387,7 +391,8 @@ impl Virtues {
         }
         let showdown = match (&state.stage, state.res.as_ref().map(|r| &r.step)) {
             (_, Some(Step::Dispute { showdown, .. })) => Some(showdown),
-            (Stage::Contest(c) | Stage::Prizes { contest: c, .. }, _) => Some(&c.showdown),
+            // While prizes are put up no card has been shown yet.
+            (Stage::Contest(c), _) => Some(&c.showdown),
             _ => None,
         };
         if let Some(s) = showdown {
