@@ -6,14 +6,18 @@ pub mod counts;
 pub mod diag;
 pub mod digest;
 pub mod draw_piles;
+pub mod exchange;
 pub mod facade;
 pub mod game;
+pub mod joint;
 pub mod pile;
 pub mod play;
+pub mod proposal;
 pub mod replay;
 pub mod ring;
 pub mod rng;
 pub mod seats;
+pub mod showdown;
 pub mod sim;
 pub mod track;
 

@@ -4,6 +4,7 @@
 pub mod artus;
 pub mod catalog;
 pub mod king_arthur;
+pub mod virtues;
 
 use grail_engine::diag::Diagnostic;
 use grail_engine::facade::{DynGame, LoadedGame};
@@ -17,6 +18,7 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
     match pack.rules.as_str() {
         "king-arthur" => Ok(Box::new(LoadedGame::new(king_arthur::compile(pack)?, hash))),
         "artus" => Ok(Box::new(LoadedGame::new(artus::compile(pack)?, hash))),
+        "virtues" => Ok(Box::new(LoadedGame::new(virtues::compile(pack)?, hash))),
         other => Err(vec![Diagnostic::error(
             "unknown-rules",
             format!(
