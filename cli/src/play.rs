@@ -26,7 +26,7 @@ pub struct PlayArgs {
     pub game: Option<String>,
     #[arg(long, conflicts_with = "resume")]
     pub variant: Option<String>,
-    /// Number of players (default: the fewest the game allows).
+    /// Number of players (default: the pack's `players.default`, else the fewest allowed).
     #[arg(long, conflicts_with = "resume")]
     pub players: Option<usize>,
     /// Your seat, counting from 1.
@@ -104,7 +104,7 @@ pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
 /// A new game from the command line's choices.
 pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, CliError> {
     let range = game.players();
-    let players = args.players.unwrap_or(*range.start());
+    let players = args.players.unwrap_or(game.default_players());
     if !range.contains(&players) {
         return Err(input(format!(
             "{} is for {} to {} players, not {players}",

@@ -159,6 +159,10 @@ pub struct Players {
     pub min: u8,
     #[schemars(range(min = 1, max = 255))]
     pub max: u8,
+    /// How many play when `grail play` is not told (default: `min`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 255))]
+    pub default: Option<u8>,
 }
 
 /// A param value: an integer, a boolean or a string.

@@ -20,6 +20,8 @@ pub struct Pack {
     /// The rulebook module that interprets the pack.
     pub rules: String,
     pub players: (u8, u8),
+    /// How many play when not told: `players.default`, else the fewest allowed.
+    pub default_players: u8,
     /// Ids from the base-most pack to this one: `["king-arthur", "seals"]`.
     pub lineage: Vec<String>,
     /// Sorted by name.

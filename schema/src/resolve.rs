@@ -39,7 +39,8 @@ impl Resolver<'_> {
                 "this pack names no rules",
             );
         }
-        let players = header.players.map(|p| (p.value.min, p.value.max));
+        let players = header.players.as_ref().map(|p| (p.value.min, p.value.max));
+        let default_players = header.players.as_ref().and_then(|p| p.value.default);
         if players.is_none() {
             self.error_at(
                 "missing-field",
@@ -96,6 +97,7 @@ impl Resolver<'_> {
             description: header.description.map(|d| d.value).unwrap_or_default(),
             rules: rules.unwrap_or_default(),
             players: players.unwrap_or((1, 1)),
+            default_players: default_players.unwrap_or(players.map_or(1, |p| p.0)),
             lineage,
             params,
             sets,
