@@ -6,6 +6,7 @@ pub mod exit;
 pub mod games;
 pub mod lint;
 pub mod list;
+pub mod menu;
 pub mod play;
 pub mod render;
 pub mod replay;

@@ -15,6 +15,7 @@ use grail_engine::seats::seat_name;
 
 use crate::exit::{CliError, CliResult, input};
 use crate::games::{open_game, read_replay, write_atomic};
+use crate::menu::write_moves;
 use crate::replay::{locate, write_outcome};
 use crate::sim::parse_agent;
 
@@ -25,7 +26,7 @@ pub struct PlayArgs {
     pub game: Option<String>,
     #[arg(long, conflicts_with = "resume")]
     pub variant: Option<String>,
-    /// Number of players (default: the fewest the game allows).
+    /// Number of players (default: the pack's `players.default`, else the fewest allowed).
     #[arg(long, conflicts_with = "resume")]
     pub players: Option<usize>,
     /// Your seat, counting from 1.
@@ -103,7 +104,7 @@ pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
 /// A new game from the command line's choices.
 pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, CliError> {
     let range = game.players();
-    let players = args.players.unwrap_or(*range.start());
+    let players = args.players.unwrap_or(game.default_players());
     if !range.contains(&players) {
         return Err(input(format!(
             "{} is for {} to {} players, not {players}",
@@ -297,7 +298,8 @@ fn save(session: &Session<'_>) -> CliResult {
 }
 
 const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \
-again), table (show the table again), quit (save and stop; continue later with --resume).";
+again; 'moves offer P2' only those starting so), table (show the table again), quit (save and \
+stop; continue later with --resume).";
 
 /// Asks the human for a move until one is legal; `None` when they quit (or input ends).
 fn human_turn(
@@ -309,7 +311,7 @@ fn human_turn(
     let m = &mut session.m;
     writeln!(out, "\n{}", m.render(Some(seat)).trim_end())?;
     let mut legal = m.legal_moves();
-    write_moves(out, &legal)?;
+    write_moves(out, &legal, None)?;
     loop {
         write!(out, "{}> ", seat_name(seat))?;
         out.flush()?;
@@ -332,7 +334,11 @@ fn human_turn(
                 continue;
             }
             "moves" | "legal" => {
-                write_moves(out, &legal)?;
+                write_moves(out, &legal, None)?;
+                continue;
+            }
+            _ if line.starts_with("moves ") => {
+                write_moves(out, &legal, Some(line["moves ".len()..].trim()))?;
                 continue;
             }
             "table" => {
@@ -358,19 +364,4 @@ fn human_turn(
             }
         }
     }
-}
-
-fn write_moves(out: &mut dyn Write, legal: &[String]) -> std::io::Result<()> {
-    let items: Vec<String> = legal
-        .iter()
-        .enumerate()
-        .map(|(i, text)| format!("{:>3}) {text}", i + 1))
-        .collect();
-    let width = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
-    let per_line = (78 / width.max(1)).max(1);
-    for row in items.chunks(per_line) {
-        let line: String = row.iter().map(|s| format!("{s:<width$}")).collect();
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    Ok(())
 }

@@ -51,12 +51,28 @@ pub fn text(report: &Report) -> String {
             .collect();
         let _ = writeln!(out, "  ends: {}", ends.join(", "));
         if !r.tallies.is_empty() {
-            let _ = writeln!(out, "  tallies:          count   per game   mean turn");
+            let label = |t: &grail_engine::sim::TallyReport| format!("{} {}", t.kind, t.item);
+            let width = r
+                .tallies
+                .iter()
+                .map(|t| label(t).chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(8);
+            let _ = writeln!(
+                out,
+                "  {:<width$}    count   per game   mean turn",
+                "tallies:",
+                width = width + 2
+            );
             for t in &r.tallies {
                 let _ = writeln!(
                     out,
-                    "    {:<8} {:<10} {:>6}   {:>8.3}   {:>9.1}",
-                    t.kind, t.item, t.count, t.per_game, t.mean_turn
+                    "    {:<width$} {:>6}   {:>8.3}   {:>9.1}",
+                    label(t),
+                    t.count,
+                    t.per_game,
+                    t.mean_turn
                 );
             }
         }

@@ -186,5 +186,21 @@ pub fn simulate(
 }
 
 fn record_path(dir: &Path, game: &str, players: usize, index: u64) -> PathBuf {
-    dir.join(format!("{game}-{players}p-{index:06}.ron"))
+    // A pack opened by path is named by its path; keep only its last part for the file.
+    let name = game
+        .trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(game);
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    dir.join(format!("{name}-{players}p-{index:06}.ron"))
 }

@@ -118,13 +118,22 @@ impl Counts {
         self.0 = [0; MAX_TYPES];
     }
 
+    /// The types held, as a bit mask (bit `t`: at least one copy of type `t`).
+    #[inline]
+    pub fn held(&self) -> u64 {
+        nonzero_mask(&self.0)
+    }
+
     /// `(type, copies)` for each type held, in type order.
     pub fn iter(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c > 0)
-            .map(|(t, &c)| (t as u8, c))
+        let mut held = self.held();
+        std::iter::from_fn(move || {
+            (held != 0).then(|| {
+                let t = held.trailing_zeros() as u8;
+                held &= held - 1;
+                (t, self.0[usize::from(t)])
+            })
+        })
     }
 
     /// Every card, one item per copy, in type order.
@@ -138,6 +147,33 @@ impl Counts {
     pub fn as_slice(&self) -> &[u8] {
         &self.0
     }
+}
+
+/// Which of the first 64 bytes are above zero, as a bit mask. Eight bytes at a time, and
+/// only the bytes that are set are visited, so a sparse hand of dozens of types costs a few
+/// operations.
+#[inline]
+pub fn nonzero_mask(bytes: &[u8]) -> u64 {
+    let bytes = &bytes[..bytes.len().min(64)];
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    let mut mask = 0u64;
+    let mut base = 0;
+    for word in words {
+        let mut w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        while w != 0 {
+            let byte = w.trailing_zeros() / 8;
+            mask |= 1 << (base + byte);
+            w &= !(0xff << (8 * byte));
+        }
+        base += 8;
+    }
+    for (i, &c) in tail.iter().enumerate() {
+        if c != 0 {
+            mask |= 1 << (base + i as u32);
+        }
+    }
+    mask
 }
 
 impl fmt::Debug for Counts {

@@ -19,6 +19,8 @@ pub trait DynGame: Send + Sync {
     /// Fingerprint of the content the rules were built from; replays record it.
     fn content_hash(&self) -> Option<&str>;
     fn players(&self) -> RangeInclusive<usize>;
+    /// How many play when the user does not say.
+    fn default_players(&self) -> usize;
     fn notation_help(&self) -> String;
     fn new_match(&self, setup: Setup) -> Result<Box<dyn DynMatch + '_>, String>;
     /// Plays a saved game (a replay) back to where it stopped, to continue it.
@@ -57,6 +59,8 @@ pub trait DynMatch {
 pub struct LoadedGame<R: Rules> {
     pub rules: R,
     pub content_hash: Option<String>,
+    /// The content's choice; the fewest the rules allow when it makes none.
+    pub default_players: Option<usize>,
 }
 
 impl<R: Rules> LoadedGame<R> {
@@ -64,7 +68,13 @@ impl<R: Rules> LoadedGame<R> {
         LoadedGame {
             rules,
             content_hash,
+            default_players: None,
         }
+    }
+
+    pub fn with_default_players(mut self, players: usize) -> Self {
+        self.default_players = Some(players);
+        self
     }
 }
 
@@ -80,6 +90,10 @@ impl<R: Rules + 'static> DynGame for LoadedGame<R> {
     }
     fn players(&self) -> RangeInclusive<usize> {
         self.rules.players()
+    }
+    fn default_players(&self) -> usize {
+        self.default_players
+            .unwrap_or_else(|| *self.rules.players().start())
     }
     fn notation_help(&self) -> String {
         self.rules.notation_help()

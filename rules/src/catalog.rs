@@ -7,7 +7,7 @@ use grail_schema::{ConditionSpec, ParamKind, ParamSpec, RulesSpec, SetSpec};
 
 /// Every rulebook this build knows.
 pub fn catalog() -> &'static [RulesSpec] {
-    &[KING_ARTHUR]
+    &[KING_ARTHUR, ARTUS, VIRTUES]
 }
 
 pub const KING_ARTHUR: RulesSpec = RulesSpec {
@@ -124,6 +124,312 @@ pub const KING_ARTHUR: RulesSpec = RulesSpec {
             ty: Type::Int,
             args: &[],
             doc: "the tie-break measure of a hand of knights",
+        },
+    ],
+};
+
+const ARTUS_DIRECTIONS: &[&str] = &["clockwise", "counter-clockwise"];
+
+pub const ARTUS: RulesSpec = RulesSpec {
+    id: "artus",
+    params: &[
+        ParamSpec {
+            name: "knights_with_2",
+            kind: ParamKind::Int { min: 1, max: 20 },
+            doc: "Knights each player takes in a 2-player game, the score markers included",
+        },
+        ParamSpec {
+            name: "knights_with_3",
+            kind: ParamKind::Int { min: 1, max: 20 },
+            doc: "Knights each player takes in a 3-player game, the score markers included",
+        },
+        ParamSpec {
+            name: "knights_with_4",
+            kind: ParamKind::Int { min: 1, max: 20 },
+            doc: "Knights each player takes in a 4-player game, the score markers included",
+        },
+        ParamSpec {
+            name: "score_markers",
+            kind: ParamKind::Int { min: 0, max: 5 },
+            doc: "of each player's Knights, how many mark the score instead of sitting at the table",
+        },
+        ParamSpec {
+            name: "rings",
+            kind: ParamKind::Int { min: 1, max: 100 },
+            doc: "rings in the game (on the Princes at the start, the rest in the supply)",
+        },
+        ParamSpec {
+            name: "crown_rings",
+            kind: ParamKind::Int { min: 2, max: 20 },
+            doc: "the ring that makes a Prince hold this many crowns him King",
+        },
+        ParamSpec {
+            name: "old_king_keeps",
+            kind: ParamKind::Int { min: 0, max: 20 },
+            doc: "rings the old King keeps when another Prince is crowned; the rest go to the supply",
+        },
+        ParamSpec {
+            name: "tile_points",
+            kind: ParamKind::Int { min: 1, max: 1000 },
+            doc: "points per lap of the prestige track (a point tile is taken per lap)",
+        },
+        ParamSpec {
+            name: "crown_plate",
+            kind: ParamKind::Text,
+            doc: "the plate (id) that always sits at the King's seat",
+        },
+        ParamSpec {
+            name: "forward",
+            kind: ParamKind::Choice(ARTUS_DIRECTIONS),
+            doc: "the way round figures move forward",
+        },
+        ParamSpec {
+            name: "displace",
+            kind: ParamKind::Choice(ARTUS_DIRECTIONS),
+            doc: "the way round a displaced figure goes to the next empty seat",
+        },
+        ParamSpec {
+            name: "knight_cards_dealt",
+            kind: ParamKind::Int { min: 0, max: 64 },
+            doc: "Knight cards each player draws into his starting hand",
+        },
+        ParamSpec {
+            name: "king_cards_dealt",
+            kind: ParamKind::Int { min: 0, max: 64 },
+            doc: "King cards each player draws into his starting hand",
+        },
+        ParamSpec {
+            name: "scoring_cards_dealt",
+            kind: ParamKind::Int { min: 0, max: 64 },
+            doc: "scoring cards each player draws into his starting hand",
+        },
+        ParamSpec {
+            name: "scoring_deck",
+            kind: ParamKind::Bool,
+            doc: "whether the scoring cards are in the game (as each player's third draw pile)",
+        },
+        ParamSpec {
+            name: "cards_per_turn",
+            kind: ParamKind::Int { min: 1, max: 10 },
+            doc: "hand cards a player plays on his turn, one after the other",
+        },
+        ParamSpec {
+            name: "draws_per_turn",
+            kind: ParamKind::Int { min: 0, max: 10 },
+            doc: "cards a player then draws, one at a time, each from the pile of his choice",
+        },
+        ParamSpec {
+            name: "rounds",
+            kind: ParamKind::Int { min: 1, max: 100 },
+            doc: "rounds of play; by then every player has played all his cards",
+        },
+        ParamSpec {
+            name: "bot_seat_worth_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: percentage of the plate values under its Knights counted as points",
+        },
+        ParamSpec {
+            name: "bot_rival_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: percentage of the rivals' mean position counted against its own",
+        },
+    ],
+    sets: &[
+        SetSpec {
+            id: "plates",
+            doc: "the plates of the rotating table, counter-clockwise from the King's seat",
+        },
+        SetSpec {
+            id: "seats",
+            doc: "the seats of the board, counter-clockwise from seat 0",
+        },
+        SetSpec {
+            id: "situations",
+            doc: "product of plates and seats: where a Knight stands, for scoring conditions",
+        },
+        SetSpec {
+            id: "princes",
+            doc: "the neutral figures: colour, starting (crown) seat and rings",
+        },
+        SetSpec {
+            id: "knight-cards",
+            doc: "each player's Knight deck",
+        },
+        SetSpec {
+            id: "king-cards",
+            doc: "each player's King deck",
+        },
+        SetSpec {
+            id: "scoring-cards",
+            doc: "each player's scoring deck (advanced game)",
+        },
+    ],
+    conditions: &[],
+};
+
+pub const VIRTUES: RulesSpec = RulesSpec {
+    id: "virtues",
+    params: &[
+        ParamSpec {
+            name: "starting_virtues",
+            kind: ParamKind::Int { min: 0, max: 20 },
+            doc: "virtue cards each knight is dealt",
+        },
+        ParamSpec {
+            name: "starting_quests",
+            kind: ParamKind::Int { min: 0, max: 20 },
+            doc: "quest cards laid out before the first turn",
+        },
+        ParamSpec {
+            name: "crown",
+            kind: ParamKind::Text,
+            doc: "the treasure card that is the Crown: the king holds it; never in the deck",
+        },
+        ParamSpec {
+            name: "honor_card",
+            kind: ParamKind::Text,
+            doc: "the card of the honors set that is an Honor card",
+        },
+        ParamSpec {
+            name: "dishonor_card",
+            kind: ParamKind::Text,
+            doc: "the card of the honors set that is a Dishonor card",
+        },
+        ParamSpec {
+            name: "bestow_cards",
+            kind: ParamKind::Int { min: 0, max: 5 },
+            doc: "honor or dishonor cards the king bestows once per turn (0: he does not)",
+        },
+        ParamSpec {
+            name: "pray_draw",
+            kind: ParamKind::Int { min: 1, max: 5 },
+            doc: "virtue cards a prayer draws",
+        },
+        ParamSpec {
+            name: "pray_aid_draw",
+            kind: ParamKind::Int { min: 0, max: 5 },
+            doc: "more virtue cards a prayer draws when the knight discards a prayer aid",
+        },
+        ParamSpec {
+            name: "tax_draw",
+            kind: ParamKind::Int { min: 0, max: 5 },
+            doc: "treasure cards drawn by taxing",
+        },
+        ParamSpec {
+            name: "feast_offers",
+            kind: ParamKind::Int { min: 0, max: 20 },
+            doc: "offers each knight may make in one feast",
+        },
+        ParamSpec {
+            name: "joust_prizes",
+            kind: ParamKind::Int { min: 0, max: 1 },
+            doc: "treasures each knight not on a quest may put up as a joust prize",
+        },
+        ParamSpec {
+            name: "duel_questing_knights",
+            kind: ParamKind::Bool,
+            doc: "whether a knight on a quest may be challenged to a duel",
+        },
+        ParamSpec {
+            name: "ending_margin",
+            kind: ParamKind::Int { min: -10, max: 50 },
+            doc: "how far beyond the number of players the honor balance must go to end the game",
+        },
+        ParamSpec {
+            name: "sin_multiplier",
+            kind: ParamKind::Int { min: 1, max: 10 },
+            doc: "what a treasure paired with a Sin card is worth, in multiples, when Camelot falls",
+        },
+        ParamSpec {
+            name: "turn_limit",
+            kind: ParamKind::Int {
+                min: 1,
+                max: 100_000,
+            },
+            doc: "turns after which the game ends as if the quest deck ran out (a safety cap)",
+        },
+        ParamSpec {
+            name: "bot_virtue_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: a virtue card in hand, in hundredths of a point",
+        },
+        ParamSpec {
+            name: "bot_ready_quest_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: share of a completable quest's reward it counts",
+        },
+        ParamSpec {
+            name: "bot_prospect_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: share of a quest's reward it counts per card it lacks less",
+        },
+        ParamSpec {
+            name: "bot_win_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: how much its estimated share of a win counts (100: a win is 100 points)",
+        },
+        ParamSpec {
+            name: "bot_loyalty_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: worth of each point of the kingdom's honor balance at the start (fading as the quest deck runs out)",
+        },
+        ParamSpec {
+            name: "bot_lead_spread",
+            kind: ParamKind::Int { min: 0, max: 100 },
+            doc: "greedy bot: how many points of a lead are uncertain at the start of the game",
+        },
+        ParamSpec {
+            name: "bot_death_cost",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: points that dying costs",
+        },
+    ],
+    sets: &[
+        SetSpec {
+            id: "virtues",
+            doc: "the virtue cards: dealt, prayed for, presented, shown in jousts and duels",
+        },
+        SetSpec {
+            id: "treasures",
+            doc: "the treasures, with `points`, and the Crown",
+        },
+        SetSpec {
+            id: "honors",
+            doc: "the face-up supply of Honor and Dishonor cards, with `points`",
+        },
+        SetSpec {
+            id: "quests",
+            doc: "the quests: `condition` over the virtues, `trials`, `knights`, reward and penalty `effects`",
+        },
+        SetSpec {
+            id: "trials",
+            doc: "the trial deck: `condition` over the virtues and `effects`",
+        },
+    ],
+    conditions: &[
+        ConditionSpec {
+            name: "joust_card",
+            ty: Type::Bool,
+            args: &[],
+            doc: "whether a virtue card opens and answers a joust round (tested card by card)",
+        },
+        ConditionSpec {
+            name: "duel_card",
+            ty: Type::Bool,
+            args: &[],
+            doc: "whether a virtue card opens and answers a duel round (tested card by card)",
+        },
+        ConditionSpec {
+            name: "prayer_aid",
+            ty: Type::Bool,
+            args: &[],
+            doc: "whether a virtue card may be discarded in a prayer to draw more (card by card)",
+        },
+        ConditionSpec {
+            name: "sin_pairs",
+            ty: Type::Int,
+            args: &[],
+            doc: "how many of a hand's treasures score multiplied when Camelot falls",
         },
     ],
 };

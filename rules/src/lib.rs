@@ -1,20 +1,24 @@
 //! grail-rules: one module per game, each a thin rulebook over engine parts, compiled from
 //! its content pack. [`build`] turns any loaded pack into a playable game for its rulebook.
 
+pub mod artus;
 pub mod catalog;
 pub mod king_arthur;
+pub mod virtues;
 
 use grail_engine::diag::Diagnostic;
 use grail_engine::facade::{DynGame, LoadedGame};
+use grail_engine::game::Rules;
 use grail_schema::Pack;
 
 pub use catalog::catalog;
 
 /// Compiles a loaded pack with the rulebook it names.
 pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
-    let hash = Some(pack.hash().to_string());
     match pack.rules.as_str() {
-        "king-arthur" => Ok(Box::new(LoadedGame::new(king_arthur::compile(pack)?, hash))),
+        "king-arthur" => Ok(loaded(king_arthur::compile(pack)?, pack)),
+        "artus" => Ok(loaded(artus::compile(pack)?, pack)),
+        "virtues" => Ok(loaded(virtues::compile(pack)?, pack)),
         other => Err(vec![Diagnostic::error(
             "unknown-rules",
             format!(
@@ -23,6 +27,12 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
             ),
         )]),
     }
+}
+
+/// A compiled rulebook with what its pack says about the table: content hash, default players.
+fn loaded<R: Rules + 'static>(rules: R, pack: &Pack) -> Box<dyn DynGame> {
+    let game = LoadedGame::new(rules, Some(pack.hash().to_string()));
+    Box::new(game.with_default_players(usize::from(pack.default_players)))
 }
 
 /// The rulebooks this build knows.

@@ -72,6 +72,7 @@ fn players(dec: &mut Decoder, node: &Node) -> Option<Sp<Players>> {
     let mut f = dec.fields(node, "`players`")?;
     let min = f.required_int("min", 1, 255);
     let max = f.required_int("max", 1, 255);
+    let default = f.int("default", 1, 255).map(|d| d.value as u8);
     f.finish();
     let (min, max) = (min?.value as u8, max?.value as u8);
     if min > max {
@@ -83,7 +84,19 @@ fn players(dec: &mut Decoder, node: &Node) -> Option<Sp<Players>> {
         );
         return None;
     }
-    Some(Sp::new(Players { min, max }, dec.loc(node)))
+    let default = match default {
+        Some(d) if !(min..=max).contains(&d) => {
+            dec.error(
+                "invalid-value",
+                format!("`players` defaults to {d}, outside {min} to {max}"),
+                node.span.clone(),
+                "default outside min..=max",
+            );
+            None
+        }
+        d => d,
+    };
+    Some(Sp::new(Players { min, max, default }, dec.loc(node)))
 }
 
 fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
@@ -93,6 +106,7 @@ fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
     let value = f.str("value");
     let condition_over = f.str("condition_over");
     let when_over = f.node("when_over").map(|n| f.dec.strs(n, "when_over"));
+    let product = f.node("product").map(|n| f.dec.strs(n, "product"));
     let attributes = f.table("attributes", |dec, _, n| domain(dec, n));
     let cards = f.array("cards", card);
     f.finish();
@@ -102,6 +116,7 @@ fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
         value,
         condition_over,
         when_over,
+        product,
         attributes,
         cards: cards.unwrap_or_default(),
     })

@@ -9,6 +9,7 @@ use grail_engine::diag::{Diagnostic, Severity, SourceId, Sources, did_you_mean};
 
 use crate::files::{self, FileSource, normalize};
 use crate::model::{Loc, PackFile, Sp};
+use crate::pack::Origin;
 use crate::pack::Pack;
 use crate::resolve::Resolver;
 use crate::spec::RulesSpec;
@@ -38,6 +39,13 @@ impl Loaded {
             pack: None,
             diagnostics: vec![d],
         }
+    }
+
+    fn with_origin(mut self, origin: Origin) -> Self {
+        if let Some(pack) = &mut self.pack {
+            pack.origin = origin;
+        }
+        self
     }
 
     pub fn errors(&self) -> usize {
@@ -110,6 +118,10 @@ impl<'a> Loader<'a> {
         Loaded {
             pack: pack.filter(|_| !has_errors).map(|mut p| {
                 p.sources = sources.clone();
+                p.origin = Origin {
+                    game: files::display(path),
+                    variant: None,
+                };
                 p
             }),
             sources,
@@ -137,11 +149,15 @@ impl<'a> Loader<'a> {
             }
             _ => PathBuf::from(game),
         };
+        let origin = Origin {
+            game: game.to_string(),
+            variant: variant.map(str::to_string),
+        };
         let Some(v) = variant else {
-            return self.load(&folder);
+            return self.load(&folder).with_origin(origin);
         };
         match bundled::pack_file_in(self.files, &folder.join("variants"), v) {
-            Some(file) => self.load(&file),
+            Some(file) => self.load(&file).with_origin(origin),
             None => {
                 let known: Vec<String> = self
                     .files

@@ -100,6 +100,7 @@ fn patch_set(id: &str, base: &mut SetDef, top: SetDef, diags: &mut Vec<Diagnosti
     patch(&mut base.value, top.value);
     patch(&mut base.condition_over, top.condition_over);
     patch(&mut base.when_over, top.when_over);
+    patch(&mut base.product, top.product);
     for (key, domain) in top.attributes.0 {
         replace(&mut base.attributes, key, domain);
     }

@@ -159,6 +159,10 @@ pub struct Players {
     pub min: u8,
     #[schemars(range(min = 1, max = 255))]
     pub max: u8,
+    /// How many play when `grail play` is not told (default: `min`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 255))]
+    pub default: Option<u8>,
 }
 
 /// A param value: an integer, a boolean or a string.
@@ -199,6 +203,11 @@ pub struct SetDef {
     /// The sets that `overrides.when` conditions of this set's cards range over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_over: Option<Vec<Sp<String>>>,
+    /// Makes this a *product* set: its card types are the combinations of one card from each
+    /// listed set (a figure's plate and its seat), merged where their attribute values are
+    /// equal. It has the attributes of all of them and lists no cards or attributes itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub product: Option<Vec<Sp<String>>>,
     /// Attribute declarations: a list of names, or `{ min, max }` for whole numbers.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub attributes: Table<Sp<DomainDef>>,

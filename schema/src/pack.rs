@@ -20,6 +20,8 @@ pub struct Pack {
     /// The rulebook module that interprets the pack.
     pub rules: String,
     pub players: (u8, u8),
+    /// How many play when not told: `players.default`, else the fewest allowed.
+    pub default_players: u8,
     /// Ids from the base-most pack to this one: `["king-arthur", "seals"]`.
     pub lineage: Vec<String>,
     /// Sorted by name.
@@ -28,12 +30,23 @@ pub struct Pack {
     pub sets: Vec<CardSet>,
     /// Sorted by name.
     pub conditions: Vec<NamedCondition>,
+    /// How the pack was opened, so that replays and saves can open it again.
+    #[serde(skip)]
+    pub origin: Origin,
     #[serde(skip)]
     pub(crate) loc: Loc,
     #[serde(skip)]
     pub(crate) hash: String,
     #[serde(skip)]
     pub(crate) sources: Arc<Sources>,
+}
+
+/// What opens a pack again: a bundled game id and variant (`king-arthur`, `seals`), or the
+/// path of a pack folder or root file as the user gave it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub game: String,
+    pub variant: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -55,6 +68,16 @@ pub struct CardSet {
     pub condition_over: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub when_over: Vec<String>,
+    /// For a product set: the sets it combines, in order; empty for a set of listed cards.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub product: Vec<String>,
+    /// For a product set: the card type of each combination, indexed row-major by the
+    /// factors' card indices (see [`CardSet::product_type`]).
+    #[serde(skip)]
+    pub product_types: Vec<u8>,
+    /// For a product set: the number of cards of each factor.
+    #[serde(skip)]
+    pub product_sizes: Vec<usize>,
     #[serde(rename = "attributes", serialize_with = "ser_attrs")]
     pub universe: Universe,
     #[serde(skip)]
@@ -240,6 +263,22 @@ impl CardSet {
 
     pub fn card(&self, id: &str) -> Option<(usize, &Card)> {
         self.cards.iter().enumerate().find(|(_, c)| c.id == id)
+    }
+
+    /// For a product set: the card type combining card `members[i]` of the `i`-th factor.
+    /// `None` for a plain set, the wrong number of members, or an index past a factor.
+    pub fn product_type(&self, members: &[usize]) -> Option<u8> {
+        if members.len() != self.product_sizes.len() || self.product_sizes.is_empty() {
+            return None;
+        }
+        let mut flat = 0usize;
+        for (&m, &size) in members.iter().zip(&self.product_sizes) {
+            if m >= size {
+                return None;
+            }
+            flat = flat * size + m;
+        }
+        self.product_types.get(flat).copied()
     }
 
     /// Copies per card type, indexed like `cards`: the full deck as a condition sees it.

@@ -39,7 +39,8 @@ impl Resolver<'_> {
                 "this pack names no rules",
             );
         }
-        let players = header.players.map(|p| (p.value.min, p.value.max));
+        let players = header.players.as_ref().map(|p| (p.value.min, p.value.max));
+        let default_players = header.players.as_ref().and_then(|p| p.value.default);
         if players.is_none() {
             self.error_at(
                 "missing-field",
@@ -75,6 +76,11 @@ impl Resolver<'_> {
             .map(|(key, def)| self.card_set(key, def))
             .collect();
         for (i, (key, def)) in file.sets.0.iter().enumerate() {
+            if let Some(factors) = &def.product {
+                self.product(key, def, factors, &mut sets, i);
+            }
+        }
+        for (i, (key, def)) in file.sets.0.iter().enumerate() {
             self.set_references(key, def, &mut sets, i, &constants);
         }
         let mut conditions: Vec<NamedCondition> = file
@@ -91,10 +97,12 @@ impl Resolver<'_> {
             description: header.description.map(|d| d.value).unwrap_or_default(),
             rules: rules.unwrap_or_default(),
             players: players.unwrap_or((1, 1)),
+            default_players: default_players.unwrap_or(players.map_or(1, |p| p.0)),
             lineage,
             params,
             sets,
             conditions,
+            origin: crate::pack::Origin::default(),
             loc,
             hash: String::new(),
             sources: Arc::default(),
@@ -159,6 +167,14 @@ impl Resolver<'_> {
                 .flatten()
                 .map(|s| s.value.clone())
                 .collect(),
+            product: def
+                .product
+                .iter()
+                .flatten()
+                .map(|s| s.value.clone())
+                .collect(),
+            product_types: Vec::new(),
+            product_sizes: Vec::new(),
             universe: Universe {
                 attrs,
                 types,
@@ -166,6 +182,91 @@ impl Resolver<'_> {
             },
             loc: key.loc.clone(),
         }
+    }
+
+    /// Fills in a product set from its factors: its universe, and one card per type whose
+    /// copies count the combinations it stands for (the deck lint tests conditions against).
+    fn product(
+        &mut self,
+        key: &Sp<String>,
+        def: &SetDef,
+        factors: &[Sp<String>],
+        sets: &mut [CardSet],
+        index: usize,
+    ) {
+        if !def.cards.is_empty() || !def.attributes.is_empty() {
+            self.error_at(
+                "invalid-product",
+                format!(
+                    "set `{}` is a product of other sets, so it lists no cards or attributes of its own",
+                    key.value
+                ),
+                &key.loc,
+                "a product set",
+            );
+            return;
+        }
+        if factors.is_empty() {
+            self.error_at(
+                "invalid-product",
+                format!("set `{}` is a product of no sets", key.value),
+                &key.loc,
+                "`product` is empty",
+            );
+            return;
+        }
+        let mut found = Vec::with_capacity(factors.len());
+        for f in factors {
+            let Some(i) = self.find_set(f, sets) else {
+                return;
+            };
+            if !sets[i].product.is_empty() || i == index {
+                self.error_at(
+                    "invalid-product",
+                    format!(
+                        "set `{}` is itself a product; a product combines sets of listed cards",
+                        f.value
+                    ),
+                    &f.loc,
+                    "a product set",
+                );
+                return;
+            }
+            if sets[i].cards.len() > MAX_TYPES {
+                return; // reported where that set is declared
+            }
+            found.push(i);
+        }
+        let refs: Vec<&CardSet> = found.iter().map(|&i| &sets[i]).collect();
+        let product = match crate::universe::product(&refs) {
+            Ok(p) => p,
+            Err((code, why)) => {
+                self.error_at(code, why, &factors[0].loc, "in this product");
+                return;
+            }
+        };
+        let sizes = refs.iter().map(|s| s.cards.len()).collect();
+        let set = &mut sets[index];
+        set.cards = product
+            .universe
+            .types
+            .iter()
+            .zip(&product.combinations)
+            .map(|(t, &n)| Card {
+                id: t.id.clone(),
+                name: t.id.clone(),
+                copies: u8::try_from(n).unwrap_or(u8::MAX),
+                points: None,
+                condition: None,
+                text: String::new(),
+                overrides: Vec::new(),
+                effects: Vec::new(),
+                loc: key.loc.clone(),
+            })
+            .collect();
+        set.universe = product.universe;
+        set.product_types = product.types_of;
+        set.product_sizes = sizes;
     }
 
     fn attributes(&mut self, defs: &Table<Sp<DomainDef>>) -> Vec<Attr> {

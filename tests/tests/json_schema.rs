@@ -97,6 +97,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "cards",
             "condition_over",
             "name",
+            "product",
             "total",
             "value",
             "when_over"

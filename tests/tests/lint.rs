@@ -178,6 +178,11 @@ fn missing_field() {
 }
 
 #[test]
+fn players_default_outside_the_range() {
+    check("players-default", &["invalid-value"]);
+}
+
+#[test]
 fn total_mismatch() {
     check_json("total-mismatch", &["total-mismatch"]);
 }

@@ -255,7 +255,7 @@ impl Program {
         };
         let op = if literal_inputs {
             let scratch = [0u8; 64];
-            Op::Const(self.eval_op(op, &scratch[..self.types.min(64)], &[]))
+            Op::Const(self.eval_op(op, &scratch[..self.types.min(64)], 0, &[]))
         } else {
             op
         };
@@ -519,41 +519,50 @@ impl Program {
 
     #[inline]
     pub(crate) fn eval(&self, i: u32, counts: &[u8], args: &[i64]) -> i64 {
-        self.eval_op(self.ops[i as usize], counts, args)
+        self.eval_in(i, counts, present(counts), args)
     }
 
-    fn eval_op(&self, op: Op, counts: &[u8], args: &[i64]) -> i64 {
+    /// [`Self::eval`] when the caller already knows which types are above zero (`held`).
+    #[inline]
+    pub(crate) fn eval_held(&self, i: u32, counts: &[u8], held: u64, args: &[i64]) -> i64 {
+        debug_assert_eq!(held, present(counts), "held must be the types above zero");
+        self.eval_in(i, counts, held, args)
+    }
+
+    /// Evaluates op `i`; `present` has bit `t` set when `counts[t] > 0`, so filters visit
+    /// only the types held (hands are sparse: a few types out of dozens).
+    #[inline]
+    fn eval_in(&self, i: u32, counts: &[u8], present: u64, args: &[i64]) -> i64 {
+        self.eval_op(self.ops[i as usize], counts, present, args)
+    }
+
+    fn eval_op(&self, op: Op, counts: &[u8], present: u64, args: &[i64]) -> i64 {
         let get = |t: u32| i64::from(counts.get(t as usize).copied().unwrap_or(0));
+        let eval = |x: u32| self.eval_in(x, counts, present, args);
         match op {
             Op::Const(c) => c,
             Op::Arg(slot) => args.get(slot as usize).copied().unwrap_or(0),
-            Op::Not(x) => i64::from(self.eval(x, counts, args) == 0),
-            Op::And(a, b) => {
-                i64::from(self.eval(a, counts, args) != 0 && self.eval(b, counts, args) != 0)
-            }
-            Op::Or(a, b) => {
-                i64::from(self.eval(a, counts, args) != 0 || self.eval(b, counts, args) != 0)
-            }
+            Op::Not(x) => i64::from(eval(x) == 0),
+            Op::And(a, b) => i64::from(eval(a) != 0 && eval(b) != 0),
+            Op::Or(a, b) => i64::from(eval(a) != 0 || eval(b) != 0),
             // The common leaf `sum(…) >= bound` is worked out here, without a call per side.
             Op::Cmp(op, a, b) => {
                 let left = match self.ops[a as usize] {
                     Op::Sum { weights, .. } => self.dot(weights, counts),
-                    _ => self.eval(a, counts, args),
+                    _ => eval(a),
                 };
                 let right = match self.ops[b as usize] {
                     Op::Const(c) => c,
                     Op::Arg(slot) => args.get(slot as usize).copied().unwrap_or(0),
-                    _ => self.eval(b, counts, args),
+                    _ => eval(b),
                 };
                 i64::from(op.holds(left, right))
             }
-            Op::Arith(op, a, b) => op.apply(self.eval(a, counts, args), self.eval(b, counts, args)),
-            Op::Neg(x) => self.eval(x, counts, args).saturating_neg(),
+            Op::Arith(op, a, b) => op.apply(eval(a), eval(b)),
+            Op::Neg(x) => eval(x).saturating_neg(),
             Op::Sum { weights, .. } => self.dot(weights, counts),
             Op::Distinct { groups, len } => {
-                let present = bits(self.union(groups, len))
-                    .filter(|&t| get(t) > 0)
-                    .fold(0u64, |m, t| m | 1 << t);
+                let present = self.union(groups, len) & present;
                 self.group_masks(groups, len)
                     .iter()
                     .filter(|&&g| g & present != 0)
@@ -564,9 +573,7 @@ impl Program {
                 len,
                 disjoint: true,
             } => {
-                let held = bits(self.union(filters, len))
-                    .filter(|&t| get(t) > 0)
-                    .fold(0u64, |m, t| m | 1 << t);
+                let held = self.union(filters, len) & present;
                 i64::from(
                     self.group_masks(filters, len)
                         .iter()
@@ -574,11 +581,12 @@ impl Program {
                 )
             }
             Op::Cards { filters, len, .. } => {
+                let held = self.union(filters, len) & present;
                 let mut left = [0u8; 64];
-                for t in bits(self.union(filters, len)) {
+                for t in bits(held) {
                     left[t as usize] = get(t) as u8;
                 }
-                i64::from(assign(self.group_masks(filters, len), &mut left))
+                i64::from(assign(self.group_masks(filters, len), held, &mut left))
             }
         }
     }
@@ -646,15 +654,18 @@ pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
     })
 }
 
-/// Whether each filter can take its own item from `left` (a distinct representative each).
-fn assign(filters: &[u64], left: &mut [u8; 64]) -> bool {
+pub(crate) use crate::counts::nonzero_mask as present;
+
+/// Whether each filter can take its own item from `left` (a distinct representative each);
+/// only the types in `held` have any.
+fn assign(filters: &[u64], held: u64, left: &mut [u8; 64]) -> bool {
     let Some((&first, rest)) = filters.split_first() else {
         return true;
     };
-    for t in bits(first) {
+    for t in bits(first & held) {
         if left[t as usize] > 0 {
             left[t as usize] -= 1;
-            let ok = assign(rest, left);
+            let ok = assign(rest, held, left);
             left[t as usize] += 1;
             if ok {
                 return true;
@@ -712,6 +723,40 @@ mod tests {
             "distinct(suit) != 1",
         ] {
             assert!(program(src).plan.group_limit.is_none(), "{src}");
+        }
+    }
+
+    #[test]
+    fn present_marks_the_types_held() {
+        let mut counts = [0u8; 64];
+        for t in [0, 7, 8, 15, 40, 63] {
+            counts[t] = 1;
+        }
+        counts[9] = 255;
+        counts[10] = 128;
+        let expected = [0u64, 7, 8, 9, 10, 15, 40, 63]
+            .iter()
+            .fold(0u64, |m, &t| m | 1 << t);
+        assert_eq!(present(&counts), expected);
+        // Slices shorter than 64 (a program's own types) and not a multiple of eight.
+        assert_eq!(
+            present(&counts[..11]),
+            1 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10
+        );
+        assert_eq!(present(&[]), 0);
+        assert_eq!(present(&[0, 0, 3]), 1 << 2);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn present_agrees_with_a_plain_loop(counts in proptest::collection::vec(0u8..=255, 0..70)) {
+            let plain = counts
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|&(_, &c)| c > 0)
+                .fold(0u64, |m, (t, _)| m | 1 << t);
+            proptest::prop_assert_eq!(present(&counts), plain);
         }
     }
 }

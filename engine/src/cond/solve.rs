@@ -244,6 +244,10 @@ struct Search<'a> {
     pay: Payment,
     /// `pay` so far plus every remaining card: the most the rest of the search can reach.
     reach: [u8; 64],
+    /// The types above zero in `pay` and in `reach`, kept as they change so that evaluating
+    /// a condition need not look for them.
+    pay_held: u64,
+    reach_held: u64,
     /// Prune on a cost that never decreases: nothing costlier than the best is wanted.
     bound: Option<&'a CostBound<'a>>,
     best_cost: i64,
@@ -414,6 +418,8 @@ impl<'a> Search<'a> {
                 counts: [0; 64],
                 len: len as u8,
             },
+            reach_held: crate::counts::nonzero_mask(&reach[..len]),
+            pay_held: 0,
             reach,
             bound,
             best_cost: i64::MAX,
@@ -424,30 +430,31 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn all(&self, conjuncts: &[u32], counts: &[u8]) -> bool {
+    /// Whether every conjunct holds over `counts`, whose types above zero are `held`.
+    fn all(&self, conjuncts: &[u32], counts: &[u8], held: u64) -> bool {
         conjuncts
             .iter()
-            .all(|&i| self.program.eval(i, counts, self.args) != 0)
+            .all(|&i| self.program.eval_held(i, counts, held, self.args) != 0)
     }
 
     fn run(&mut self) {
         let plan = self.program.plan();
         let empty = [0u8; 64];
         let empty = &empty[..self.hand.len()];
-        if !self.all(&plan.constant, empty) || !self.all(&plan.down, empty) {
+        if !self.all(&plan.constant, empty, 0) || !self.all(&plan.down, empty, 0) {
             return;
         }
         if plan.mixed.is_empty() {
-            if !self.all(&plan.up, &self.reach[..self.hand.len()]) {
+            if !self.all(&plan.up, &self.reach[..self.hand.len()], self.reach_held) {
                 return;
             }
-            if self.all(&plan.up, empty) {
+            if self.all(&plan.up, empty, 0) {
                 self.emit();
                 return;
             }
             self.monotone(0);
         } else {
-            if self.meets(empty) && self.minimal() {
+            if self.meets(empty, 0) && self.minimal() {
                 self.emit();
             }
             self.exhaustive(0);
@@ -518,6 +525,9 @@ impl<'a> Search<'a> {
             .change(self.program, t, old, pay, old_reach, reach);
         self.pay.counts[t] = pay;
         self.reach[t] = reach;
+        let bit = 1u64 << t;
+        self.pay_held = if pay > 0 { self.pay_held | bit } else { self.pay_held & !bit };
+        self.reach_held = if reach > 0 { self.reach_held | bit } else { self.reach_held & !bit };
     }
 
     /// The Down conjuncts hold for the payment.
@@ -527,7 +537,7 @@ impl<'a> Search<'a> {
             && tr.down[..tr.down_len]
                 .iter()
                 .all(|x| x.op.holds(x.pay, x.bound))
-            && self.all(tr.down_other, self.pay.counts())
+            && self.all(tr.down_other, self.pay.counts(), self.pay_held)
     }
 
     /// The Up conjuncts hold for the payment.
@@ -536,7 +546,7 @@ impl<'a> Search<'a> {
         tr.up[..tr.up_len]
             .iter()
             .all(|x| x.op.holds(x.pay, x.bound))
-            && self.all(tr.up_other, self.pay.counts())
+            && self.all(tr.up_other, self.pay.counts(), self.pay_held)
     }
 
     /// The Up conjuncts hold for everything still reachable.
@@ -545,7 +555,7 @@ impl<'a> Search<'a> {
         tr.up[..tr.up_len]
             .iter()
             .all(|x| x.op.holds(x.reach, x.bound))
-            && self.all(tr.up_other, &self.reach[..self.hand.len()])
+            && self.all(tr.up_other, &self.reach[..self.hand.len()], self.reach_held)
     }
 
     /// No single card of a payment that meets the Up conjuncts can be left out (leaving one
@@ -561,7 +571,12 @@ impl<'a> Search<'a> {
             });
             let still = linear_still && {
                 self.pay.counts[t] -= 1;
-                let other = self.all(self.track.up_other, self.pay.counts());
+                let held = if self.pay.counts[t] == 0 {
+                    self.pay_held & !(1u64 << t)
+                } else {
+                    self.pay_held
+                };
+                let other = self.all(self.track.up_other, self.pay.counts(), held);
                 self.pay.counts[t] += 1;
                 other
             };
@@ -618,13 +633,15 @@ impl<'a> Search<'a> {
             for k in 1..=self.hand[t] {
                 if !self.tick() {
                     self.pay.counts[t] = 0;
+                    self.pay_held &= !(1u64 << t);
                     return;
                 }
                 self.pay.counts[t] = k;
-                if !self.all(&plan.down, self.pay.counts()) {
+                self.pay_held |= 1u64 << t;
+                if !self.all(&plan.down, self.pay.counts(), self.pay_held) {
                     break;
                 }
-                if self.meets(&self.pay.counts) && self.minimal() {
+                if self.meets(&self.pay.counts, self.pay_held) && self.minimal() {
                     self.emit();
                 }
                 self.exhaustive(t + 1);
@@ -633,14 +650,20 @@ impl<'a> Search<'a> {
                 }
             }
             self.pay.counts[t] = 0;
+            self.pay_held &= !(1u64 << t);
             if self.stopped {
                 return;
             }
         }
     }
 
-    fn meets(&self, counts: &[u8]) -> bool {
-        self.program.test(&counts[..self.hand.len()], self.args)
+    fn meets(&self, counts: &[u8], held: u64) -> bool {
+        self.program.eval_held(
+            self.program.root(),
+            &counts[..self.hand.len()],
+            held,
+            self.args,
+        ) != 0
     }
 
     /// No single card of the payment can be left out.
@@ -648,15 +671,20 @@ impl<'a> Search<'a> {
         let plan = self.program.plan();
         // Removing a card keeps Down conjuncts true, so only the others need a look.
         let recheck: &[u32] = if plan.mixed.is_empty() { &plan.up } else { &[] };
-        for t in 0..self.hand.len() {
-            if self.pay.counts[t] == 0 {
-                continue;
-            }
+        let mut paid = self.pay_held;
+        while paid != 0 {
+            let t = paid.trailing_zeros() as usize;
+            paid &= paid - 1;
             self.pay.counts[t] -= 1;
-            let still = if plan.mixed.is_empty() {
-                self.all(recheck, self.pay.counts())
+            let held = if self.pay.counts[t] == 0 {
+                self.pay_held & !(1u64 << t)
             } else {
-                self.meets(&self.pay.counts)
+                self.pay_held
+            };
+            let still = if plan.mixed.is_empty() {
+                self.all(recheck, self.pay.counts(), held)
+            } else {
+                self.meets(&self.pay.counts, held)
             };
             self.pay.counts[t] += 1;
             if still {

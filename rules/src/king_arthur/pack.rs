@@ -113,12 +113,9 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
         return Err(e.0);
     };
     Ok(KingArthur {
-        game: pack
-            .lineage
-            .first()
-            .cloned()
-            .unwrap_or_else(|| pack.id.clone()),
-        variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        // Named the way it was opened, so replays and saves open the same pack again.
+        game: pack.origin.game.clone(),
+        variant: pack.origin.variant.clone(),
         players: usize::from(pack.players.0)..=usize::from(pack.players.1),
         knights: card_set(knights),
         adversaries: card_set(adversaries),

@@ -1,0 +1,132 @@
+//! The numbered list of legal moves `grail play` shows. Most decisions have a handful of
+//! moves and all are listed. A long list (a feast's trade offers run to hundreds) is
+//! shortened: each family of many moves sharing a first word becomes one line saying how
+//! many there are and how to list them (`moves offer`, `moves offer P2`). Numbers always
+//! count in the full list, so every move can still be played by number or typed out.
+
+use std::io::Write;
+
+/// Lists with more moves than this are shortened.
+const LONG: usize = 40;
+/// In a shortened list, families with more moves than this get one line.
+const FAMILY: usize = 8;
+
+/// Writes the moves of `legal` (numbered from 1), only those starting with `only` if given.
+pub fn write_moves(
+    out: &mut dyn Write,
+    legal: &[String],
+    only: Option<&str>,
+) -> std::io::Result<()> {
+    let numbered = legal.iter().enumerate().map(|(i, m)| (i + 1, m.as_str()));
+    if let Some(start) = only {
+        let chosen: Vec<_> = numbered.filter(|(_, m)| m.starts_with(start)).collect();
+        if chosen.is_empty() {
+            return writeln!(out, "No legal move starts with '{start}'.");
+        }
+        return write_grid(out, &chosen);
+    }
+    if legal.len() <= LONG {
+        return write_grid(out, &numbered.collect::<Vec<_>>());
+    }
+    let mut families: Vec<(&str, usize)> = Vec::new();
+    for m in legal {
+        let word = first_word(m);
+        match families.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            None => families.push((word, 1)),
+        }
+    }
+    let big = |word: &str| families.iter().any(|&(w, n)| w == word && n > FAMILY);
+    let listed: Vec<_> = numbered.filter(|(_, m)| !big(first_word(m))).collect();
+    write_grid(out, &listed)?;
+    for &(word, n) in families.iter().filter(|&&(_, n)| n > FAMILY) {
+        let example = legal
+            .iter()
+            .rfind(|m| first_word(m) == word)
+            .map_or("", |m| m);
+        writeln!(
+            out,
+            "  {word} …  {n} moves, e.g. '{example}': type one, or 'moves {word}' lists them"
+        )?;
+    }
+    Ok(())
+}
+
+fn first_word(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
+}
+
+/// Numbered moves in columns fitting 78 characters.
+fn write_grid(out: &mut dyn Write, moves: &[(usize, &str)]) -> std::io::Result<()> {
+    let items: Vec<String> = moves.iter().map(|(n, m)| format!("{n:>3}) {m}")).collect();
+    let width = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
+    let per_line = (78 / width.max(1)).max(1);
+    for row in items.chunks(per_line) {
+        let line: String = row.iter().map(|s| format!("{s:<width$}")).collect();
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(legal: &[String], only: Option<&str>) -> String {
+        let mut out = Vec::new();
+        write_moves(&mut out, legal, only).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn feast() -> Vec<String> {
+        let mut legal = vec!["accept 1".to_string(), "refuse 1".to_string()];
+        for to in ["P2", "P3"] {
+            for give in ["courage", "mercy", "piety"] {
+                for ask in [
+                    "courage", "mercy", "piety", "sin", "guile", "goblet", "grail",
+                ] {
+                    legal.push(format!("offer {to} {give} for {ask}"));
+                }
+            }
+        }
+        legal.push("done".into());
+        legal
+    }
+
+    #[test]
+    fn short_lists_show_every_move() {
+        let legal: Vec<String> = (0..12).map(|i| format!("tax v{i}")).collect();
+        let text = shown(&legal, None);
+        assert!(
+            text.contains("  1) tax v0") && text.contains(" 12) tax v11"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn long_families_are_summed_up_and_numbers_count_in_the_full_list() {
+        let legal = feast();
+        let text = shown(&legal, None);
+        assert!(text.contains("  1) accept 1"), "{text}");
+        assert!(text.contains("  2) refuse 1"), "{text}");
+        assert!(text.contains(" 45) done"), "{text}");
+        assert!(!text.contains("offer P2 mercy for sin"), "{text}");
+        assert!(
+            text.contains("offer …  42 moves, e.g. 'offer P3 piety for grail'"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn moves_can_be_listed_by_how_they_start() {
+        let legal = feast();
+        let text = shown(&legal, Some("offer P3 piety"));
+        assert_eq!(text.matches(") offer").count(), 7, "{text}");
+        assert!(text.contains(" 38) offer P3 piety for courage"), "{text}");
+        assert!(!text.contains("P2"), "{text}");
+        assert_eq!(
+            shown(&legal, Some("joust")),
+            "No legal move starts with 'joust'.\n"
+        );
+    }
+}

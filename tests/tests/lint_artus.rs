@@ -1,0 +1,62 @@
+//! `grail lint` on broken Artus boards and cards: packs that load but that the Artus rulebook
+//! refuses to compile (a plate missing, a Prince off the board, rounds that do not use up the
+//! cards, broken effects, a ring supply that can run dry). Fixtures in `tests/lint/artus-*`,
+//! each a mod extending the bundled pack; snapshots of what lint prints.
+
+use std::path::Path;
+
+use grail_cli::render;
+
+/// Lints the fixture as `grail lint` does (load, then compile with the rulebook); asserts the
+/// codes and snapshots the text.
+fn check(case: &str, codes: &[&str]) {
+    // Paths relative to this crate (the test's working directory), so snapshots read the same
+    // on every machine.
+    let reports = grail_cli::lint::lint(&[Path::new("lint").join(case)], Path::new("../content"));
+    let loaded = &reports[0].loaded;
+    let mut found: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+    found.sort();
+    found.dedup();
+    let text = render::to_string(&loaded.sources, &loaded.diagnostics);
+    assert_eq!(found, codes, "codes reported for `{case}`:\n{text}");
+    assert!(loaded.pack.is_none(), "a broken board is an error");
+    insta::assert_snapshot!(case, text);
+}
+
+#[test]
+fn a_plate_missing() {
+    check("artus-plate-missing", &["board-mismatch"]);
+}
+
+#[test]
+fn princes_off_the_board_or_on_one_seat() {
+    check("artus-prince-off-board", &["no-such-seat", "seat-taken"]);
+}
+
+#[test]
+fn rounds_that_leave_cards_unplayed() {
+    check("artus-rounds", &["rounds-mismatch"]);
+}
+
+#[test]
+fn broken_card_effects() {
+    check(
+        "artus-effects",
+        &[
+            "invalid-value",
+            "missing-field",
+            "unknown-key",
+            "unknown-value",
+        ],
+    );
+}
+
+#[test]
+fn a_ring_supply_that_can_run_dry_and_no_king() {
+    check("artus-rings", &["no-king", "ring-supply"]);
+}
+
+#[test]
+fn a_crown_plate_that_does_not_exist() {
+    check("artus-crown", &["unknown-card"]);
+}

@@ -1,0 +1,340 @@
+//! Camelot Virtues: properties over many random and greedy games of 3 to 6 players, checked
+//! after every move — cards conserved (the rulebook's invariants), exactly one king while he
+//! lives, dead knights never act (but for choosing the quest to expire on their own turn, as
+//! the fragment says), hidden hands never show in another player's view (`observe`) or table
+//! (`render`), every game ends — and the pack's gap resolutions as the reference gives them.
+
+use grail_engine::agent::{Agent, GreedyAgent, RandomAgent, decide};
+use grail_engine::game::{NoEvents, Rules, Setup};
+use grail_engine::rng::GameRng;
+use grail_rules::virtues::{Virtues, compile};
+use grail_schema::{Disk, Loader, Pack};
+
+/// More moves than any game takes (the pack's turn limit ends every game long before).
+const MOVE_CAP: usize = 50_000;
+
+fn pack() -> Pack {
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load_game("virtues", None);
+    loaded.pack.expect("the virtues pack loads")
+}
+
+fn rules() -> Virtues {
+    compile(&pack()).unwrap_or_else(|e| panic!("the virtues pack compiles: {e:?}"))
+}
+
+fn seats_in(answer: &str) -> Vec<usize> {
+    answer
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix('P')?.parse::<usize>().ok())
+        .map(|n| n - 1)
+        .collect()
+}
+
+/// What every player may see of `state` for `seat` must not depend on the hidden cards: a
+/// second determinisation of the first gives the same view with the same generator, and the
+/// table drawn from the true state equals the one drawn from the view.
+fn check_views(rules: &Virtues, state: &<Virtues as Rules>::State, seat: usize, salt: u64) {
+    let view = rules.observe(state, seat, &mut GameRng::new(salt));
+    let again = rules.observe(&view, seat, &mut GameRng::new(salt));
+    let other = rules.observe(state, seat, &mut GameRng::new(salt ^ 0xFFFF));
+    let regained = rules.observe(&other, seat, &mut GameRng::new(salt));
+    assert_eq!(
+        again,
+        regained,
+        "P{}'s view depends on cards it cannot see",
+        seat + 1
+    );
+    assert_eq!(
+        rules.render(state, Some(seat)),
+        rules.render(&other, Some(seat)),
+        "P{}'s table shows cards it cannot see",
+        seat + 1
+    );
+    assert_eq!(rules.render(state, None), rules.render(&other, None));
+}
+
+/// Plays one game with `greedy` or random agents, checking the properties after every move.
+fn play(rules: &Virtues, players: usize, seed: u64, greedy: bool) -> String {
+    let mut state = rules.setup(&Setup::new(players, seed)).expect("setup");
+    let mut agents: Vec<Box<dyn Agent<Virtues>>> = (0..players)
+        .map(|s| -> Box<dyn Agent<Virtues>> {
+            let seed = seed * 31 + s as u64;
+            if greedy {
+                Box::new(GreedyAgent::new(seed))
+            } else {
+                Box::new(RandomAgent::new(seed))
+            }
+        })
+        .collect();
+    let mut view_rng = GameRng::new(seed ^ 0xABCD);
+    let mut legal = Vec::new();
+    let mut moves = 0;
+    while let Some(seat) = rules.to_move(&state) {
+        let dead = seats_in(&rules.inspect(&state, "dead").unwrap());
+        let king = seats_in(&rules.inspect(&state, "king").unwrap());
+        assert_eq!(king.len(), 1, "seed {seed}: exactly one king");
+        if dead.len() < players {
+            assert!(!dead.contains(&king[0]), "seed {seed}: the king is dead");
+        }
+        rules.legal_actions(&state, &mut legal);
+        assert!(!legal.is_empty(), "seed {seed}: P{} has no move", seat + 1);
+        if dead.contains(&seat) {
+            for action in &legal {
+                let text = rules.format_action(&state, action);
+                assert!(
+                    text.starts_with("expire ")
+                        && rules.inspect(&state, "player").unwrap() == format!("P{}", seat + 1),
+                    "seed {seed}: dead P{} may `{text}`",
+                    seat + 1
+                );
+            }
+        }
+        if moves % 7 == 0 {
+            for s in 0..players {
+                check_views(rules, &state, s, seed + moves as u64);
+            }
+        }
+        let i = decide(
+            rules,
+            &state,
+            seat,
+            &legal,
+            agents[seat].as_mut(),
+            &mut view_rng,
+        );
+        let text = rules.format_action(&state, &legal[i]);
+        assert_eq!(
+            rules.parse_action(&state, &text).as_ref(),
+            Ok(&legal[i]),
+            "seed {seed}: `{text}` reads back"
+        );
+        rules.apply(&mut state, &legal[i], &mut NoEvents);
+        if let Err(e) = rules.check_invariants(&state) {
+            panic!("seed {seed}, {players} players, after `{text}`: {e}");
+        }
+        moves += 1;
+        assert!(moves < MOVE_CAP, "seed {seed}: the game does not end");
+    }
+    rules
+        .outcome(&state)
+        .expect("a finished game has an outcome")
+        .end
+}
+
+#[test]
+fn random_games_keep_the_rules_properties() {
+    let rules = rules();
+    for players in 3..=6 {
+        for seed in 0..25 {
+            play(&rules, players, seed, false);
+        }
+    }
+}
+
+#[test]
+fn greedy_games_keep_the_rules_properties() {
+    let rules = rules();
+    for players in 3..=6 {
+        for seed in 100..108 {
+            play(&rules, players, seed, true);
+        }
+    }
+}
+
+#[test]
+fn the_pack_holds_the_reference_decks() {
+    let pack = pack();
+    let copies = |set: &str| -> Vec<(String, u8)> {
+        pack.set(set)
+            .unwrap()
+            .cards
+            .iter()
+            .map(|c| (c.id.clone(), c.copies))
+            .collect()
+    };
+    // F: six virtue types; ref: "Virtue deck (60)".
+    assert_eq!(
+        copies("virtues")
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .collect::<Vec<_>>(),
+        ["courage", "swordsmanship", "mercy", "piety", "sin", "guile"]
+    );
+    assert_eq!(pack.set("virtues").unwrap().total(), 60);
+    // Ref: "Treasures (20 in the deck, plus the Crown)"; ref gap 6: 20 Honor, 20 Dishonor.
+    assert_eq!(pack.set("treasures").unwrap().total(), 21);
+    assert_eq!(pack.set("honors").unwrap().total(), 40);
+    // Ref: "Trials (20)".
+    assert_eq!(pack.set("trials").unwrap().total(), 20);
+    // F: "You begin the game with four virtue cards".
+    assert_eq!(pack.int("starting_virtues").unwrap(), 4);
+}
+
+#[test]
+fn the_king_starts_and_holds_the_crown() {
+    let rules = rules();
+    for players in 2..=6 {
+        let state = rules.setup(&Setup::new(players, 7)).unwrap();
+        assert_eq!(rules.inspect(&state, "king").unwrap(), "P1");
+        assert_eq!(rules.inspect(&state, "player").unwrap(), "P1");
+        assert_eq!(
+            rules.inspect(&state, "treasures P1").unwrap(),
+            "crown-of-camelot"
+        );
+        for s in 2..=players {
+            assert_eq!(
+                rules.inspect(&state, &format!("treasures P{s}")).unwrap(),
+                "-"
+            );
+            let hand = rules.inspect(&state, &format!("virtues P{s}")).unwrap();
+            assert_eq!(hand.split_whitespace().count(), 4, "P{s}: {hand}");
+        }
+    }
+    assert!(rules.setup(&Setup::new(7, 1)).is_err());
+    assert!(rules.setup(&Setup::new(1, 1)).is_err());
+}
+
+/// Compiles a mod of the bundled pack written to a temporary folder.
+fn compile_mod(name: &str, toml: &str) -> Vec<(String, String)> {
+    let dir = std::env::temp_dir().join(format!("grail-virtues-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), toml).unwrap();
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let pack = loaded
+        .pack
+        .unwrap_or_else(|| panic!("{name}: {:?}", loaded.diagnostics));
+    match compile(&pack) {
+        Ok(_) => Vec::new(),
+        Err(ds) => ds
+            .into_iter()
+            .map(|d| (d.code.to_string(), d.help.unwrap_or_default()))
+            .collect(),
+    }
+}
+
+#[test]
+fn misspelt_or_misplaced_effects_are_reported() {
+    let head = "[pack]\nid = \"m\"\nname = \"m\"\nextends = \"@virtues\"\n";
+    let found = compile_mod(
+        "kind",
+        &format!(
+            "{head}[[sets.quests.cards]]\nid = \"green-knight\"\neffects = [{{ on = \"complete\", kind = \"honour\", count = 1, target = \"questing-knights\" }}]\n"
+        ),
+    );
+    assert_eq!(
+        found,
+        [(
+            "unknown-effect".to_string(),
+            "did you mean `honor`?".to_string()
+        )]
+    );
+    let found = compile_mod(
+        "target",
+        &format!(
+            "{head}[[sets.quests.cards]]\nid = \"green-knight\"\neffects = [{{ on = \"ignore\", kind = \"dishonor\", target = \"receiver\" }}]\n"
+        ),
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "unknown-effect");
+    let found = compile_mod(
+        "when",
+        &format!(
+            "{head}[[sets.treasures.cards]]\nid = \"silver-goblet\"\neffects = [{{ on = \"complete\", kind = \"honor\", target = \"receiver\" }}]\n"
+        ),
+    );
+    assert_eq!(found[0].0, "unknown-effect");
+    let found = compile_mod(
+        "trial",
+        &format!(
+            "{head}[[sets.trials.cards]]\nid = \"quiet-road\"\neffects = [{{ on = \"unmet\", kind = \"quest-fails\" }}]\n"
+        ),
+    );
+    assert_eq!(found[0].0, "missing-field");
+    let found = compile_mod(
+        "crown",
+        &format!("{head}[params]\ncrown = \"holy-graal\"\n"),
+    );
+    assert_eq!(found[0].0, "unknown-card");
+}
+
+#[test]
+fn typed_moves_never_panic() {
+    let game = grail_tests::open("virtues", None);
+    let words = [
+        "embark",
+        "pray",
+        "for",
+        "with",
+        "feast",
+        "tax",
+        "joust",
+        "duel",
+        "stay",
+        "give",
+        "up",
+        "present",
+        "wait",
+        "decline",
+        "contribute",
+        "withhold",
+        "discard",
+        "honor",
+        "dishonor",
+        "pass",
+        "expire",
+        "prize",
+        "offer",
+        "ask",
+        "accept",
+        "refuse",
+        "cancel",
+        "done",
+        "open",
+        "skip",
+        "answer",
+        "allot",
+        "dispute",
+        "agree",
+        "disagree",
+        "P1",
+        "P2",
+        "P9",
+        "courage",
+        "sin",
+        "piety*3",
+        "courage*300",
+        "holy-grail",
+        "green-knight",
+        "green-knight#2",
+        "#1",
+        "nothing",
+        "1",
+        "99999999999",
+        "",
+        "\u{00e9}",
+    ];
+    let mut rng = GameRng::new(9);
+    for seed in 0..12 {
+        let mut m = game.new_match(Setup::new(4, seed)).unwrap();
+        let mut moves = 0;
+        while m.to_move().is_some() && moves < 3000 {
+            for _ in 0..3 {
+                let n = 1 + rng.index(4);
+                let text: Vec<&str> = (0..n).map(|_| words[rng.index(words.len())]).collect();
+                let _ = m.play_text(&text.join(" "));
+            }
+            if m.to_move().is_some() {
+                m.bot_move(grail_engine::agent::AgentKind::Random).unwrap();
+            }
+            m.check_invariants().unwrap();
+            moves += 1;
+        }
+    }
+}
