@@ -525,9 +525,8 @@ impl<'a> Search<'a> {
             .change(self.program, t, old, pay, old_reach, reach);
         self.pay.counts[t] = pay;
         self.reach[t] = reach;
-        let bit = 1u64 << t;
-        self.pay_held = if pay > 0 { self.pay_held | bit } else { self.pay_held & !bit };
-        self.reach_held = if reach > 0 { self.reach_held | bit } else { self.reach_held & !bit };
+        self.pay_held = (self.pay_held & !(1 << t)) | u64::from(pay > 0) << t;
+        self.reach_held = (self.reach_held & !(1 << t)) | u64::from(reach > 0) << t;
     }
 
     /// The Down conjuncts hold for the payment.
