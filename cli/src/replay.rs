@@ -51,6 +51,7 @@ pub fn replay(
     let options = ReplayOptions {
         verify: args.verify,
         ignore_content_hash: args.ignore_content_hash,
+        pack_chosen: args.pack.is_some(),
     };
     let run = game.replay(file, options);
     if !args.verify {

@@ -17,7 +17,11 @@ fn pack_scripts() {
             None,
         )
         .unwrap_or_else(|e| panic!("cannot open {}:\n{e}", pack_dir.display()));
-        let run = game.replay(&file, ReplayOptions::default());
+        let options = ReplayOptions {
+            pack_chosen: true,
+            ..ReplayOptions::default()
+        };
+        let run = game.replay(&file, options);
         if let Some(failure) = &run.failure {
             panic!(
                 "{}\n{}",

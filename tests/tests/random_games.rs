@@ -69,6 +69,7 @@ fn random_games_keep_the_invariants_end_and_replay() {
                     ReplayOptions {
                         verify: true,
                         ignore_content_hash: false,
+                        pack_chosen: false,
                     },
                 );
                 assert!(

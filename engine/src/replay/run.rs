@@ -16,6 +16,9 @@ pub struct ReplayOptions {
     pub verify: bool,
     /// Run even if the file was recorded with different content.
     pub ignore_content_hash: bool,
+    /// The user chose the pack (`grail replay --pack DIR`) rather than the file's game name,
+    /// so that name is not checked; the content hash still is.
+    pub pack_chosen: bool,
 }
 
 /// What a run did, up to the end or the first failure.
@@ -188,6 +191,7 @@ pub fn resume<'r, R: Rules>(
     let options = ReplayOptions {
         verify: false,
         ignore_content_hash,
+        pack_chosen: false,
     };
     match run_to_match(rules, content_hash, file, options) {
         (Some(m), run) if run.failure.is_none() => Ok(m),
@@ -218,7 +222,9 @@ fn run_to_match<'r, R: Rules>(
         Some(v) => format!("{game}/{v}"),
         None => game.to_string(),
     };
-    if replay.game != rules.game_id() || replay.variant.as_deref() != rules.variant() {
+    let named_as_loaded =
+        replay.game == rules.game_id() && replay.variant.as_deref() == rules.variant();
+    if !named_as_loaded && !options.pack_chosen {
         run.failure = Some(whole(Problem::WrongGame {
             file: name(&replay.game, replay.variant.as_deref()),
             loaded: name(rules.game_id(), rules.variant()),

@@ -32,6 +32,7 @@ fn a_dyn_match_plays_by_text_and_by_bots_and_records_itself() {
     let verify = ReplayOptions {
         verify: true,
         ignore_content_hash: false,
+        pack_chosen: false,
     };
     assert!(game.replay(&file, verify).passed());
     // Other content refuses it.

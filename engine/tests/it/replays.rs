@@ -11,6 +11,7 @@ const HASH: &str = "c0ffee";
 const VERIFY: ReplayOptions = ReplayOptions {
     verify: true,
     ignore_content_hash: false,
+    pack_chosen: false,
 };
 
 fn recorded(seed: u64) -> String {
@@ -126,6 +127,7 @@ fn content_hash_and_game_must_match_unless_told() {
     );
     let ignore = ReplayOptions {
         ignore_content_hash: true,
+        pack_chosen: false,
         ..VERIFY
     };
     run_text(&text, ignore).unwrap();

@@ -105,6 +105,7 @@ fn recorded_games_verify() {
     let verify = ReplayOptions {
         verify: true,
         ignore_content_hash: false,
+        pack_chosen: false,
     };
     for r in &records {
         let text = r.replay.to_ron();
