@@ -1,18 +1,24 @@
 //! grail-engine: the generic parts of Grail. It knows no particular game and does no I/O.
 
 pub mod agent;
+pub mod bidding;
 pub mod cond;
 pub mod counts;
 pub mod diag;
 pub mod digest;
 pub mod facade;
 pub mod game;
+pub mod ladder;
+pub mod offer;
 pub mod pile;
 pub mod play;
 pub mod replay;
 pub mod rng;
+pub mod sealed;
+pub mod seat_set;
 pub mod seats;
 pub mod sim;
+pub mod situational;
 
 pub use counts::Counts;
 pub use pile::Pile;
