@@ -49,6 +49,18 @@ impl Situational {
         card < 64 && self.varies & (1u64 << card) != 0
     }
 
+    /// Types with at least one override, as a bit mask.
+    #[inline]
+    pub fn varying(&self) -> u64 {
+        self.varies
+    }
+
+    /// Every type's base value, by type.
+    #[inline]
+    pub fn bases(&self) -> &[i64] {
+        &self.base
+    }
+
     /// The value of `card` in `situation`.
     #[inline]
     pub fn get(&self, card: u8, situation: &[u8]) -> i64 {

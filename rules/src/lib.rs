@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod king_arthur;
+pub mod quests;
 
 use grail_engine::diag::Diagnostic;
 use grail_engine::facade::{DynGame, LoadedGame};
@@ -15,6 +16,7 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
     let hash = Some(pack.hash().to_string());
     match pack.rules.as_str() {
         "king-arthur" => Ok(Box::new(LoadedGame::new(king_arthur::compile(pack)?, hash))),
+        "quests" => Ok(Box::new(LoadedGame::new(quests::compile(pack)?, hash))),
         other => Err(vec![Diagnostic::error(
             "unknown-rules",
             format!(
