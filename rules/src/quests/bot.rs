@@ -36,48 +36,21 @@ impl Quests {
         let mut v = 0.0;
         for p in 0..s.seats() {
             let shields = self.score(s, p) as f64;
-            let allies = self.ally_worth(s, p as u8);
+            let allies = dot(&s.players[p].allies, &self.bot_ally) as f64 / 100.0;
             if p == seat {
                 v += shields * w.shield + allies;
             } else {
                 v -= shields * w.opponent_shield + allies * w.opponent_shield / w.shield.max(1.0);
             }
         }
-        v += self.hand_worth(&s.player(me).hand);
+        v += dot(&s.player(me).hand, &self.bot_hand) as f64 / 100.0;
         v + self.prospects(s, me)
-    }
-
-    fn hand_worth(&self, hand: &Counts) -> f64 {
-        let w = self.n.bot;
-        let types = self.adventure.len();
-        let bp: i64 = hand.as_slice()[..types]
-            .iter()
-            .zip(&self.bp.bases()[..types])
-            .map(|(&n, &v)| i64::from(n) * v)
-            .sum();
-        w.card * f64::from(hand.total()) + w.bp * bp as f64
     }
 
     /// A random card from the deck.
     fn average_card(&self) -> f64 {
         let w = self.n.bot;
         w.card + self.guess.1 * w.bp
-    }
-
-    /// Allies in play at their printed values (close enough for judging a position).
-    fn ally_worth(&self, s: &State, seat: u8) -> f64 {
-        let allies = &s.player(seat).allies;
-        if allies.is_empty() {
-            return 0.0;
-        }
-        let w = self.n.bot;
-        allies
-            .iter()
-            .map(|(t, n)| {
-                f64::from(n)
-                    * (self.bp.base(t) as f64 * w.ally_bp + self.bids.base(t) as f64 * w.ally_bid)
-            })
-            .sum()
     }
 
     /// What the quest or tournament under way is expected to bring `seat`.
@@ -320,4 +293,13 @@ impl Quests {
         }
         p * reward
     }
+}
+
+/// Σ copies × value over the types `values` covers.
+fn dot(cards: &Counts, values: &[i64]) -> i64 {
+    cards.as_slice()[..values.len()]
+        .iter()
+        .zip(values)
+        .map(|(&n, &v)| i64::from(n) * v)
+        .sum()
 }

@@ -11,16 +11,18 @@
 use grail_engine::counts::Counts;
 use grail_engine::situational::Situational;
 
-use super::state::{Card, Seat, State};
+use super::state::{Card, MAX_STAGES, Seat, State};
 use super::{Kind, Quests};
 
 /// The foes and weapons a search may still use, by effective battle points.
+#[derive(Clone)]
 struct Arsenal {
     /// Distinct foe values, ascending, and how many foes of each.
     foe_bp: [i64; 64],
     foe_n: [u8; 64],
     foes: usize,
-    /// Weapon types: battle points and copies held.
+    /// Weapon types: the type, its battle points and the copies held.
+    w_type: [u8; 64],
     w_bp: [i64; 64],
     w_n: [u8; 64],
     weapons: usize,
@@ -30,11 +32,12 @@ struct Arsenal {
 }
 
 impl Arsenal {
-    fn new(q: &Quests, hand: &Counts, sit: &mut Situation<'_>) -> Arsenal {
+    fn new(q: &Quests, hand: &Counts, bp: &[i64; 64]) -> Arsenal {
         let mut a = Arsenal {
             foe_bp: [0; 64],
             foe_n: [0; 64],
             foes: 0,
+            w_type: [0; 64],
             w_bp: [0; 64],
             w_n: [0; 64],
             weapons: 0,
@@ -43,9 +46,10 @@ impl Arsenal {
         };
         for (t, n) in hand.iter() {
             match q.kind[usize::from(t)] {
-                Kind::Foe => a.add_foe(sit.bp(t), n),
+                Kind::Foe => a.add_foe(bp[usize::from(t)], n),
                 Kind::Weapon => {
-                    a.w_bp[a.weapons] = sit.bp(t);
+                    a.w_type[a.weapons] = t;
+                    a.w_bp[a.weapons] = bp[usize::from(t)];
                     a.w_n[a.weapons] = n;
                     a.weapons += 1;
                 }
@@ -70,6 +74,26 @@ impl Arsenal {
         self.foe_bp[at] = bp;
         self.foe_n[at] = n;
         self.foes += 1;
+    }
+
+    /// The same, with one card of type `card` (worth `bp`) gone from the hand.
+    fn without(&self, q: &Quests, card: Card, bp: i64) -> Arsenal {
+        let mut a = self.clone();
+        match q.kind[usize::from(card)] {
+            Kind::Foe => {
+                if let Some(i) = a.foe_bp[..a.foes].iter().position(|&v| v == bp) {
+                    a.foe_n[i] = a.foe_n[i].saturating_sub(1);
+                }
+            }
+            Kind::Weapon => {
+                if let Some(i) = a.w_type[..a.weapons].iter().position(|&t| t == card) {
+                    a.w_n[i] = a.w_n[i].saturating_sub(1);
+                }
+            }
+            Kind::Test => a.tests = a.tests.saturating_sub(1),
+            Kind::Ally | Kind::Amour => {}
+        }
+        a
     }
 
     /// Can the remaining `stages` be laid out above `prev`, using at most `tests` tests?
@@ -114,8 +138,9 @@ impl Arsenal {
     }
 
     /// Tries every minimal set of weapons (types from `from` on, at most `copies` per type
-    /// minus those already `on` the stage) that lifts a stage worth `sum` above `prev`, then
-    /// the `rest` of the chain above it. More weapons than needed never help a later stage.
+    /// minus those already `on` the stage, by weapon index) that lifts a stage worth `sum`
+    /// above `prev`, then the `rest` of the chain above it. More weapons than needed never
+    /// help a later stage.
     fn lift(
         &mut self,
         from: usize,
@@ -160,6 +185,37 @@ impl Arsenal {
     fn cap(&self, w: usize, on: &[u8; 64]) -> u8 {
         self.w_n[w].min(self.copies.saturating_sub(on[w]))
     }
+
+    /// Copies of each weapon (by weapon index) already on `stage`.
+    fn on_stage(&self, stage: &Counts) -> [u8; 64] {
+        let mut on = [0u8; 64];
+        for (w, slot) in on.iter_mut().enumerate().take(self.weapons) {
+            *slot = stage.get(self.w_type[w]);
+        }
+        on
+    }
+}
+
+/// The sponsor's quest as laid out so far, worked out once per decision.
+struct Plan {
+    /// Every adventure card's battle points on this quest, for the sponsor.
+    bp: [i64; 64],
+    /// The stage being laid out and the stages left, counting it.
+    stage: Counts,
+    left: u8,
+    /// What a foe stage must beat (the last foe stage's battle points).
+    prev: i64,
+    /// Tests the current and later stages may still hold.
+    tests: u8,
+}
+
+impl Plan {
+    fn bp_of(&self, cards: &Counts) -> i64 {
+        cards
+            .iter()
+            .map(|(t, n)| i64::from(n) * self.bp[usize::from(t)])
+            .sum()
+    }
 }
 
 impl Quests {
@@ -170,6 +226,7 @@ impl Quests {
             s,
             owner,
             counts: None,
+            shared: !self.per_owner(),
         }
     }
 
@@ -183,10 +240,62 @@ impl Quests {
         self.compute_in_play(s, owner)
     }
 
-    /// Brings the state's record of what is in play up to date after the story card or
-    /// an ally changed.
+    /// Brings the values the state keeps at hand up to date (what is in play, each
+    /// player's strength and free bids, each stage's battle points) after the story card,
+    /// an ally, an Amour, a rank or a stage changed.
     pub(crate) fn refresh(&self, s: &mut State) {
         s.sit = self.compute_in_play(s, None);
+        let sit = s.sit;
+        for t in 0..self.adventure.len() {
+            s.vals_bp[t] = clamp16(self.bp.get(t as Card, sit.as_slice()));
+            s.vals_bids[t] = clamp16(self.bids.get(t as Card, sit.as_slice()));
+        }
+        for p in 0..s.seats() {
+            let seat = p as Seat;
+            let (base, bids) = {
+                let player = s.player(seat);
+                let rank = self
+                    .rank_bp
+                    .get(usize::from(player.rank))
+                    .or(self.rank_bp.last())
+                    .copied()
+                    .unwrap_or(0);
+                if player.allies.is_empty() && player.amour.is_empty() {
+                    (rank, 0)
+                } else {
+                    let mut cards = player.allies;
+                    cards.add_all(&player.amour);
+                    let mut sit = self.situation(s, Some(seat));
+                    (
+                        rank + self.bp_of(&cards, &mut sit),
+                        self.bids_of(&cards, &mut sit),
+                    )
+                }
+            };
+            let player = s.player_mut(seat);
+            player.base = clamp(base);
+            player.bids = clamp(bids);
+        }
+        for i in 0..MAX_STAGES {
+            self.refresh_stage(s, i);
+        }
+    }
+
+    /// Brings one stage's battle points up to date.
+    pub(crate) fn refresh_stage(&self, s: &mut State, i: usize) {
+        let bp = if i >= usize::from(s.quest.stages) || s.quest.built[i].is_empty() {
+            0
+        } else {
+            let mut sit = self.situation(s, Some(s.quest.sponsor));
+            self.bp_of(&s.quest.built[i], &mut sit)
+        };
+        s.quest.bp[i] = clamp(bp);
+    }
+
+    /// Whether a card's situation depends on whose it is (then the state's tables of values
+    /// cannot serve everyone).
+    fn per_owner(&self) -> bool {
+        self.n.partner_same_player || self.layout.ranks.is_some()
     }
 
     pub(crate) fn compute_in_play(&self, s: &State, owner: Option<Seat>) -> Counts {
@@ -217,43 +326,38 @@ impl Quests {
 
     /// The battle points of `cards` in a situation.
     pub(crate) fn bp_of(&self, cards: &Counts, sit: &mut Situation<'_>) -> i64 {
+        if sit.shared {
+            return dot16(cards, &sit.s.vals_bp[..self.adventure.len()]);
+        }
         sum_of(&self.bp, cards, sit, self.adventure.len())
     }
 
     /// The free bids of `cards` in a situation.
     pub(crate) fn bids_of(&self, cards: &Counts, sit: &mut Situation<'_>) -> i64 {
+        if sit.shared {
+            return dot16(cards, &sit.s.vals_bids[..self.adventure.len()]);
+        }
         sum_of(&self.bids, cards, sit, self.adventure.len())
     }
 
     /// A stage's battle points (its foe and weapons), as the sponsor's cards count.
     pub(crate) fn stage_bp(&self, s: &State, stage: usize) -> i64 {
-        let mut sit = self.situation(s, Some(s.quest.sponsor));
-        self.bp_of(&s.quest.built[stage], &mut sit)
+        i64::from(s.quest.bp[stage])
     }
 
     /// A player's strength: rank, allies and Amour in play, plus `extra` cards played now.
     pub(crate) fn strength(&self, s: &State, seat: Seat, extra: &Counts) -> i64 {
+        let base = i64::from(s.player(seat).base);
+        if extra.is_empty() {
+            return base;
+        }
         let mut sit = self.situation(s, Some(seat));
-        let p = s.player(seat);
-        let rank = self
-            .rank_bp
-            .get(usize::from(p.rank))
-            .or(self.rank_bp.last())
-            .copied()
-            .unwrap_or(0);
-        let mut cards = p.allies;
-        cards.add_all(&p.amour);
-        cards.add_all(extra);
-        rank + self.bp_of(&cards, &mut sit)
+        base + self.bp_of(extra, &mut sit)
     }
 
     /// Free bids from the allies and Amour a player has in play.
     pub(crate) fn free_bids(&self, s: &State, seat: Seat) -> i64 {
-        let mut sit = self.situation(s, Some(seat));
-        let p = s.player(seat);
-        let mut cards = p.allies;
-        cards.add_all(&p.amour);
-        self.bids_of(&cards, &mut sit)
+        i64::from(s.player(seat).bids)
     }
 
     /// The test on a stage, if it is a test stage.
@@ -292,49 +396,83 @@ impl Quests {
             .count() as u8
     }
 
+    /// Every adventure card's battle points for `owner` in the present situation.
+    fn bp_table(&self, s: &State, owner: Seat) -> [i64; 64] {
+        let mut sit = self.situation(s, Some(owner));
+        let mut bp = [0i64; 64];
+        for (t, slot) in bp.iter_mut().enumerate().take(self.adventure.len()) {
+            *slot = sit.bp(t as Card);
+        }
+        bp
+    }
+
     /// Can `seat` set up the quest in play with his hand?
     pub(crate) fn can_sponsor(&self, s: &State, seat: Seat) -> bool {
-        let mut sit = self.situation(s, Some(seat));
-        let mut a = Arsenal::new(self, &s.player(seat).hand, &mut sit);
+        let bp = self.bp_table(s, seat);
+        let mut a = Arsenal::new(self, &s.player(seat).hand, &bp);
         a.rest(s.quest.stages, i64::MIN, self.n.tests_per_quest)
+    }
+
+    fn plan(&self, s: &State) -> Plan {
+        let bp = self.bp_table(s, s.quest.sponsor);
+        let i = usize::from(s.quest.stage);
+        let mut plan = Plan {
+            bp,
+            stage: s.quest.built[i],
+            left: s.quest.stages - s.quest.stage,
+            prev: i64::MIN,
+            tests: self.n.tests_per_quest,
+        };
+        for earlier in &s.quest.built[..i] {
+            if self.test_of(earlier).is_some() {
+                plan.tests = plan.tests.saturating_sub(1);
+            } else if self.has_foe(earlier) {
+                plan.prev = plan.bp_of(earlier);
+            }
+        }
+        plan
+    }
+
+    /// With `a` (the sponsor's remaining cards) and the current stage holding `stage`, can
+    /// the quest still be completed (the stage may still take weapons)?
+    fn finishes(&self, plan: &Plan, a: &Arsenal, stage: &Counts) -> bool {
+        let mut a = a.clone();
+        if self.test_of(stage).is_some() {
+            return plan.tests > 0 && a.rest(plan.left - 1, plan.prev, plan.tests - 1);
+        }
+        if !self.has_foe(stage) {
+            return a.rest(plan.left, plan.prev, plan.tests);
+        }
+        let bp = plan.bp_of(stage);
+        if bp > plan.prev {
+            return a.rest(plan.left - 1, bp, plan.tests);
+        }
+        let on = a.on_stage(stage);
+        let rest = plan.left - 1;
+        a.tests = a.tests.min(plan.tests);
+        let used_tests = a.tests.min(rest);
+        a.lift(0, bp, i64::MAX, plan.prev, &on, rest - used_tests)
+    }
+
+    /// Whether the stage being built could be closed as it stands.
+    fn closes(&self, plan: &Plan, a: &Arsenal) -> bool {
+        let mut a = a.clone();
+        if self.test_of(&plan.stage).is_some() {
+            return a.rest(plan.left - 1, plan.prev, plan.tests.saturating_sub(1));
+        }
+        if !self.has_foe(&plan.stage) {
+            return false;
+        }
+        let bp = plan.bp_of(&plan.stage);
+        bp > plan.prev && a.rest(plan.left - 1, bp, plan.tests)
     }
 
     /// With the sponsor's `hand` and the current stage holding `stage`, can the quest still
     /// be completed?
     pub(crate) fn can_finish(&self, s: &State, hand: &Counts, stage: &Counts) -> bool {
-        let mut sit = self.situation(s, Some(s.quest.sponsor));
-        let i = usize::from(s.quest.stage);
-        let left = s.quest.stages - s.quest.stage;
-        let prev = self.bar(s, i).unwrap_or(i64::MIN);
-        let earlier_tests = s.quest.built[..i]
-            .iter()
-            .filter(|c| self.test_of(c).is_some())
-            .count() as u8;
-        let tests = self.n.tests_per_quest.saturating_sub(earlier_tests);
-        let mut a = Arsenal::new(self, hand, &mut sit);
-        if self.test_of(stage).is_some() {
-            return tests > 0 && a.rest(left - 1, prev, tests - 1);
-        }
-        if !self.has_foe(stage) {
-            return a.rest(left, prev, tests);
-        }
-        let bp = self.bp_of(stage, &mut sit);
-        if bp > prev {
-            return a.rest(left - 1, bp, tests);
-        }
-        // The weapons already on the stage limit the copies of their types.
-        let mut on = [0u8; 64];
-        let mut w = 0;
-        for (t, _) in hand.iter() {
-            if self.is(t, Kind::Weapon) {
-                on[w] = stage.get(t);
-                w += 1;
-            }
-        }
-        a.tests = a.tests.min(tests);
-        let rest = left - 1;
-        let used_tests = a.tests.min(rest);
-        a.lift(0, bp, i64::MAX, prev, &on, rest - used_tests)
+        let plan = self.plan(s);
+        let a = Arsenal::new(self, hand, &plan.bp);
+        self.finishes(&plan, &a, stage)
     }
 
     /// Whether the set-up can still be completed after `seat` sacrifices `card` to remove
@@ -350,6 +488,7 @@ impl Quests {
         let mut after = s.clone();
         after.player_mut(seat).hand.remove(card, 1);
         after.player_mut(target).allies.remove(ally, 1);
+        self.refresh(&mut after);
         let i = usize::from(after.quest.stage);
         let increasing = (0..i).all(|j| {
             !self.has_foe(&after.quest.built[j])
@@ -361,33 +500,13 @@ impl Quests {
         increasing && self.can_finish(&after, &hand, &after.quest.built[i])
     }
 
-    /// Whether the stage being built is complete as it stands: it holds a foe or a test,
-    /// a foe stage beats the one before, and the rest of the quest can still be set up.
-    pub(crate) fn can_close(&self, s: &State) -> bool {
-        let i = usize::from(s.quest.stage);
-        let stage = &s.quest.built[i];
-        let hand = &s.player(s.quest.sponsor).hand;
-        let mut sit = self.situation(s, Some(s.quest.sponsor));
-        let left = s.quest.stages - s.quest.stage;
-        let prev = self.bar(s, i).unwrap_or(i64::MIN);
-        let tests = self.n.tests_per_quest.saturating_sub(self.tests_laid(s));
-        let mut a = Arsenal::new(self, hand, &mut sit);
-        if self.test_of(stage).is_some() {
-            return a.rest(left - 1, prev, tests);
-        }
-        if !self.has_foe(stage) {
-            return false;
-        }
-        let bp = self.bp_of(stage, &mut sit);
-        bp > prev && a.rest(left - 1, bp, tests)
-    }
-
     /// The sponsor's choices for the stage being built, in a stable order: a foe or a test
     /// for an empty stage, then weapons for a foe, then `done`.
     pub(crate) fn build_options(&self, s: &State, out: &mut impl FnMut(super::Action)) {
-        let i = usize::from(s.quest.stage);
-        let stage = s.quest.built[i];
+        let plan = self.plan(s);
+        let stage = plan.stage;
         let hand = s.player(s.quest.sponsor).hand;
+        let all = Arsenal::new(self, &hand, &plan.bp);
         let lead = self.test_of(&stage).is_some() || self.has_foe(&stage);
         for (t, _) in hand.iter() {
             let fits = match self.kind[usize::from(t)] {
@@ -398,15 +517,14 @@ impl Quests {
             if !fits {
                 continue;
             }
-            let mut rest = hand;
-            rest.remove(t, 1);
+            let rest = all.without(self, t, plan.bp[usize::from(t)]);
             let mut next = stage;
             next.add(t, 1);
-            if self.can_finish(s, &rest, &next) {
+            if self.finishes(&plan, &rest, &next) {
                 out(super::Action::Add(t));
             }
         }
-        if self.can_close(s) {
+        if self.closes(&plan, &all) {
             out(super::Action::Done);
         }
     }
@@ -419,6 +537,8 @@ pub(crate) struct Situation<'a> {
     s: &'a State,
     owner: Option<Seat>,
     counts: Option<Counts>,
+    /// The state's tables of values serve this owner.
+    shared: bool,
 }
 
 impl Situation<'_> {
@@ -430,6 +550,9 @@ impl Situation<'_> {
     /// A card's battle points here.
     pub(crate) fn bp(&mut self, card: Card) -> i64 {
         let q = self.q;
+        if self.shared {
+            return i64::from(self.s.vals_bp[usize::from(card)]);
+        }
         if q.bp.varies(card) {
             q.bp.get(card, self.counts().as_slice())
         } else {
@@ -454,4 +577,21 @@ fn sum_of(values: &Situational, cards: &Counts, sit: &mut Situation<'_>, types: 
         }
     }
     total
+}
+
+fn clamp(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+fn clamp16(v: i64) -> i16 {
+    v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16
+}
+
+/// Σ copies × value over the types `values` covers.
+fn dot16(cards: &Counts, values: &[i16]) -> i64 {
+    cards.as_slice()[..values.len()]
+        .iter()
+        .zip(values)
+        .map(|(&n, &v)| i64::from(n) * i64::from(v))
+        .sum()
 }

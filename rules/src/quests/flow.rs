@@ -101,6 +101,8 @@ impl Quests {
             log: Default::default(),
             sit: Counts::EMPTY,
             limit_check: true,
+            vals_bp: [0; 64],
+            vals_bids: [0; 64],
         };
         self.refresh(&mut state);
         self.advance(&mut state, &mut NoEvents);
@@ -309,10 +311,31 @@ impl Quests {
 
     /// Whether the player to commit has anything to choose besides `done`.
     fn has_choice(&self, s: &State, seat: Seat) -> bool {
+        let me = s.player(seat);
+        let hand = presence(&me.hand);
+        if hand & self.masks[Kind::Ally as usize] != 0 {
+            return true;
+        }
+        let committed = s.sealed.cards(usize::from(seat));
+        let weapons = hand & self.masks[Kind::Weapon as usize];
+        if weapons != 0 {
+            let full = presence_at_least(committed, self.n.weapon_copies);
+            if weapons & !full != 0 {
+                return true;
+            }
+        }
+        if hand & self.masks[Kind::Amour as usize] != 0
+            && me.amour.total() + self.count_kind(committed, Kind::Amour)
+                < u32::from(self.n.amours_per_quest)
+        {
+            return true;
+        }
+        if hand & self.remover_mask == 0 && presence(&me.allies) & self.previewer_mask == 0 {
+            return false;
+        }
         let mut n = 0;
-        self.commit_options(s, seat, &mut |_| n += 1);
         self.abilities(s, seat, &mut |_| n += 1);
-        n > 1
+        n > 0
     }
 
     /// Carries out a legal action, then the steps that follow it.
@@ -392,6 +415,7 @@ impl Quests {
                     let i = usize::from(s.quest.stage);
                     s.quest.built[i].add(card, 1);
                     s.quest.used += 1;
+                    self.refresh_stage(s, i);
                 } else {
                     s.sealed.add(usize::from(seat), card);
                 }
@@ -606,6 +630,9 @@ impl Quests {
             );
         }
         let (rank, shields) = (p.rank, p.shields);
+        if rank != before {
+            self.refresh(s);
+        }
         ev.emit(|| Event::Shields {
             seat,
             change,
@@ -874,6 +901,7 @@ impl Quests {
             Self::discard_all(s, &amour);
         }
         s.quest.questors = SeatSet::EMPTY;
+        self.refresh(s);
         let cards = q
             .used
             .saturating_add(q.stages.saturating_mul(self.n.sponsor_draw_per_stage));
@@ -989,6 +1017,7 @@ impl Quests {
             let amour = std::mem::take(&mut s.players[p].amour);
             Self::discard_all(s, &amour);
         }
+        self.refresh(s);
         s.tourney = Tourney::none();
         s.phase = Phase::TurnEnd;
     }
@@ -1147,4 +1176,17 @@ fn stack(pile: &mut Pile, ids: &[String], set: &CardSet, what: &str) -> Result<(
             e.available, e.wanted
         )
     })
+}
+
+/// The card types present, as a bit mask.
+pub(crate) fn presence(c: &Counts) -> u64 {
+    presence_at_least(c, 1)
+}
+
+/// The card types with at least `n` copies, as a bit mask.
+pub(crate) fn presence_at_least(c: &Counts, n: u8) -> u64 {
+    c.as_slice()
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (t, &k)| m | (u64::from(k >= n) << t))
 }

@@ -52,6 +52,9 @@ pub struct Quests {
     pub(crate) removers: Vec<(u8, Targets)>,
     /// Allies whose owner may preview stages (Merlin), with uses per quest.
     pub(crate) previewers: Vec<(u8, u8)>,
+    /// The same as type masks.
+    pub(crate) remover_mask: u64,
+    pub(crate) previewer_mask: u64,
     /// Story card type → what it is, and its card text.
     pub(crate) stories: Vec<Story>,
     pub(crate) story_texts: Vec<String>,
@@ -63,6 +66,12 @@ pub struct Quests {
     pub(crate) n: Numbers,
     /// The deck's average foe and weapon battle points: how bots guess a face-down stage.
     pub(crate) guess: (f64, f64),
+    /// The greedy bot's worth of each adventure card in hand and in play as an ally, in
+    /// hundredths of a card (from the `bot_*` params and the printed values).
+    pub(crate) bot_hand: Vec<i64>,
+    pub(crate) bot_ally: Vec<i64>,
+    /// Shields needed to leave each rank, summed: rank → shields earned to reach it.
+    pub(crate) progress: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -216,8 +225,6 @@ pub struct BotWeights {
     pub(crate) opponent_shield: f64,
     pub(crate) card: f64,
     pub(crate) bp: f64,
-    pub(crate) ally_bp: f64,
-    pub(crate) ally_bid: f64,
 }
 
 impl Quests {

@@ -89,6 +89,22 @@ pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
         if n > 0.0 { sum / n } else { 0.0 }
     };
     let guess = (average(Kind::Foe), average(Kind::Weapon));
+    let hundredths = |name: &str| pack.int(name).unwrap_or(0);
+    let bot_hand = (0..adventure.cards.len())
+        .map(|t| hundredths("bot_card_worth") + bp.base(t as u8) * hundredths("bot_bp_worth"))
+        .collect();
+    let bot_ally = (0..adventure.cards.len())
+        .map(|t| {
+            bp.base(t as u8) * hundredths("bot_ally_bp_worth")
+                + bids.base(t as u8) * hundredths("bot_ally_bid_worth")
+        })
+        .collect();
+    let progress = std::iter::once(0)
+        .chain(thresholds.iter().scan(0u32, |sum, &t| {
+            *sum += u32::try_from(t).unwrap_or(0);
+            Some(*sum)
+        }))
+        .collect();
     Ok(Quests {
         game: pack
             .lineage
@@ -105,6 +121,8 @@ pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
         bp,
         bids,
         min_bid,
+        remover_mask: removers.iter().fold(0, |m, &(t, _)| m | 1u64 << t),
+        previewer_mask: previewers.iter().fold(0, |m, &(t, _)| m | 1u64 << t),
         removers,
         previewers,
         stories,
@@ -119,6 +137,9 @@ pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
         layout,
         n,
         guess,
+        bot_hand,
+        bot_ally,
+        progress,
     })
 }
 
@@ -159,8 +180,6 @@ fn numbers(e: &mut Errors, pack: &Pack) -> Numbers {
             opponent_shield: weight(e, "bot_opponent_shield_worth"),
             card: weight(e, "bot_card_worth"),
             bp: weight(e, "bot_bp_worth"),
-            ally_bp: weight(e, "bot_ally_bp_worth"),
-            ally_bid: weight(e, "bot_ally_bid_worth"),
         },
     }
 }

@@ -10,7 +10,11 @@ impl Quests {
     /// A player's score: every shield earned towards Knight of the Round Table.
     pub(crate) fn score(&self, s: &State, seat: Seat) -> i64 {
         let p = &s.players[seat];
-        i64::from(self.ladder.progress(usize::from(p.rank), p.shields))
+        let reached = self
+            .progress
+            .get(usize::from(p.rank))
+            .or(self.progress.last());
+        i64::from(reached.copied().unwrap_or(0) + p.shields)
     }
 
     pub(crate) fn final_outcome(&self, s: &State) -> Option<Outcome> {
@@ -70,8 +74,10 @@ impl Quests {
                 }
             }
         }
-        if s.sit != self.compute_in_play(s, None) {
-            return Err("the record of what is in play is out of date".into());
+        let mut fresh = s.clone();
+        self.refresh(&mut fresh);
+        if fresh != *s {
+            return Err("the values kept at hand (what is in play, strengths, free bids, stage battle points) are out of date".into());
         }
         let decider = self.decider(s);
         let limit_phase = s.limit_check && self.over_limit(s).is_some();

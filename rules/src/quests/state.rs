@@ -54,6 +54,10 @@ pub struct State {
     pub(crate) sit: Counts,
     /// Someone drew since the hand limit was last checked.
     pub(crate) limit_check: bool,
+    /// Every adventure card's battle points and free bids in the situation in play, kept up
+    /// to date by `Quests::refresh` (when whose partner counts does not depend on the owner).
+    pub(crate) vals_bp: [i16; 64],
+    pub(crate) vals_bids: [i16; 64],
 }
 
 impl Clone for State {
@@ -95,6 +99,8 @@ impl Clone for State {
         self.log.clone_from(&s.log);
         self.sit = s.sit;
         self.limit_check = s.limit_check;
+        self.vals_bp = s.vals_bp;
+        self.vals_bids = s.vals_bids;
     }
 }
 
@@ -115,6 +121,10 @@ pub struct Player {
     /// An event's discard still owed: cards of this kind (index into the kinds), this many.
     pub(crate) owe_kind: u8,
     pub(crate) owe: u8,
+    /// Kept up to date by `Quests::refresh`: the battle points of rank, allies and Amour in
+    /// play, and the free bids of allies and Amour in play.
+    pub(crate) base: i32,
+    pub(crate) bids: i32,
 }
 
 impl Player {
@@ -129,6 +139,8 @@ impl Player {
             seen: 0,
             owe_kind: 0,
             owe: 0,
+            base: 0,
+            bids: 0,
         }
     }
 }
@@ -149,6 +161,8 @@ pub struct Quest {
     /// Cards the sponsor laid out.
     pub(crate) used: u8,
     pub(crate) questors: SeatSet,
+    /// Each stage's battle points, kept up to date by `Quests::refresh`.
+    pub(crate) bp: [i32; MAX_STAGES],
 }
 
 impl Quest {
@@ -162,6 +176,7 @@ impl Quest {
             revealed: 0,
             used: 0,
             questors: SeatSet::EMPTY,
+            bp: [0; MAX_STAGES],
         }
     }
 

@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 
 use grail_engine::counts::Counts;
 use grail_engine::game::Seat;
-use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
 use grail_engine::seat_set::SeatSet;
@@ -57,7 +56,11 @@ impl Quests {
             unseen.add_all(view.sealed.cards(p));
         }
         let mut pool: Vec<Card> = Vec::with_capacity(unseen.total() as usize);
-        pool.extend(unseen.cards());
+        for (t, n) in unseen.iter() {
+            for _ in 0..n {
+                pool.push(t);
+            }
+        }
         view.rng.shuffle(&mut pool);
 
         // Deal back into the same places, in the same numbers. Stages get a plausible shape:
@@ -102,12 +105,23 @@ impl Quests {
                 player.hand = pool.drain(pool.len().saturating_sub(held)..).collect();
             }
         }
-        view.adventure_deck = Pile::from_bottom_up(&pool, self.adventure.total());
-        let mut story: Vec<Card> = Counts::from_types(view.story_deck.as_slice())
-            .cards()
-            .collect();
-        view.rng.shuffle(&mut story);
-        view.story_deck = Pile::from_bottom_up(&story, self.story.total());
+        view.adventure_deck.clear();
+        for &c in &pool {
+            view.adventure_deck.push(c);
+        }
+        let story = Counts::from_types(view.story_deck.as_slice());
+        view.story_deck.clear();
+        for (t, n) in story.iter() {
+            for _ in 0..n {
+                view.story_deck.push(t);
+            }
+        }
+        view.story_deck.shuffle(&mut view.rng);
+        // The values kept at hand must come from the re-dealt cards, never the true ones
+        // (only stages were re-dealt among the cards those values depend on).
+        for i in (0..MAX_STAGES).filter(|&i| hidden_stages[i]) {
+            self.refresh_stage(&mut view, i);
+        }
         view
     }
 
