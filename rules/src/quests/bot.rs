@@ -227,9 +227,9 @@ impl Quests {
             foes.sort_by(|a, b| b.total_cmp(a));
             let share = weapons / 2.0 / open as f64;
             let mut next = foes.iter().take(open).rev();
-            for i in 0..stages {
-                if q.built[i].is_empty() {
-                    bp[i] = next.next().copied().unwrap_or(self.guess.0) + share;
+            for (slot, built) in bp.iter_mut().zip(&q.built).take(stages) {
+                if built.is_empty() {
+                    *slot = next.next().copied().unwrap_or(self.guess.0) + share;
                 }
             }
         }

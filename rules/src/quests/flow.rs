@@ -793,7 +793,7 @@ impl Quests {
                     cards,
                 });
             }
-            self.into_play(s, p as Seat);
+            self.put_into_play(s, p as Seat);
         }
         self.refresh(s);
         let mut survivors = SeatSet::EMPTY;
@@ -826,7 +826,7 @@ impl Quests {
 
     /// Moves the allies and Amours of `seat`'s revealed commitment into play, leaving the
     /// weapons in the commitment.
-    fn into_play(&self, s: &mut State, seat: Seat) {
+    fn put_into_play(&self, s: &mut State, seat: Seat) {
         let p = usize::from(seat);
         let mut weapons = *s.sealed.cards(p);
         let mut reveal = Counts::EMPTY;
@@ -957,7 +957,7 @@ impl Quests {
                     cards,
                 });
             }
-            self.into_play(s, p as Seat);
+            self.put_into_play(s, p as Seat);
         }
         self.refresh(s);
         let mut best = i64::MIN;
