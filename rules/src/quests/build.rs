@@ -244,11 +244,11 @@ impl Quests {
     /// player's strength and free bids, each stage's battle points) after the story card,
     /// an ally, an Amour, a rank or a stage changed.
     pub(crate) fn refresh(&self, s: &mut State) {
-        s.sit = self.compute_in_play(s, None);
-        let sit = s.sit;
-        for t in 0..self.adventure.len() {
-            s.vals_bp[t] = clamp16(self.bp.get(t as Card, sit.as_slice()));
-            s.vals_bids[t] = clamp16(self.bids.get(t as Card, sit.as_slice()));
+        // The cards' values change only with what is in play.
+        let sit = self.compute_in_play(s, None);
+        if sit != s.sit {
+            s.sit = sit;
+            self.revalue_varying(s);
         }
         for p in 0..s.seats() {
             let seat = p as Seat;
@@ -278,6 +278,31 @@ impl Quests {
         }
         for i in 0..MAX_STAGES {
             self.refresh_stage(s, i);
+        }
+    }
+
+    /// Every adventure card's battle points and free bids with what is in play (`s.sit`).
+    pub(crate) fn revalue(&self, s: &mut State) {
+        for t in 0..self.adventure.len() {
+            s.vals_bp[t] = clamp16(self.bp.base(t as Card));
+            s.vals_bids[t] = clamp16(self.bids.base(t as Card));
+        }
+        self.revalue_varying(s);
+    }
+
+    /// The same for the cards whose values depend on what is in play: the others keep
+    /// their printed values.
+    fn revalue_varying(&self, s: &mut State) {
+        let sit = s.sit;
+        for (values, table) in [(&self.bp, &mut s.vals_bp), (&self.bids, &mut s.vals_bids)] {
+            let mut varying = values.varying();
+            while varying != 0 {
+                let t = varying.trailing_zeros() as usize;
+                varying &= varying - 1;
+                if let Some(slot) = table.get_mut(t) {
+                    *slot = clamp16(values.get(t as Card, sit.as_slice()));
+                }
+            }
         }
     }
 

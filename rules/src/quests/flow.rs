@@ -104,6 +104,7 @@ impl Quests {
             vals_bp: [0; 64],
             vals_bids: [0; 64],
         };
+        self.revalue(&mut state);
         self.refresh(&mut state);
         self.advance(&mut state, &mut NoEvents);
         Ok(state)

@@ -76,6 +76,7 @@ impl Quests {
         }
         let mut fresh = s.clone();
         self.refresh(&mut fresh);
+        self.revalue(&mut fresh);
         if fresh != *s {
             return Err("the values kept at hand (what is in play, strengths, free bids, stage battle points) are out of date".into());
         }

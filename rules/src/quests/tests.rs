@@ -57,6 +57,7 @@ fn seen(q: &Quests, s: &State, seat: Seat) -> (State, String) {
     // would in play; a view must not show them for cards it cannot see.
     let mut s = s.clone();
     q.refresh(&mut s);
+    q.revalue(&mut s);
     let view = q.observe(&s, seat, &mut GameRng::new(7));
     let table = q.render(&view, Some(seat));
     (view, table)
