@@ -538,3 +538,88 @@ fn brute(q: &Quests, s: &State, hand: Counts, left: u8, prev: i64, tests: u8) ->
     }
     false
 }
+
+/// Every adventure and story card the game holds, counted from the state's places (not
+/// through `check_invariants`, which this test is meant to back up).
+fn census(s: &State) -> (u32, u32) {
+    let mut adventure = s.adventure_deck.len() as u32 + s.adventure_discard.len() as u32;
+    for p in &s.players {
+        adventure += p.hand.total() + p.allies.total() + p.amour.total();
+    }
+    adventure += s.quest.built.iter().map(Counts::total).sum::<u32>();
+    adventure += s.sealed.all_cards().iter().map(Counts::total).sum::<u32>();
+    let story =
+        s.story_deck.len() as u32 + s.story_discard.len() as u32 + u32::from(s.story.is_some());
+    (adventure, story)
+}
+
+/// Issue 5's properties over random and greedy games of 2 to 4 players: the 125 adventure
+/// and 28 story cards are conserved; at every decision but the hand-limit discards
+/// nobody holds more than 12 cards; every game ends with a Knight of the Round Table.
+#[test]
+fn random_and_greedy_games_conserve_cards_respect_the_hand_limit_and_end() {
+    use grail_engine::agent::{AgentKind, BuiltinAgent, agent_seed, decide, view_seed};
+    let q = rules();
+    let mut games = 0;
+    for players in 2..=4 {
+        for kind in [AgentKind::Random, AgentKind::Greedy] {
+            for seed in 0..8 {
+                let mut s = q.setup(&Setup::new(players, seed)).unwrap();
+                let mut agents: Vec<BuiltinAgent<Quests>> = (0..players)
+                    .map(|p| kind.build(agent_seed(seed, p)))
+                    .collect();
+                let mut view_rng = GameRng::new(view_seed(seed));
+                let mut legal = Vec::new();
+                while let Some(seat) = q.to_move(&s) {
+                    let at = format!("{players}p {kind:?} seed {seed} turn {}", s.turn);
+                    assert_eq!(census(&s), (125, 28), "{at}: cards lost or made");
+                    // Several players over the limit at once (after Prosperity) discard one
+                    // after another, clockwise; every other decision finds all hands legal.
+                    if q.over_limit(&s) == Some(seat as u8) {
+                        assert!(s.players[seat].hand.total() > 12, "{at}");
+                    } else {
+                        for (p, player) in s.players.iter().enumerate() {
+                            assert!(
+                                player.hand.total() <= 12,
+                                "{at}: P{} holds {} cards at a decision of P{}",
+                                p + 1,
+                                player.hand.total(),
+                                seat + 1
+                            );
+                        }
+                    }
+                    q.legal_actions(&s, &mut legal);
+                    let i = decide(&q, &s, seat, &legal, &mut agents[seat], &mut view_rng);
+                    let a = legal[i];
+                    q.apply(&mut s, &a, &mut NoEvents);
+                }
+                assert_eq!(census(&s), (125, 28));
+                let outcome = q.outcome(&s).expect("a game that stops is over");
+                assert!(
+                    !outcome.winners.is_empty() && s.end != Some(super::state::End::TurnLimit),
+                    "{players}p {kind:?} seed {seed} ended without a Knight of the Round Table"
+                );
+                games += 1;
+            }
+        }
+    }
+    assert_eq!(games, 48);
+}
+
+#[test]
+fn the_invariant_check_notices_a_lost_card_and_an_overfull_hand() {
+    let q = rules();
+    let s = q.setup(&Setup::new(3, 1)).unwrap();
+    assert_eq!(q.check_invariants(&s), Ok(()));
+    let mut lost = s.clone();
+    let (t, _) = lost.players[1].hand.iter().next().unwrap();
+    lost.players[1].hand.remove(t, 1);
+    assert!(q.check_invariants(&lost).is_err());
+    let mut full = s.clone();
+    while full.players[1].hand.total() <= 12 {
+        let extra = full.adventure_deck.draw().unwrap();
+        full.players[1].hand.add(extra, 1);
+    }
+    full.limit_check = false;
+    assert!(q.check_invariants(&full).is_err());
+}
