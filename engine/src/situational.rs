@@ -55,6 +55,20 @@ impl Situational {
         self.varies
     }
 
+    /// The situation's types any override reads, as a bit mask: values are the same in any
+    /// two situations that agree on these types.
+    pub fn reads(&self) -> u64 {
+        self.overrides.iter().fold(0, |m, o| m | o.when.reads())
+    }
+
+    /// The same for the overrides of `card` alone.
+    pub fn reads_of(&self, card: u8) -> u64 {
+        self.overrides
+            .iter()
+            .filter(|o| o.card == card)
+            .fold(0, |m, o| m | o.when.reads())
+    }
+
     /// Every type's base value, by type.
     #[inline]
     pub fn bases(&self) -> &[i64] {
@@ -130,5 +144,15 @@ mod tests {
         let mut out = [0; 3];
         v.resolve(&[1, 1], &mut out);
         assert_eq!(out, [70, 20, 5]);
+        // What the overrides look at: the quest (for both cards) and Iseult.
+        assert_eq!(v.reads(), 0b11);
+        let mut dragon_only = Situational::new(vec![50, 10]);
+        dragon_only.add_override(0, program("count(id=dragon-quest) >= 1", &u), 70);
+        assert_eq!(dragon_only.reads(), 0b01);
+        assert_eq!(
+            (v.reads_of(0), v.reads_of(1), v.reads_of(2)),
+            (0b01, 0b11, 0)
+        );
+        assert_eq!(Situational::new(vec![1]).reads(), 0);
     }
 }

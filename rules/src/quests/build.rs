@@ -248,7 +248,7 @@ impl Quests {
         let sit = self.compute_in_play(s, None);
         if sit != s.sit {
             s.sit = sit;
-            self.revalue_varying(s);
+            self.revalue_quickly(s);
         }
         for p in 0..s.seats() {
             let seat = p as Seat;
@@ -282,26 +282,43 @@ impl Quests {
     }
 
     /// Every adventure card's battle points and free bids with what is in play (`s.sit`).
+    /// Evaluates every card afresh: the reference `revalue_quickly`'s shortcuts are checked
+    /// against (`check_invariants`).
     pub(crate) fn revalue(&self, s: &mut State) {
+        let sit = s.sit;
         for t in 0..self.adventure.len() {
-            s.vals_bp[t] = clamp16(self.bp.base(t as Card));
-            s.vals_bids[t] = clamp16(self.bids.base(t as Card));
+            s.vals_bp[t] = clamp16(self.bp.get(t as Card, sit.as_slice()));
+            s.vals_bids[t] = clamp16(self.bids.get(t as Card, sit.as_slice()));
         }
-        self.revalue_varying(s);
     }
 
-    /// The same for the cards whose values depend on what is in play: the others keep
-    /// their printed values.
-    fn revalue_varying(&self, s: &mut State) {
+    /// The same, quickly, after what is in play changed.
+    fn revalue_quickly(&self, s: &mut State) {
+        // Usually only the story card matters: its values were worked out in advance. Then
+        // only cards whose overrides look at the rest of what is in play (Tristan and Iseult
+        // at each other) need a look.
+        let mut rest = s.sit;
+        let story = match (self.layout.story, s.story) {
+            (Some(at), Some(card)) => {
+                rest.remove(at + card, 1);
+                usize::from(card)
+            }
+            _ => self.story.len(),
+        };
+        let Some((bp, bids)) = self.story_values.get(story) else {
+            return;
+        };
+        s.vals_bp = *bp;
+        s.vals_bids = *bids;
+        let others = super::flow::presence(&rest) & self.value_reads;
+        if others == 0 {
+            return;
+        }
         let sit = s.sit;
-        for (values, table) in [(&self.bp, &mut s.vals_bp), (&self.bids, &mut s.vals_bids)] {
-            let mut varying = values.varying();
-            while varying != 0 {
-                let t = varying.trailing_zeros() as usize;
-                varying &= varying - 1;
-                if let Some(slot) = table.get_mut(t) {
-                    *slot = clamp16(values.get(t as Card, sit.as_slice()));
-                }
+        for (t, &reads) in self.card_reads.iter().enumerate() {
+            if reads & others != 0 {
+                s.vals_bp[t] = clamp16(self.bp.get(t as Card, sit.as_slice()));
+                s.vals_bids[t] = clamp16(self.bids.get(t as Card, sit.as_slice()));
             }
         }
     }
@@ -608,7 +625,7 @@ fn clamp(v: i64) -> i32 {
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
-fn clamp16(v: i64) -> i16 {
+pub(crate) fn clamp16(v: i64) -> i16 {
     v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16
 }
 

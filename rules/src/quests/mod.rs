@@ -72,6 +72,13 @@ pub struct Quests {
     pub(crate) bot_ally: Vec<i64>,
     /// Shields needed to leave each rank, summed: rank → shields earned to reach it.
     pub(crate) progress: Vec<u32>,
+    /// The situation's slots the battle point and free bid overrides read, and every
+    /// adventure card's (battle points, free bids) with only story card `i` in play (the last
+    /// entry: no story card). Used whenever nothing else in play is read.
+    pub(crate) value_reads: u64,
+    /// Per adventure card: the slots its battle point or free bid overrides read.
+    pub(crate) card_reads: Vec<u64>,
+    pub(crate) story_values: Vec<([i16; 64], [i16; 64])>,
 }
 
 #[derive(Clone, Debug, Default)]

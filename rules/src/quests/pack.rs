@@ -4,6 +4,7 @@
 
 use grail_engine::bidding::Rounds;
 use grail_engine::cond::{Domain, Value};
+use grail_engine::counts::Counts;
 use grail_engine::diag::{Diagnostic, did_you_mean};
 use grail_engine::ladder::Ladder;
 use grail_engine::situational::Situational;
@@ -11,6 +12,7 @@ use grail_schema::model::{EffectDef, Loc};
 use grail_schema::node::{Node, NodeKind};
 use grail_schema::{CardSet as PackSet, Pack};
 
+use super::build::clamp16;
 use super::state::MAX_STAGES;
 use super::{
     BotWeights, CardSet, Effect, KINDS, Kind, Layout, Numbers, Quests, Story, Targets, Who,
@@ -105,6 +107,24 @@ pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
             Some(*sum)
         }))
         .collect();
+    let value_reads = bp.reads() | bids.reads();
+    let card_reads = (0..adventure.cards.len().min(64))
+        .map(|t| bp.reads_of(t as u8) | bids.reads_of(t as u8))
+        .collect();
+    let story_values = (0..=story.cards.len())
+        .map(|i| {
+            let mut sit = Counts::EMPTY;
+            if let (Some(at), true) = (layout.story, i < story.cards.len()) {
+                sit.add(at + i as u8, 1);
+            }
+            let mut values = ([0i16; 64], [0i16; 64]);
+            for t in 0..adventure.cards.len().min(64) {
+                values.0[t] = clamp16(bp.get(t as u8, sit.as_slice()));
+                values.1[t] = clamp16(bids.get(t as u8, sit.as_slice()));
+            }
+            values
+        })
+        .collect();
     Ok(Quests {
         game: pack
             .lineage
@@ -140,6 +160,9 @@ pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
         bot_hand,
         bot_ally,
         progress,
+        value_reads,
+        card_reads,
+        story_values,
     })
 }
 
