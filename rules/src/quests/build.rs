@@ -250,6 +250,30 @@ impl Quests {
             s.sit = sit;
             self.revalue_quickly(s);
         }
+        self.refresh_holdings(s);
+    }
+
+    /// The same after only the story card changed (a turn begins or ends): when no card's
+    /// value changed with it, nothing else can have.
+    pub(crate) fn refresh_story(&self, s: &mut State) {
+        if self.per_owner() {
+            return self.refresh(s);
+        }
+        let sit = self.compute_in_play(s, None);
+        if sit == s.sit {
+            return;
+        }
+        let before = (s.vals_bp, s.vals_bids);
+        s.sit = sit;
+        self.revalue_quickly(s);
+        if (s.vals_bp, s.vals_bids) != before {
+            self.refresh_holdings(s);
+        }
+    }
+
+    /// Each player's strength and free bids, and each stage's battle points, from the
+    /// values in the state.
+    fn refresh_holdings(&self, s: &mut State) {
         for p in 0..s.seats() {
             let seat = p as Seat;
             let (base, bids) = {

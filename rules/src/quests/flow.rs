@@ -663,7 +663,7 @@ impl Quests {
             return;
         };
         s.story = Some(card);
-        self.refresh(s);
+        self.refresh_story(s);
         let seat = s.current;
         ev.emit(|| Event::StoryDrawn { seat, card });
         let n = s.seats();
@@ -1111,7 +1111,7 @@ impl Quests {
     fn turn_end(&self, s: &mut State, ev: &mut impl EventSink<Event>) {
         if let Some(card) = s.story.take() {
             s.story_discard.push(card);
-            self.refresh(s);
+            self.refresh_story(s);
         }
         let seat = s.current;
         ev.emit(|| Event::TurnEnded { seat });
