@@ -1,6 +1,7 @@
 //! grail-engine: the generic parts of Grail. It knows no particular game and does no I/O.
 
 pub mod agent;
+pub mod bidding;
 pub mod cond;
 pub mod counts;
 pub mod derived;
@@ -11,15 +12,20 @@ pub mod exchange;
 pub mod facade;
 pub mod game;
 pub mod joint;
+pub mod ladder;
+pub mod offer;
 pub mod pile;
 pub mod play;
 pub mod proposal;
 pub mod replay;
 pub mod ring;
 pub mod rng;
+pub mod sealed;
+pub mod seat_set;
 pub mod seats;
 pub mod showdown;
 pub mod sim;
+pub mod situational;
 pub mod track;
 
 pub use counts::Counts;

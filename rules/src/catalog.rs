@@ -5,9 +5,11 @@
 use grail_engine::cond::Type;
 use grail_schema::{ConditionSpec, ParamKind, ParamSpec, RulesSpec, SetSpec};
 
+pub use crate::quests::SPEC as QUESTS;
+
 /// Every rulebook this build knows.
 pub fn catalog() -> &'static [RulesSpec] {
-    &[KING_ARTHUR, ARTUS, VIRTUES]
+    &[KING_ARTHUR, ARTUS, VIRTUES, QUESTS]
 }
 
 pub const KING_ARTHUR: RulesSpec = RulesSpec {

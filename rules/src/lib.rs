@@ -4,6 +4,7 @@
 pub mod artus;
 pub mod catalog;
 pub mod king_arthur;
+pub mod quests;
 pub mod virtues;
 
 use grail_engine::diag::Diagnostic;
@@ -19,6 +20,7 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
         "king-arthur" => Ok(loaded(king_arthur::compile(pack)?, pack)),
         "artus" => Ok(loaded(artus::compile(pack)?, pack)),
         "virtues" => Ok(loaded(virtues::compile(pack)?, pack)),
+        "quests" => Ok(loaded(quests::compile(pack)?, pack)),
         other => Err(vec![Diagnostic::error(
             "unknown-rules",
             format!(

@@ -443,6 +443,20 @@ impl Program {
         self.args
     }
 
+    /// The item types whose counts the program may read, as a bit mask: its value is the
+    /// same over any two multisets that agree on these types.
+    pub fn reads(&self) -> u64 {
+        self.ops.iter().fold(0, |m, op| {
+            m | match *op {
+                Op::Count(mask) | Op::Sum { mask, .. } => mask,
+                Op::Distinct { groups: at, len } | Op::Cards { filters: at, len } => {
+                    self.union(at, len)
+                }
+                _ => 0,
+            }
+        })
+    }
+
     /// Evaluates a condition over per-type counts with the runtime arguments.
     #[inline]
     pub fn test(&self, counts: &[u8], args: &[i64]) -> bool {
