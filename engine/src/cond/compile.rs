@@ -448,8 +448,8 @@ impl Program {
     pub fn reads(&self) -> u64 {
         self.ops.iter().fold(0, |m, op| {
             m | match *op {
-                Op::Count(mask) | Op::Sum { mask, .. } => mask,
-                Op::Distinct { groups: at, len } | Op::Cards { filters: at, len } => {
+                Op::Sum { mask, .. } => mask,
+                Op::Distinct { groups: at, len } | Op::Cards { filters: at, len, .. } => {
                     self.union(at, len)
                 }
                 _ => 0,
