@@ -238,6 +238,11 @@ pub fn play(
     )?;
     if !session.m.history().is_empty() {
         writeln!(out, "Resumed after {} moves.", session.m.history().len())?;
+    } else if !session.m.setup_events().is_empty() {
+        writeln!(out, "Setup:")?;
+        for event in session.m.setup_events() {
+            writeln!(out, "    {event}")?;
+        }
     }
     if let Some(parent) = session.save.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)

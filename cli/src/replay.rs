@@ -59,6 +59,7 @@ pub fn replay(
             match entry {
                 LogEntry::Moved { step, played } => write_move(out, *step, played)?,
                 LogEntry::Checked { step, what } => writeln!(out, "{step:>4}. ok: {what}")?,
+                LogEntry::SetUp { events } => write_setup(out, events)?,
             }
         }
         if let Some(outcome) = &run.outcome {
@@ -97,6 +98,7 @@ pub fn log_text(run: &grail_engine::replay::ReplayRun) -> String {
         let _ = match entry {
             LogEntry::Moved { step, played } => write_move(&mut out, *step, played),
             LogEntry::Checked { step, what } => writeln!(out, "{step:>4}. ok: {what}"),
+            LogEntry::SetUp { events } => write_setup(&mut out, events),
         };
     }
     if let Some(outcome) = &run.outcome {
@@ -131,6 +133,15 @@ pub fn write_move(out: &mut dyn Write, step: usize, played: &Played) -> std::io:
         played.digest
     )?;
     for event in &played.events {
+        writeln!(out, "        {event}")?;
+    }
+    Ok(())
+}
+
+/// What happened during setup, before the first move.
+pub fn write_setup(out: &mut dyn Write, events: &[String]) -> std::io::Result<()> {
+    writeln!(out, "   0. setup")?;
+    for event in events {
         writeln!(out, "        {event}")?;
     }
     Ok(())

@@ -48,6 +48,8 @@ pub trait DynMatch {
     fn inspect(&self, query: &str) -> Result<String, String>;
     fn outcome(&self) -> Option<Outcome>;
     fn history(&self) -> &[Played];
+    /// What happened during setup, before the first move, in words.
+    fn setup_events(&self) -> &[String];
     fn digest(&self) -> String;
     /// The rulebook's invariants on the current state (see [`Rules::check_invariants`]).
     fn check_invariants(&self) -> Result<(), String>;
@@ -190,6 +192,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn history(&self) -> &[Played] {
         self.m.history()
+    }
+    fn setup_events(&self) -> &[String] {
+        self.m.setup_events()
     }
     fn digest(&self) -> String {
         self.m.digest()

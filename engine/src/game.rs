@@ -108,6 +108,16 @@ pub trait Rules: Send + Sync {
 
     /// Deal and lay out. Fails on a player count outside `players()` or a bad stack request.
     fn setup(&self, setup: &Setup) -> Result<Self::State, String>;
+    /// [`Self::setup`], telling what already happened before the first decision (a first
+    /// card turned over and carried out). Games where nothing does keep this default.
+    fn setup_with_events(
+        &self,
+        setup: &Setup,
+        events: &mut impl EventSink<Self::Event>,
+    ) -> Result<Self::State, String> {
+        let _ = events;
+        self.setup(setup)
+    }
     /// Who decides now: any seat, not only the one whose turn it is. `None` once the game
     /// is over.
     fn to_move(&self, state: &Self::State) -> Option<Seat>;

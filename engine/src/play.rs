@@ -75,6 +75,8 @@ pub struct Match<'r, R: Rules> {
     setup: Setup,
     state: R::State,
     history: Vec<Played>,
+    /// What happened during setup, in words (see [`Rules::setup_with_events`]).
+    setup_events: Vec<String>,
     /// Scratch buffers, reused from move to move.
     legal: Vec<R::Action>,
     events: Vec<R::Event>,
@@ -99,7 +101,12 @@ impl<'r, R: Rules> Match<'r, R> {
                 setup.players
             ));
         }
-        let state = rules.setup(&setup)?;
+        let mut events = Vec::new();
+        let state = rules.setup_with_events(&setup, &mut events)?;
+        let setup_events = events
+            .iter()
+            .map(|e| rules.describe_event(&state, e))
+            .collect();
         let view_rng = GameRng::new(agent::view_seed(setup.seed));
         let render_rng = GameRng::new(agent::view_seed(!setup.seed));
         Ok(Match {
@@ -107,8 +114,9 @@ impl<'r, R: Rules> Match<'r, R> {
             setup,
             state,
             history: Vec::new(),
+            setup_events,
             legal: Vec::new(),
-            events: Vec::new(),
+            events,
             view_rng,
             render_rng,
         })
@@ -126,6 +134,10 @@ impl<'r, R: Rules> Match<'r, R> {
     }
     pub fn history(&self) -> &[Played] {
         &self.history
+    }
+    /// What happened during setup, before the first move, in words.
+    pub fn setup_events(&self) -> &[String] {
+        &self.setup_events
     }
     pub fn to_move(&self) -> Option<Seat> {
         self.rules.to_move(&self.state)

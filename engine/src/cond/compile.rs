@@ -449,9 +449,10 @@ impl Program {
         self.ops.iter().fold(0, |m, op| {
             m | match *op {
                 Op::Sum { mask, .. } => mask,
-                Op::Distinct { groups: at, len } | Op::Cards { filters: at, len, .. } => {
-                    self.union(at, len)
-                }
+                Op::Distinct { groups: at, len }
+                | Op::Cards {
+                    filters: at, len, ..
+                } => self.union(at, len),
                 _ => 0,
             }
         })

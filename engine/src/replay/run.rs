@@ -38,6 +38,8 @@ impl ReplayRun {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LogEntry {
+    /// What happened during setup, before the first step (only when something did).
+    SetUp { events: Vec<String> },
     /// A `Move` or `Play` step, as played.
     Moved { step: usize, played: Played },
     /// An `Expect`, `Illegal` or `End` step that held, in words.
@@ -249,6 +251,11 @@ fn run_to_match<'r, R: Rules>(
         }
     };
 
+    if !m.setup_events().is_empty() {
+        run.log.push(LogEntry::SetUp {
+            events: m.setup_events().to_vec(),
+        });
+    }
     let mut saw_end = false;
     for (index, step) in replay.steps.iter().enumerate() {
         let number = index + 1;

@@ -3,7 +3,7 @@
 
 use grail_engine::bidding::Bidding;
 use grail_engine::counts::Counts;
-use grail_engine::game::{EventSink, NoEvents, Setup};
+use grail_engine::game::{EventSink, Setup};
 use grail_engine::ladder::Ladder;
 use grail_engine::offer::{Offer, OfferKind};
 use grail_engine::pile::Pile;
@@ -19,7 +19,13 @@ use super::state::{
 use super::{CardSet, Effect, Kind, Quests, Story, Targets, Who};
 
 impl Quests {
-    pub(crate) fn deal(&self, setup: &Setup) -> Result<State, String> {
+    /// Deals, then plays on to the first decision: the first story card is turned over and
+    /// carried out at once (an event may have everyone draw), and `ev` hears of it.
+    pub(crate) fn deal(
+        &self,
+        setup: &Setup,
+        ev: &mut impl EventSink<Event>,
+    ) -> Result<State, String> {
         if !self.players.contains(&setup.players) {
             return Err(format!(
                 "{} is played by {} to {} players, not {}",
@@ -106,7 +112,7 @@ impl Quests {
         };
         self.revalue(&mut state);
         self.refresh(&mut state);
-        self.advance(&mut state, &mut NoEvents);
+        self.advance(&mut state, ev);
         Ok(state)
     }
 

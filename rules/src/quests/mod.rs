@@ -22,7 +22,7 @@ mod tests;
 use std::ops::RangeInclusive;
 
 use grail_engine::bidding::Rounds;
-use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
+use grail_engine::game::{EventSink, NoEvents, Outcome, Rules, Seat, Setup};
 use grail_engine::ladder::Ladder;
 use grail_engine::rng::GameRng;
 use grail_engine::situational::Situational;
@@ -259,7 +259,15 @@ impl Rules for Quests {
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {
-        self.deal(setup)
+        self.deal(setup, &mut NoEvents)
+    }
+
+    fn setup_with_events(
+        &self,
+        setup: &Setup,
+        events: &mut impl EventSink<Event>,
+    ) -> Result<State, String> {
+        self.deal(setup, events)
     }
 
     fn to_move(&self, state: &State) -> Option<Seat> {
