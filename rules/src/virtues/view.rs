@@ -330,11 +330,12 @@ impl Virtues {
                     card_list(&self.treasures, &player.treasures),
                 )
             } else {
-                let mut t = format!("{} cards", player.treasures.total());
+                let cards = |n: u32| format!("{n} card{}", if n == 1 { "" } else { "s" });
+                let mut t = cards(player.treasures.total());
                 if player.treasures.contains(self.crown) {
                     t += " incl. the Crown";
                 }
-                (format!("{} cards", player.virtues.total()), t)
+                (cards(player.virtues.total()), t)
             };
             let _ = writeln!(
                 out,
