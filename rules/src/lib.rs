@@ -2,8 +2,10 @@
 //! its content pack. [`build`] turns any loaded pack into a playable game for its rulebook.
 
 pub mod artus;
+mod cards;
 pub mod catalog;
 pub mod king_arthur;
+mod pack_errors;
 pub mod quests;
 pub mod virtues;
 

@@ -17,32 +17,12 @@ use super::state::Action;
 use super::{
     Artus, Board, CardDef, Deck, Effect, MAX_PRINCES, Move, Numbers, Pick, Plate, Prince, Who,
 };
+use crate::pack_errors::Errors;
 
 /// The decks every player has, in the order of their piles.
 const DECKS: [&str; 3] = ["knight-cards", "king-cards", "scoring-cards"];
 
 /// Collects problems instead of stopping at the first, so lint shows them all.
-struct Errors(Vec<Diagnostic>);
-
-impl Errors {
-    fn take<T>(&mut self, r: Result<T, Diagnostic>) -> Option<T> {
-        r.map_err(|d| self.0.push(d)).ok()
-    }
-    fn at(&mut self, loc: &Loc, code: &'static str, message: String, label: &str) {
-        self.0
-            .push(Diagnostic::error(code, message).at(loc.source, loc.span.clone(), label));
-    }
-    fn at_param(&mut self, pack: &Pack, name: &str, code: &'static str, message: String) {
-        match pack.param(name) {
-            Ok(p) => {
-                let loc = p.loc.clone();
-                self.at(&loc, code, message, "here");
-            }
-            Err(_) => self.0.push(Diagnostic::error(code, message)),
-        }
-    }
-}
-
 pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
     let mut e = Errors(Vec::new());
     let plates = e.take(pack.set("plates"));

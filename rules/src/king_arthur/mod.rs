@@ -52,21 +52,7 @@ pub struct KingArthur {
     pub(crate) n: Numbers,
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct CardSet {
-    pub(crate) ids: Vec<String>,
-    pub(crate) names: Vec<String>,
-    pub(crate) copies: Vec<u8>,
-}
-
-impl CardSet {
-    pub(crate) fn len(&self) -> usize {
-        self.ids.len()
-    }
-    pub(crate) fn index(&self, id: &str) -> Option<u8> {
-        self.ids.iter().position(|i| i == id).map(|i| i as u8)
-    }
-}
+pub use crate::cards::CardSet;
 
 #[derive(Clone, Debug)]
 pub struct Adventure {

@@ -5,27 +5,11 @@ use grail_engine::cond::Domain;
 use grail_engine::diag::Diagnostic;
 use grail_schema::{CardSet as PackSet, NamedCondition, Pack};
 
-use super::{Adventure, CardSet, KingArthur, Numbers};
+use super::{Adventure, KingArthur, Numbers};
+use crate::cards::card_set;
+use crate::pack_errors::Errors;
 
 /// Collects problems instead of stopping at the first, so lint shows them all.
-struct Errors(Vec<Diagnostic>);
-
-impl Errors {
-    fn take<T>(&mut self, r: Result<T, Diagnostic>) -> Option<T> {
-        r.map_err(|d| self.0.push(d)).ok()
-    }
-    fn at(
-        &mut self,
-        loc: &grail_schema::model::Loc,
-        code: &'static str,
-        message: String,
-        label: &str,
-    ) {
-        self.0
-            .push(Diagnostic::error(code, message).at(loc.source, loc.span.clone(), label));
-    }
-}
-
 pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
     let mut e = Errors(Vec::new());
     let knights = e.take(pack.set("knights"));
@@ -140,14 +124,6 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
 
 fn program(named: &NamedCondition) -> grail_engine::cond::Program {
     named.program.clone()
-}
-
-fn card_set(set: &PackSet) -> CardSet {
-    CardSet {
-        ids: set.cards.iter().map(|c| c.id.clone()).collect(),
-        names: set.cards.iter().map(|c| c.name.clone()).collect(),
-        copies: set.cards.iter().map(|c| c.copies).collect(),
-    }
 }
 
 /// Each card's value attribute (an adversary's power, a knight's strength).

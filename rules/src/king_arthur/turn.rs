@@ -1,5 +1,6 @@
 //! Setup and the turn: the four optional actions in order, and the two game ends.
 
+use crate::cards::{deck, stack};
 use grail_engine::cond::solve::{self, Payment};
 use grail_engine::counts::Counts;
 use grail_engine::derived::Derived;
@@ -669,31 +670,4 @@ fn superfluous(program: &grail_engine::cond::Program, paid: &Payment, args: &[i6
         }
     }
     0
-}
-
-fn deck(copies: &[u8]) -> Pile {
-    let cards: Vec<Card> = copies
-        .iter()
-        .enumerate()
-        .flat_map(|(t, &n)| std::iter::repeat_n(t as Card, n as usize))
-        .collect();
-    Pile::from_bottom_up(&cards, cards.len())
-}
-
-/// Puts the named cards on top of `pile` for a script, the first named on top.
-fn stack(pile: &mut Pile, ids: &[String], set: &super::CardSet, what: &str) -> Result<(), String> {
-    let chosen = ids
-        .iter()
-        .map(|id| {
-            set.index(id)
-                .ok_or_else(|| format!("there is no {what} card `{id}`"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    pile.stack_top(&chosen).map_err(|e| {
-        let id = &set.ids[e.card as usize];
-        format!(
-            "the {what} pile holds {} `{id}`, fewer than the {} asked for on top",
-            e.available, e.wanted
-        )
-    })
 }

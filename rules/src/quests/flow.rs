@@ -1,6 +1,7 @@
 //! Setup and the flow of a turn: who decides, what they may do, and the steps the rules
 //! carry out between decisions (drawing, revealing, comparing, awarding shields).
 
+use crate::cards::{deck, stack};
 use grail_engine::bidding::Bidding;
 use grail_engine::counts::Counts;
 use grail_engine::game::{EventSink, Setup};
@@ -16,7 +17,7 @@ use super::state::{
     Action, Card, Decline, End, Event, Phase, Player, Quest, Record, RecordKind, Seat, State,
     Tourney, empty_bidding, empty_offer,
 };
-use super::{CardSet, Effect, Kind, Quests, Story, Targets, Who};
+use super::{Effect, Kind, Quests, Story, Targets, Who};
 
 impl Quests {
     /// Deals, then plays on to the first decision: the first story card is turned over and
@@ -1156,33 +1157,6 @@ impl Quests {
         s.phase = Phase::Over;
         ev.emit(|| Event::GameOver { end, winners });
     }
-}
-
-fn deck(copies: &[u8]) -> Pile {
-    let cards: Vec<Card> = copies
-        .iter()
-        .enumerate()
-        .flat_map(|(t, &n)| std::iter::repeat_n(t as Card, usize::from(n)))
-        .collect();
-    Pile::from_bottom_up(&cards, cards.len())
-}
-
-/// Puts the named cards on top of `pile` for a script, the first named on top.
-fn stack(pile: &mut Pile, ids: &[String], set: &CardSet, what: &str) -> Result<(), String> {
-    let chosen = ids
-        .iter()
-        .map(|id| {
-            set.index(id)
-                .ok_or_else(|| format!("there is no {what} card `{id}`"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    pile.stack_top(&chosen).map_err(|e| {
-        let id = &set.ids[usize::from(e.card)];
-        format!(
-            "the {what} deck holds {} `{id}`, fewer than the {} asked for",
-            e.available, e.wanted
-        )
-    })
 }
 
 /// The card types present, as a bit mask.

@@ -81,24 +81,7 @@ pub struct Quests {
     pub(crate) story_values: Vec<([i16; 64], [i16; 64])>,
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct CardSet {
-    pub(crate) ids: Vec<String>,
-    pub(crate) names: Vec<String>,
-    pub(crate) copies: Vec<u8>,
-}
-
-impl CardSet {
-    pub(crate) fn len(&self) -> usize {
-        self.ids.len()
-    }
-    pub(crate) fn index(&self, id: &str) -> Option<u8> {
-        self.ids.iter().position(|i| i == id).map(|i| i as u8)
-    }
-    pub(crate) fn total(&self) -> usize {
-        self.copies.iter().map(|&c| usize::from(c)).sum()
-    }
-}
+pub use crate::cards::CardSet;
 
 /// What an adventure card does, from its `kind` attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -14,23 +14,11 @@ use grail_schema::{CardSet as PackSet, Pack};
 
 use super::build::clamp16;
 use super::state::MAX_STAGES;
-use super::{
-    BotWeights, CardSet, Effect, KINDS, Kind, Layout, Numbers, Quests, Story, Targets, Who,
-};
+use super::{BotWeights, Effect, KINDS, Kind, Layout, Numbers, Quests, Story, Targets, Who};
+use crate::cards::card_set;
+use crate::pack_errors::Errors;
 
 /// Collects problems instead of stopping at the first, so lint shows them all.
-struct Errors(Vec<Diagnostic>);
-
-impl Errors {
-    fn take<T>(&mut self, r: Result<T, Diagnostic>) -> Option<T> {
-        r.map_err(|d| self.0.push(d)).ok()
-    }
-    fn at(&mut self, loc: &Loc, code: &'static str, message: String, label: &str) {
-        self.0
-            .push(Diagnostic::error(code, message).at(loc.source, loc.span.clone(), label));
-    }
-}
-
 pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
     let mut e = Errors(Vec::new());
     let adventure = e.take(pack.set("adventure"));
@@ -201,14 +189,6 @@ fn numbers(e: &mut Errors, pack: &Pack) -> Numbers {
             card: weight(e, "bot_card_worth"),
             bp: weight(e, "bot_bp_worth"),
         },
-    }
-}
-
-fn card_set(set: &PackSet) -> CardSet {
-    CardSet {
-        ids: set.cards.iter().map(|c| c.id.clone()).collect(),
-        names: set.cards.iter().map(|c| c.name.clone()).collect(),
-        copies: set.cards.iter().map(|c| c.copies).collect(),
     }
 }
 

@@ -64,21 +64,7 @@ pub struct Virtues {
     pub(crate) n: Numbers,
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct CardSet {
-    pub(crate) ids: Vec<String>,
-    pub(crate) names: Vec<String>,
-    pub(crate) copies: Vec<u8>,
-}
-
-impl CardSet {
-    pub(crate) fn len(&self) -> usize {
-        self.ids.len()
-    }
-    pub(crate) fn index(&self, id: &str) -> Option<Card> {
-        self.ids.iter().position(|i| i == id).map(|i| i as Card)
-    }
-}
+pub use crate::cards::CardSet;
 
 #[derive(Clone, Debug, Default)]
 pub struct HonorCards {

@@ -9,24 +9,14 @@ use grail_schema::{Card as PackCard, CardSet as PackSet, Pack};
 
 use super::effects::{self, Effect, When};
 use super::state::{MAX_PLAYERS, TREASURE_SET, VIRTUE_SET};
-use super::{BotWeights, CardSet, HonorCards, Numbers, Quest, Trial, Virtues};
+use super::{BotWeights, HonorCards, Numbers, Quest, Trial, Virtues};
+use crate::cards::card_set;
+use crate::pack_errors::Errors;
 
 /// The most presentation shapes kept per quest for the bots' estimate.
 const MAX_SHAPES: usize = 32;
 
 /// Collects problems instead of stopping at the first, so lint shows them all.
-struct Errors(Vec<Diagnostic>);
-
-impl Errors {
-    fn take<T>(&mut self, r: Result<T, Diagnostic>) -> Option<T> {
-        r.map_err(|d| self.0.push(d)).ok()
-    }
-    fn at(&mut self, loc: &grail_schema::model::Loc, code: &'static str, message: String) {
-        self.0
-            .push(Diagnostic::error(code, message).at(loc.source, loc.span.clone(), "here"));
-    }
-}
-
 pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
     let mut e = Errors(Vec::new());
     let virtue_set = e.take(pack.set("virtues"));
@@ -119,7 +109,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
     let treasure_feast = feast_effects(&mut e, treasure_set);
     for card in &virtue_set.cards {
         if treasure_set.card(&card.id).is_some() {
-            e.at(
+            e.here(
                 &card.loc,
                 "duplicate-id",
                 format!(
@@ -142,7 +132,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
         .collect();
     let over_virtues = |e: &mut Errors, named: &grail_schema::NamedCondition| {
         if named.over != ["virtues"] {
-            e.at(
+            e.here(
                 &named.loc,
                 "condition-type",
                 format!("[conditions.{}] must range over the virtues", named.name),
@@ -214,14 +204,6 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
     Ok(rules.with_estimates())
 }
 
-fn card_set(set: &PackSet) -> CardSet {
-    CardSet {
-        ids: set.cards.iter().map(|c| c.id.clone()).collect(),
-        names: set.cards.iter().map(|c| c.name.clone()).collect(),
-        copies: set.cards.iter().map(|c| c.copies).collect(),
-    }
-}
-
 /// The card of `set` a text param names.
 fn named_card(e: &mut Errors, pack: &Pack, param: &str, set: &PackSet) -> Option<u8> {
     let id = e.take(pack.text(param))?;
@@ -246,7 +228,7 @@ fn named_card(e: &mut Errors, pack: &Pack, param: &str, set: &PackSet) -> Option
 
 fn points(e: &mut Errors, card: &PackCard) -> i64 {
     card.points.unwrap_or_else(|| {
-        e.at(
+        e.here(
             &card.loc,
             "missing-field",
             format!("`{}` has no points", card.id),
@@ -259,7 +241,7 @@ fn attribute(e: &mut Errors, set: &PackSet, t: usize, name: &str) -> u8 {
     match set.int(t, name) {
         Some(v) => u8::try_from(v).unwrap_or(u8::MAX),
         None => {
-            e.at(
+            e.here(
                 &set.cards[t].loc,
                 "missing-attribute",
                 format!("`{}` needs a whole-number `{name}`", set.cards[t].id),
@@ -272,7 +254,7 @@ fn attribute(e: &mut Errors, set: &PackSet, t: usize, name: &str) -> u8 {
 fn quest(e: &mut Errors, set: &PackSet, card: &PackCard, deck: &[u8]) -> Option<Quest> {
     let t = set.cards.iter().position(|c| c.id == card.id)?;
     let Some(condition) = &card.condition else {
-        e.at(
+        e.here(
             &card.loc,
             "missing-field",
             format!(
@@ -303,7 +285,7 @@ fn trial(e: &mut Errors, set: &PackSet, card: &PackCard, deck: &[u8]) -> Option<
     let list = e.take(effects::read(set, card, &[When::Unmet, When::Drawn]))?;
     let unmet = effects::at(&list, When::Unmet);
     if card.condition.is_none() && !unmet.is_empty() {
-        e.at(
+        e.here(
             &card.loc,
             "missing-field",
             format!(

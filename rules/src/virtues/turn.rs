@@ -2,6 +2,7 @@
 //! "action, presentation window, the king's bestowal, the quest draw (and expiry)"; feasts,
 //! jousts, duels, quest resolutions and penalty discards are stages or interruptions in it.
 
+use crate::cards::{deck, stack};
 use grail_engine::cond::{Program, solve};
 use grail_engine::counts::Counts;
 use grail_engine::exchange::{Exchange, Item};
@@ -1077,31 +1078,4 @@ pub(crate) fn counts_of(slice: &[u8]) -> Counts {
         }
     }
     c
-}
-
-fn deck(copies: &[u8]) -> Pile {
-    let cards: Vec<Card> = copies
-        .iter()
-        .enumerate()
-        .flat_map(|(t, &n)| std::iter::repeat_n(t as Card, usize::from(n)))
-        .collect();
-    Pile::from_bottom_up(&cards, cards.len())
-}
-
-/// Puts the named cards on top of `pile` for a script, the first named on top.
-fn stack(pile: &mut Pile, ids: &[String], set: &super::CardSet, what: &str) -> Result<(), String> {
-    let chosen = ids
-        .iter()
-        .map(|id| {
-            set.index(id)
-                .ok_or_else(|| format!("there is no {what} card `{id}`"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    pile.stack_top(&chosen).map_err(|e| {
-        let id = &set.ids[usize::from(e.card)];
-        format!(
-            "the {what} pile holds {} `{id}`, fewer than the {} asked for on top",
-            e.available, e.wanted
-        )
-    })
 }
