@@ -150,6 +150,22 @@ impl Diagnostic {
     }
 }
 
+/// "there is no {what} `{word}`", with the closest candidate or else the list of them.
+pub fn no_such<'a>(
+    what: &str,
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let all: Vec<&str> = candidates.into_iter().collect();
+    match did_you_mean(word, all.iter().copied()) {
+        Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
+        None => format!(
+            "there is no {what} `{word}`; try one of: {}",
+            all.join(", ")
+        ),
+    }
+}
+
 /// The closest candidate within a small edit distance, for "did you mean" help.
 pub fn did_you_mean<'a>(
     word: &str,

@@ -14,7 +14,7 @@
 //! draw king                                 draw from your King pile
 //! ```
 
-use grail_engine::diag::did_you_mean;
+use grail_engine::diag::no_such;
 
 use super::Artus;
 use super::state::{Action, Figure, Phase, State};
@@ -102,7 +102,7 @@ impl Artus {
                     let word = word.strip_suffix("-cards").unwrap_or(word);
                     match self.decks.iter().position(|d| d.word == word) {
                         Some(pile) => Ok(Action::Draw { pile: pile as u8 }),
-                        None => Err(unknown(
+                        None => Err(no_such(
                             "pile",
                             word,
                             self.decks.iter().map(|d| d.word.as_str()),
@@ -131,7 +131,7 @@ impl Artus {
                     knights: self.canonical_choice(state, state.current, knights),
                 })
             }
-            other => Err(unknown("move", other, VERBS)),
+            other => Err(no_such("move", other, VERBS)),
         }
     }
 
@@ -153,7 +153,7 @@ impl Artus {
         };
         let card = self
             .card_index(id)
-            .ok_or_else(|| unknown("card", id, self.cards.iter().map(|c| c.id.as_str())))?;
+            .ok_or_else(|| no_such("card", id, self.cards.iter().map(|c| c.id.as_str())))?;
         let def = &self.cards[usize::from(card)];
         let me = state.current;
         let is_steps = |w: &str| {
@@ -298,7 +298,7 @@ impl Artus {
             "prince" => !knight,
             color => {
                 if !self.colors.iter().any(|c| c == color) {
-                    return Err(unknown(
+                    return Err(no_such(
                         "kind of figure",
                         color,
                         ["knight", "king", "prince"]
@@ -380,23 +380,6 @@ impl Artus {
             ),
             Phase::Draw { left } => format!("{who} draws ({left} to draw this turn)"),
             Phase::Over => "game over".into(),
-        }
-    }
-}
-
-fn unknown<'a>(
-    what: &str,
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str> + Clone,
-) -> String {
-    match did_you_mean(word, candidates.clone()) {
-        Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
-        None => {
-            let all: Vec<&str> = candidates.into_iter().collect();
-            format!(
-                "there is no {what} `{word}`; try one of: {}",
-                all.join(", ")
-            )
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `adventure holy-grail`, `pay red-1 red-1 merlin`, `draw`, `pass`.
 
 use grail_engine::cond::solve::Payment;
-use grail_engine::diag::did_you_mean;
+use grail_engine::diag::no_such;
 
 use super::state::{Action, Mode, Phase, State};
 use super::{CardSet, KingArthur};
@@ -93,7 +93,7 @@ impl KingArthur {
                 });
                 match found {
                     Some(i) => Ok(Action::Adventure(i as u8)),
-                    None => Err(unknown(
+                    None => Err(no_such(
                         "adventure",
                         &wanted,
                         self.adventures.iter().map(|a| a.id.as_str()),
@@ -119,14 +119,14 @@ impl KingArthur {
                     };
                     let t = set
                         .index(id)
-                        .ok_or_else(|| unknown("card", id, set.ids.iter().map(String::as_str)))?;
+                        .ok_or_else(|| no_such("card", id, set.ids.iter().map(String::as_str)))?;
                     counts[t as usize] = counts[t as usize].saturating_add(times);
                 }
                 Payment::from_counts(&counts)
                     .map(Action::Pay)
                     .ok_or_else(|| "too many card types".into())
             }
-            other => Err(unknown("move", other, VERBS)),
+            other => Err(no_such("move", other, VERBS)),
         }
     }
 
@@ -168,28 +168,11 @@ fn one_card(set: &CardSet, verb: &str, rest: &[&str], what: &str) -> Result<u8, 
     match rest {
         [id] => set
             .index(id)
-            .ok_or_else(|| unknown(what, id, set.ids.iter().map(String::as_str))),
+            .ok_or_else(|| no_such(what, id, set.ids.iter().map(String::as_str))),
         [] => Err(format!(
             "{verb} which {what}? e.g. `{verb} {}`",
             set.ids.last().map_or("", String::as_str)
         )),
         _ => Err(format!("`{verb}` takes one {what}")),
-    }
-}
-
-fn unknown<'a>(
-    what: &str,
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str> + Clone,
-) -> String {
-    match did_you_mean(word, candidates.clone()) {
-        Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
-        None => {
-            let all: Vec<&str> = candidates.into_iter().collect();
-            format!(
-                "there is no {what} `{word}`; try one of: {}",
-                all.join(", ")
-            )
-        }
     }
 }

@@ -4,7 +4,7 @@
 //! out a stage or commit cards face down; `bid <n>`, `drop`; `discard <card>`,
 //! `play <ally>`; `use <card> P2 <ally>` (Mordred), `use <card> stage <n>` (Merlin).
 
-use grail_engine::diag::did_you_mean;
+use grail_engine::diag::no_such;
 use grail_engine::seats::parse_seat;
 
 use super::state::{Action, Phase, State};
@@ -38,7 +38,7 @@ impl Quests {
 
     fn card(&self, word: &str) -> Result<u8, String> {
         self.adventure.index(word).ok_or_else(|| {
-            unknown(
+            no_such(
                 "adventure card",
                 word,
                 self.adventure.ids.iter().map(String::as_str),
@@ -104,7 +104,7 @@ impl Quests {
                     }
                     _ => Action::Discard(card),
                 }),
-                _ => Err(unknown("move", word, VERBS)),
+                _ => Err(no_such("move", word, VERBS)),
             },
         }
     }
@@ -397,23 +397,6 @@ impl Quests {
                 i + 1
             ),
             _ => "the rest of the quest could not be set up after this stage: add weapons or choose differently".into(),
-        }
-    }
-}
-
-fn unknown<'a>(
-    what: &str,
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str> + Clone,
-) -> String {
-    match did_you_mean(word, candidates.clone()) {
-        Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
-        None => {
-            let all: Vec<&str> = candidates.into_iter().collect();
-            format!(
-                "there is no {what} `{word}`; try one of: {}",
-                all.join(", ")
-            )
         }
     }
 }

@@ -10,7 +10,7 @@
 //! play (in the order they were placed).
 
 use grail_engine::counts::Counts;
-use grail_engine::diag::did_you_mean;
+use grail_engine::diag::no_such;
 use grail_engine::exchange::{ExchangeMove, Item};
 use grail_engine::joint::JointMove;
 use grail_engine::proposal::ProposalMove;
@@ -277,7 +277,7 @@ impl Virtues {
             "dispute" => none(Action::Split(ProposalMove::Withdraw)),
             "agree" => none(Action::Split(ProposalMove::Agree)),
             "disagree" => none(Action::Split(ProposalMove::Disagree)),
-            other => Err(unknown(
+            other => Err(no_such(
                 "move",
                 other,
                 VERBS.iter().copied().chain(["disagree", "give up"]),
@@ -300,7 +300,7 @@ impl Virtues {
             None => (*word, 1),
         };
         let Some(quest) = self.quest_cards.index(id) else {
-            return Err(unknown(
+            return Err(no_such(
                 "quest",
                 id,
                 self.quest_cards.ids.iter().map(String::as_str),
@@ -359,7 +359,7 @@ impl Virtues {
                 card: t,
             }));
         }
-        Err(unknown(
+        Err(no_such(
             "card",
             word,
             self.virtues
@@ -417,16 +417,5 @@ fn seat_of(word: &str, players: usize) -> Result<Seat, String> {
 
 fn card_of(set: &CardSet, word: &str, what: &str) -> Result<Card, String> {
     set.index(word)
-        .ok_or_else(|| unknown(what, word, set.ids.iter().map(String::as_str)))
-}
-
-fn unknown<'a>(what: &str, word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    let all: Vec<&str> = candidates.into_iter().collect();
-    match did_you_mean(word, all.iter().copied()) {
-        Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
-        None => format!(
-            "there is no {what} `{word}`; try one of: {}",
-            all.join(", ")
-        ),
-    }
+        .ok_or_else(|| no_such(what, word, set.ids.iter().map(String::as_str)))
 }
