@@ -8,6 +8,7 @@ pub mod king_arthur;
 mod pack_errors;
 pub mod quests;
 pub mod virtues;
+mod wording;
 
 use grail_engine::diag::Diagnostic;
 use grail_engine::facade::{DynGame, LoadedGame};

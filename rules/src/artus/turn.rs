@@ -11,6 +11,7 @@ use grail_engine::seats::{Direction, parse_seat, seat_name};
 
 use super::state::{Action, Card, Event, Figure, Phase, Player, Record, RecordKind, State};
 use super::{Artus, Effect, MAX_PRINCES, Move, Pick, Who};
+use crate::wording::Count;
 
 impl Artus {
     pub(crate) fn deal(&self, setup: &Setup) -> Result<State, String> {
@@ -679,7 +680,7 @@ impl Artus {
                 self.cards[usize::from(card)].id
             ),
             (Action::Draw { .. }, Phase::Play { left }) => {
-                format!("first play {left} more card(s)")
+                format!("first play {}", Count(left.into(), "more card"))
             }
             (
                 Action::Move { card, .. }

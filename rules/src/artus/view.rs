@@ -15,6 +15,7 @@ use grail_engine::seats::parse_seat;
 
 use super::Artus;
 use super::state::{Event, Phase, State};
+use crate::wording::Count;
 
 impl Artus {
     pub(crate) fn determinise(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
@@ -285,9 +286,9 @@ impl Artus {
             } => {
                 let way = if *steps > 0 { "forward" } else { "backward" };
                 format!(
-                    "{} moves {} seat(s) {way}, from {from} to {to}",
+                    "{} moves {} {way}, from {from} to {to}",
                     figure(*f),
-                    steps.unsigned_abs()
+                    Count(steps.unsigned_abs().into(), "seat")
                 )
             }
             Event::Displaced {
@@ -308,13 +309,15 @@ impl Artus {
                 old,
                 returned,
             } => format!(
-                "{} is crowned King; the old King, {}, returns {returned} ring(s) to the supply",
+                "{} is crowned King; the old King, {}, returns {} to the supply",
                 prince(*p),
-                prince(*old)
+                prince(*old),
+                Count((*returned).into(), "ring")
             ),
             Event::KnightsScored { seats } => {
                 let seats: Vec<String> = seats.iter().map(u8::to_string).collect();
-                format!("Knights scored on seat(s) {}", seats.join(", "))
+                let noun = if seats.len() == 1 { "seat" } else { "seats" };
+                format!("Knights scored on {noun} {}", seats.join(", "))
             }
             Event::Penalty { card: c } => {
                 let def = &self.cards[usize::from(*c)];
@@ -331,9 +334,17 @@ impl Artus {
             } => format!("P{} scores {points:+} (now {total})", seat + 1),
             Event::Tiles { seat, change } => {
                 if *change > 0 {
-                    format!("P{} takes {change} point tile(s)", seat + 1)
+                    format!(
+                        "P{} takes {}",
+                        seat + 1,
+                        Count(change.unsigned_abs(), "point tile")
+                    )
                 } else {
-                    format!("P{} returns {} point tile(s)", seat + 1, -change)
+                    format!(
+                        "P{} returns {}",
+                        seat + 1,
+                        Count(change.unsigned_abs(), "point tile")
+                    )
                 }
             }
             Event::Drew { seat, pile } => format!(

@@ -6,6 +6,7 @@ use grail_engine::diag::no_such;
 
 use super::state::{Action, Mode, Phase, State};
 use super::{CardSet, KingArthur};
+use crate::wording::Count;
 
 const VERBS: [&str; 8] = [
     "replenish",
@@ -155,8 +156,9 @@ impl KingArthur {
             "  adventure <adventure>  3. take an adventure, then pay adversaries for it".into(),
             "  pay <card> <card> …    pay for the challenge or adventure just chosen (card*2 = twice)".into(),
             format!(
-                "  draw                   4. draw {} knight card(s), {} if you neither challenged nor took an adventure",
-                self.n.knight_draw, self.n.rest_draw
+                "  draw                   4. draw {}, {} if you neither challenged nor took an adventure",
+                Count(self.n.knight_draw.into(), "knight card"),
+                self.n.rest_draw
             ),
             "  pass                   leave out the current action (at the draw: end the turn)".into(),
         ]);

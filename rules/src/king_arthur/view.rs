@@ -13,6 +13,7 @@ use grail_engine::rng::GameRng;
 
 use super::state::{Card, End, Event, Mode, Phase, State};
 use super::{CardSet, KingArthur};
+use crate::wording::Count;
 
 impl KingArthur {
     pub(crate) fn determinise(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
@@ -315,7 +316,11 @@ impl KingArthur {
                 )
             }
             Event::DrewKnights { seat, count } => {
-                format!("P{} draws {count} knight card(s)", seat + 1)
+                format!(
+                    "P{} draws {}",
+                    seat + 1,
+                    Count((*count).into(), "knight card")
+                )
             }
             Event::Reshuffled { cards } => {
                 format!("the knight discards ({cards}) are shuffled into a new supply")

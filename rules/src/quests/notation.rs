@@ -9,6 +9,7 @@ use grail_engine::seats::parse_seat;
 
 use super::state::{Action, Phase, State};
 use super::{Kind, Quests, Targets};
+use crate::wording::Count;
 
 const VERBS: [&str; 13] = [
     "sponsor", "join", "enter", "decline", "add", "done", "bid", "drop", "discard", "play", "use",
@@ -182,7 +183,11 @@ impl Quests {
             ),
             Phase::Bid => format!("bidding on the test of stage {}", s.quest.stage + 1),
             Phase::PayBid { seat, left } => {
-                format!("P{} discarding {left} more card(s) for the test", seat + 1)
+                format!(
+                    "P{} discarding {} for the test",
+                    seat + 1,
+                    Count(left.into(), "more card")
+                )
             }
             Phase::Enter => "entering the tournament".into(),
             Phase::Joust if s.tourney.last => "the final tournament".into(),
@@ -246,8 +251,9 @@ impl Quests {
             }
             if me.previews >= uses {
                 return format!(
-                    "{} has previewed {uses} stage(s) this quest already",
-                    name(card)
+                    "{} has previewed {} this quest already",
+                    name(card),
+                    Count(uses.into(), "stage")
                 );
             }
             if stage < s.quest.stage || stage >= s.quest.stages {
@@ -272,10 +278,10 @@ impl Quests {
         match (*action, s.phase) {
             (Action::Sponsor, Phase::Sponsor) => format!(
                 "your hand cannot set up {}: it needs {} stages, each one foe (with weapons of \
-                 different types) beating the one before, or at most {} test(s)",
+                 different types) beating the one before, or at most {}",
                 self.story.names[usize::from(s.quest.card)],
                 s.quest.stages,
-                self.n.tests_per_quest
+                Count(self.n.tests_per_quest.into(), "test")
             ),
             (Action::Add(c), Phase::Build) => self.explain_build(s, c),
             (Action::Done, Phase::Build) => self.explain_close(s),
@@ -359,8 +365,8 @@ impl Quests {
             }
             Kind::Test if self.tests_laid(s) >= self.n.tests_per_quest => {
                 return format!(
-                    "only {} test(s) per quest, and this quest has one already",
-                    self.n.tests_per_quest
+                    "only {} per quest, and this quest has one already",
+                    Count(self.n.tests_per_quest.into(), "test")
                 );
             }
             _ => {}

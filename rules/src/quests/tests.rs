@@ -241,7 +241,7 @@ fn the_sponsors_face_down_stages_are_hidden_from_the_others() {
     // The sponsor sees his own stages.
     assert_ne!(seen(&q, &s, 0), seen(&q, &twin, 0));
     let (_, table) = seen(&q, &s, 1);
-    assert!(table.contains("stage 3: 2 card(s) face down"), "{table}");
+    assert!(table.contains("stage 3: 2 cards face down"), "{table}");
     assert!(
         table
             .lines()

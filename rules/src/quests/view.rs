@@ -17,6 +17,7 @@ use grail_engine::seat_set::SeatSet;
 
 use super::state::{Card, Decline, End, Event, MAX_STAGES, Phase, State};
 use super::{CardSet, Kind, Quests, Story};
+use crate::wording::Count;
 
 impl Quests {
     /// Whether `viewer` may see the cards of stage `i` of the quest in play.
@@ -307,9 +308,9 @@ impl Quests {
             } else {
                 let _ = writeln!(
                     out,
-                    "  stage {}: {} card(s) face down{marker}",
+                    "  stage {}: {} face down{marker}",
                     i + 1,
-                    cards.total()
+                    Count(cards.total().into(), "card")
                 );
             }
         }
@@ -441,13 +442,16 @@ impl Quests {
             Event::NoSponsor => "nobody sponsors the quest".into(),
             Event::StageBuilt { stage, cards } => {
                 format!(
-                    "stage {} is laid out face down ({cards} card(s))",
-                    stage + 1
+                    "stage {} is laid out face down ({})",
+                    stage + 1,
+                    Count((*cards).into(), "card")
                 )
             }
             Event::Joins { seat } => format!("P{} joins the quest", seat + 1),
             Event::NoQuestors => "nobody joins the quest".into(),
-            Event::Drew { seat, cards } => format!("P{} draws {cards} card(s)", seat + 1),
+            Event::Drew { seat, cards } => {
+                format!("P{} draws {}", seat + 1, Count((*cards).into(), "card"))
+            }
             Event::FoeStage { stage } => {
                 format!(
                     "stage {}: a foe; questors commit cards face down",
@@ -467,7 +471,11 @@ impl Quests {
                 format!("stage {}: {}{min}", stage + 1, card(*test))
             }
             Event::Committed { seat, cards } => {
-                format!("P{} commits {cards} card(s) face down", seat + 1)
+                format!(
+                    "P{} commits {} face down",
+                    seat + 1,
+                    Count((*cards).into(), "card")
+                )
             }
             Event::StageRevealed { stage, cards, bp } => format!(
                 "stage {} is turned over: {} ({bp} battle points)",
@@ -531,10 +539,10 @@ impl Quests {
                 rank,
                 shields,
             } => format!(
-                "P{} {} {} shield(s): {} with {shields}",
+                "P{} {} {}: {} with {shields}",
                 seat + 1,
                 if *change >= 0 { "gains" } else { "loses" },
-                change.unsigned_abs(),
+                Count(change.unsigned_abs(), "shield"),
                 self.rank_name(*rank)
             ),
             Event::RankUp { seat, rank } => {
@@ -545,11 +553,18 @@ impl Quests {
             }
             Event::QuestFailed => "nobody completes the quest".into(),
             Event::SponsorDraws { seat, cards } => {
-                format!("P{} (the sponsor) draws {cards} card(s)", seat + 1)
+                format!(
+                    "P{} (the sponsor) draws {}",
+                    seat + 1,
+                    Count((*cards).into(), "card")
+                )
             }
             Event::Enters { seat } => format!("P{} enters the tournament", seat + 1),
             Event::NotHeld { entrants } => {
-                format!("the tournament is not held ({entrants} entrant(s))")
+                format!(
+                    "the tournament is not held ({})",
+                    Count((*entrants).into(), "entrant")
+                )
             }
             Event::Jousts { seat, bp } => format!("P{} has {bp} battle points", seat + 1),
             Event::FinalTournament { seats } => format!(

@@ -16,6 +16,7 @@ use super::state::{
     Action, Card, Contest, End, Event, MAX_PLAYERS, Note, NoteKind, Player, Seat, Seats, Slot,
     Stage, State, TREASURE_SET, VIRTUE_SET, bit, has,
 };
+use crate::wording::Count;
 
 impl Virtues {
     pub(crate) fn deal(&self, setup: &Setup) -> Result<State, String> {
@@ -893,9 +894,9 @@ impl Virtues {
             return match action {
                 Action::Discard(_) => "you hold no such virtue card".into(),
                 _ => format!(
-                    "P{} must first discard {} virtue card(s) (`discard <virtue>`)",
+                    "P{} must first discard {} (`discard <virtue>`)",
                     seat + 1,
-                    state.discards[usize::from(seat)]
+                    Count(state.discards[usize::from(seat)].into(), "virtue card")
                 ),
             };
         }
@@ -982,9 +983,12 @@ impl Virtues {
             Action::Embark(i) => match state.layout.get(usize::from(i)) {
                 None => "there is no such quest in play".into(),
                 Some(slot) => format!(
-                    "{} takes at most {} knight(s)",
+                    "{} takes at most {}",
                     self.quest_cards.names[usize::from(slot.quest)],
-                    self.quests[usize::from(slot.quest)].max_knights
+                    Count(
+                        self.quests[usize::from(slot.quest)].max_knights.into(),
+                        "knight"
+                    )
                 ),
             },
             Action::Pray { knight, aid } => {

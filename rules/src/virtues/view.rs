@@ -20,6 +20,7 @@ use super::notation::card_list;
 use super::state::{
     Card, End, Event, MAX_PLAYERS, Seat, Stage, State, Step, TREASURE_SET, VIRTUE_SET, has,
 };
+use crate::wording::Count;
 
 impl Virtues {
     /// Cards of other seats everyone knows about, per seat: (virtues, treasures).
@@ -166,9 +167,9 @@ impl Virtues {
         }
         if let Some(seat) = self.discarder(state) {
             return format!(
-                "P{} discards {} virtue card(s)",
+                "P{} discards {}",
                 seat + 1,
-                state.discards[usize::from(seat)]
+                Count(state.discards[usize::from(seat)].into(), "virtue card")
             );
         }
         if let Some(res) = &state.res {
@@ -289,10 +290,10 @@ impl Virtues {
                 .collect();
             let _ = writeln!(
                 out,
-                "  {:<26} needs {} · {} trial(s) · knights: {}{}",
+                "  {:<26} needs {} · {} · knights: {}{}",
                 self.quest_ref(state, i as u8),
                 q.source,
-                q.trials,
+                Count(q.trials.into(), "trial"),
                 if knights.is_empty() {
                     "-".into()
                 } else {
@@ -330,12 +331,11 @@ impl Virtues {
                     card_list(&self.treasures, &player.treasures),
                 )
             } else {
-                let cards = |n: u32| format!("{n} card{}", if n == 1 { "" } else { "s" });
-                let mut t = cards(player.treasures.total());
+                let mut t = Count(player.treasures.total().into(), "card").to_string();
                 if player.treasures.contains(self.crown) {
                     t += " incl. the Crown";
                 }
-                (cards(player.virtues.total()), t)
+                (Count(player.virtues.total().into(), "card").to_string(), t)
             };
             let _ = writeln!(
                 out,
@@ -370,7 +370,11 @@ impl Virtues {
                 names(false)
             );
             if let Some(me) = seat.filter(|&s| x.is_participant(s)) {
-                let _ = write!(out, " · you may make {} more offer(s)", x.offers_left(me));
+                let _ = write!(
+                    out,
+                    " · you may make {}",
+                    Count(x.offers_left(me).into(), "more offer")
+                );
             }
             out.push('\n');
             for o in x.offers() {
@@ -424,7 +428,7 @@ impl Virtues {
                 let treasures = if sees {
                     card_list(&self.treasures, &res.pool)
                 } else {
-                    format!("{} treasure(s)", res.pool.total())
+                    Count(res.pool.total().into(), "treasure").to_string()
                 };
                 let _ = writeln!(
                     out,
@@ -570,15 +574,17 @@ impl Virtues {
                 aid,
                 drawn,
             } => format!(
-                "{} prays{}{}: {drawn} virtue card(s) drawn face down",
+                "{} prays{}{}: {} drawn face down",
                 who(*seat),
                 knight.map_or(String::new(), |k| format!(" for {}", who(k))),
-                aid.map_or(String::new(), |a| format!(", discarding {}", virtue(a)))
+                aid.map_or(String::new(), |a| format!(", discarding {}", virtue(a))),
+                Count((*drawn).into(), "virtue card")
             ),
             Event::Taxed { seat, card, drawn } => format!(
-                "{} taxes: discards {} and draws {drawn} treasure(s)",
+                "{} taxes: discards {} and draws {}",
                 who(*seat),
-                virtue(*card)
+                virtue(*card),
+                Count((*drawn).into(), "treasure")
             ),
             Event::FeastCalled { seat } => format!("{} calls a feast", who(*seat)),
             Event::Traded { seat, mv, offer } => {
@@ -734,8 +740,9 @@ impl Virtues {
                 treasures,
                 honor,
             } => format!(
-                "{} takes {treasures} treasure(s) and {honor} honor of the reward",
-                who(*seat)
+                "{} takes {} and {honor} honor of the reward",
+                who(*seat),
+                Count((*treasures).into(), "treasure")
             ),
             Event::SplitProposed { seat, mv } => {
                 use grail_engine::proposal::ProposalMove as M;
@@ -751,9 +758,14 @@ impl Virtues {
                 virtues,
                 treasures,
             } => match (virtues, treasures) {
-                (0, t) => format!("{} draws {t} treasure(s)", who(*seat)),
-                (v, 0) => format!("{} draws {v} virtue card(s)", who(*seat)),
-                (v, t) => format!("{} draws {v} virtue and {t} treasure card(s)", who(*seat)),
+                (0, t) => format!("{} draws {}", who(*seat), Count((*t).into(), "treasure")),
+                (v, 0) => format!("{} draws {}", who(*seat), Count((*v).into(), "virtue card")),
+                (v, t) => format!(
+                    "{} draws {} and {}",
+                    who(*seat),
+                    Count((*v).into(), "virtue card"),
+                    Count((*t).into(), "treasure card")
+                ),
             },
             Event::Gained {
                 seat,
@@ -771,7 +783,11 @@ impl Virtues {
                 if *random { " (at random)" } else { "" }
             ),
             Event::MustDiscard { seat, count } => {
-                format!("{} must discard {count} virtue card(s)", who(*seat))
+                format!(
+                    "{} must discard {}",
+                    who(*seat),
+                    Count((*count).into(), "virtue card")
+                )
             }
             Event::Died { seat } => format!("{} dies", who(*seat)),
             Event::CrownPassed { from, to } => {
@@ -783,7 +799,12 @@ impl Virtues {
                 )
             }
             Event::TreasureTaken { from, to, count } => {
-                format!("{} takes {count} treasure(s) from {}", who(*to), who(*from))
+                format!(
+                    "{} takes {} from {}",
+                    who(*to),
+                    Count((*count).into(), "treasure"),
+                    who(*from)
+                )
             }
             Event::Bestowed { seat, to, dishonor } => format!(
                 "the king ({}) bestows {} on {}",
