@@ -99,55 +99,71 @@ fn exists_within_groups(
     let plan = program.plan();
     let len = hand.len().min(program.types()).min(64);
     let hand = &hand[..len];
-    let empty = [0u8; 64];
-    if !plan
-        .constant
-        .iter()
-        .all(|&i| program.eval(i, &empty[..len], args) != 0)
-    {
-        return Some(false);
+    if !plan.constant.is_empty() {
+        let empty = [0u8; 64];
+        if !plan
+            .constant
+            .iter()
+            .all(|&i| program.eval(i, &empty[..len], args) != 0)
+        {
+            return Some(false);
+        }
     }
     let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
     if k < 0 {
         return Some(false);
     }
-    let held = (0..len)
-        .filter(|&t| hand[t] > 0)
-        .fold(0u64, |m, t| m | 1 << t);
+    let held = crate::counts::nonzero_mask(hand);
     let groups = program.groups(limit);
-    let grouped = groups.iter().fold(0u64, |m, g| m | g);
-    let mut present = [0u64; 64];
-    let mut n = 0;
-    for &g in groups {
-        if g & held != 0 && n < present.len() {
-            present[n] = g;
-            n += 1;
-        }
+    let groups = &groups[..groups.len().min(64)];
+    // Which groups the hand has a card of, one bit per group.
+    let (mut grouped, mut present) = (0u64, 0u64);
+    for (i, &g) in groups.iter().enumerate() {
+        grouped |= g;
+        present |= u64::from(g & held != 0) << i;
     }
+    let n = present.count_ones() as usize;
     let k = (k as u64).min(n as u64) as usize;
     if choose(n as u64, k as u64) > MAX_CHOICES {
         return None;
     }
     let meets = |allowed: u64| {
+        let allowed = allowed & held;
         let mut counts = [0u8; 64];
-        for t in super::compile::bits(allowed & held) {
-            counts[t as usize] = hand[t as usize];
+        for (t, (c, &h)) in counts[..len].iter_mut().zip(hand).enumerate() {
+            *c = if allowed >> t & 1 != 0 { h } else { 0 };
         }
         plan.up
             .iter()
-            .all(|&i| program.eval(i, &counts[..len], args) != 0)
+            .all(|&i| program.eval_held(i, &counts[..len], allowed, args) != 0)
     };
-    // Each choice of exactly `k` of the `n` present groups, as indices in increasing order.
+    // The common limits, without enumerating combinations: every present group, or one.
+    if k == n {
+        return Some(meets(u64::MAX));
+    }
+    if k == 1 {
+        if let Some(found) = one_group_linear(program, hand, held, groups, grouped, present, args) {
+            return Some(found);
+        }
+        return Some(super::compile::bits(present).any(|i| meets(!grouped | groups[i as usize])));
+    }
+    let mut indices = [0usize; 64];
+    for (slot, i) in indices.iter_mut().zip(super::compile::bits(present)) {
+        *slot = i as usize;
+    }
+    // Each choice of exactly `k` of the `n` present groups, as positions in increasing order.
     let mut pick = [0usize; 64];
     for (i, p) in pick.iter_mut().enumerate().take(k) {
         *p = i;
     }
     loop {
-        let allowed = pick[..k].iter().fold(!grouped, |m, &i| m | present[i]);
+        let allowed = pick[..k]
+            .iter()
+            .fold(!grouped, |m, &i| m | groups[indices[i]]);
         if meets(allowed) {
             return Some(true);
         }
-        // Next combination: bump the rightmost index that can move, reset those after it.
+        // Next combination: bump the rightmost position that can move, reset those after it.
         let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
             return Some(false);
         };
@@ -156,6 +172,42 @@ fn exists_within_groups(
             pick[j] = pick[j - 1] + 1;
         }
     }
+}
+
+/// The limit of one group when every growing conjunct is `sum(…) ⋈ bound`: the cards of one
+/// group plus the ungrouped ones meet them iff the ungrouped cards' sums plus that group's do,
+/// so one pass over the held types answers it. `None` for other shapes.
+fn one_group_linear(
+    program: &Program,
+    hand: &[u8],
+    held: u64,
+    groups: &[u64],
+    grouped: u64,
+    present: u64,
+    args: &[i64],
+) -> Option<bool> {
+    let plan = program.plan();
+    if !plan.up_other.is_empty() || plan.up_linear.len() > 4 {
+        return None;
+    }
+    let sum = |weights: u32, types: u64| {
+        super::compile::bits(types)
+            .map(|t| program.weight(weights, t as usize) * i64::from(hand[t as usize]))
+            .sum::<i64>()
+    };
+    let mut bounds = [0i64; 4];
+    let mut free = [0i64; 4];
+    for (l, (bound, free)) in plan.up_linear.iter().zip(bounds.iter_mut().zip(&mut free)) {
+        *bound = program.eval(l.bound, &[], args);
+        *free = sum(l.weights, held & !grouped);
+    }
+    Some(super::compile::bits(present).any(|i| {
+        let types = groups[i as usize] & held;
+        plan.up_linear
+            .iter()
+            .zip(bounds.iter().zip(&free))
+            .all(|(l, (&bound, &free))| l.op.holds(free + sum(l.weights, types), bound))
+    }))
 }
 
 /// `n` choose `k`, saturating.

@@ -41,11 +41,26 @@ pub struct State {
     pub(crate) memo: Derived<Memo>,
 }
 
-/// Answers of the payment solver for one hand, each kept with the hand it was asked about.
+/// Answers of the payment solver, each kept with the hand it was asked about.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Memo {
+    /// For the player to move (his knight hand changes every turn).
     pub(crate) prices: PriceMemo,
-    pub(crate) adventures: AdventureMemo,
+    /// Per seat (the first few): an adversary hand changes only when its owner takes or
+    /// pays adversaries, so most turns find the answer from his last turn still good.
+    pub(crate) adventures: [AdventureMemo; MEMO_SEATS],
+}
+
+/// How many seats keep their own adventure memo; further seats share the last one.
+const MEMO_SEATS: usize = 6;
+
+impl Memo {
+    pub(crate) fn adventures_of(&self, seat: Seat) -> &AdventureMemo {
+        &self.adventures[usize::from(seat).min(MEMO_SEATS - 1)]
+    }
+    pub(crate) fn adventures_of_mut(&mut self, seat: Seat) -> &mut AdventureMemo {
+        &mut self.adventures[usize::from(seat).min(MEMO_SEATS - 1)]
+    }
 }
 
 /// Which challenge prices (the `power` argument) a hand of knight cards can pay.

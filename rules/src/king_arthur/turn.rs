@@ -235,7 +235,8 @@ impl KingArthur {
                 });
             }
             Phase::Adventure => {
-                let payable = self.payable_adventures(state, &state.memo.adventures);
+                let payable =
+                    self.payable_adventures(state, state.memo.adventures_of(state.current));
                 self.each_adventure(state, &payable, |a| {
                     out.push(a);
                     true
@@ -285,8 +286,9 @@ impl KingArthur {
                 any
             }
             Phase::Adventure => {
-                let payable = self.payable_adventures(state, &state.memo.adventures);
-                state.memo.adventures = payable;
+                let payable =
+                    self.payable_adventures(state, state.memo.adventures_of(state.current));
+                *state.memo.adventures_of_mut(state.current) = payable;
                 let mut any = false;
                 self.each_adventure(state, &payable, |_| {
                     any = true;
