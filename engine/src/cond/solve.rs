@@ -300,6 +300,8 @@ struct Search<'a> {
     /// a condition need not look for them.
     pay_held: u64,
     reach_held: u64,
+    /// The types the hand holds.
+    hand_held: u64,
     /// Prune on a cost that never decreases: nothing costlier than the best is wanted.
     bound: Option<&'a CostBound<'a>>,
     best_cost: i64,
@@ -320,7 +322,7 @@ struct Tracking<'a> {
     /// The conjuncts evaluated at each node.
     up_other: &'a [u32],
     down_other: &'a [u32],
-    groups: Option<Groups>,
+    groups: Option<Groups<'a>>,
 }
 
 #[derive(Clone, Copy)]
@@ -334,13 +336,30 @@ struct Tracked {
 }
 
 /// `distinct(…) <= limit`: how many groups the payment uses.
-struct Groups {
+struct Groups<'a> {
     /// Per type: its group, or `FREE`.
     group_of: [u8; 64],
     /// Per group: how many of its types the payment holds.
     types_paid: [u8; 64],
     used: i64,
     limit: i64,
+    /// The groups' type masks.
+    masks: &'a [u64],
+    /// The types no group counts, and those of the groups the payment uses: once the limit
+    /// is reached, the only types the payment may still add.
+    free: u64,
+    in_use: u64,
+}
+
+impl Groups<'_> {
+    /// The types the payment may still add without breaking the limit.
+    fn open(&self) -> u64 {
+        if self.used >= self.limit {
+            self.free | self.in_use
+        } else {
+            u64::MAX
+        }
+    }
 }
 
 const FREE: u8 = u8::MAX;
@@ -382,13 +401,18 @@ impl<'a> Tracking<'a> {
         }
         if let Some(limit) = &plan.group_limit {
             // The limit is the only Down conjunct.
+            let masks = program.groups(limit);
+            let masks = &masks[..masks.len().min(64)];
             let mut groups = Groups {
                 group_of: [FREE; 64],
                 types_paid: [0; 64],
                 used: 0,
                 limit: program.eval(limit.bound, &[], args) - i64::from(limit.strict),
+                masks,
+                free: !masks.iter().fold(0, |m, g| m | g),
+                in_use: 0,
             };
-            for (g, &mask) in program.groups(limit).iter().enumerate().take(64) {
+            for (g, &mask) in masks.iter().enumerate() {
                 for ty in super::compile::bits(mask) {
                     groups.group_of[ty as usize] = g as u8;
                 }
@@ -434,6 +458,12 @@ impl<'a> Tracking<'a> {
                     *paid -= 1;
                     g.used -= i64::from(*paid == 0);
                 }
+                let mask = g.masks[usize::from(group)];
+                g.in_use = if *paid > 0 {
+                    g.in_use | mask
+                } else {
+                    g.in_use & !mask
+                };
             }
         }
     }
@@ -471,6 +501,7 @@ impl<'a> Search<'a> {
                 len: len as u8,
             },
             reach_held: crate::counts::nonzero_mask(&reach[..len]),
+            hand_held: crate::counts::nonzero_mask(&reach[..len]),
             pay_held: 0,
             reach,
             bound,
@@ -640,10 +671,16 @@ impl<'a> Search<'a> {
 
     /// Only Up, Down and constant conjuncts: prune on every shape.
     fn monotone(&mut self, from: usize) {
-        let len = self.hand.len();
-        let Some(t) = (from..len).find(|&t| self.hand[t] > 0) else {
+        // The next type held that the group limit still lets the payment add (a type it
+        // blocks could only be paid 0 times, which is what skipping it means).
+        let mut next = self.hand_held & u64::MAX.checked_shl(from as u32).unwrap_or(0);
+        if let Some(g) = &self.track.groups {
+            next &= g.open();
+        }
+        if next == 0 {
             return;
-        };
+        }
+        let t = next.trailing_zeros() as usize;
         for k in 0..=self.hand[t] {
             if !self.tick() {
                 return;
