@@ -124,9 +124,6 @@ fn exists_within_groups(
     }
     let n = present.count_ones() as usize;
     let k = (k as u64).min(n as u64) as usize;
-    if choose(n as u64, k as u64) > MAX_CHOICES {
-        return None;
-    }
     let meets = |allowed: u64| {
         let allowed = allowed & held;
         let mut counts = [0u8; 64];
@@ -146,6 +143,9 @@ fn exists_within_groups(
             return Some(found);
         }
         return Some(super::compile::bits(present).any(|i| meets(!grouped | groups[i as usize])));
+    }
+    if choose(n as u64, k as u64) > MAX_CHOICES {
+        return None;
     }
     let mut indices = [0usize; 64];
     for (slot, i) in indices.iter_mut().zip(super::compile::bits(present)) {
