@@ -7,7 +7,7 @@ mod support;
 use grail_engine::cond::ast::{
     ArithOp, CmpOp, Expr, ExprKind, Filter, FilterKind, Literal, LiteralKind, Name,
 };
-use grail_engine::cond::{self, Params, Type, reference, solve};
+use grail_engine::cond::{self, Params, Type, ceiling, reference, solve};
 use proptest::prelude::*;
 use support::*;
 
@@ -292,4 +292,46 @@ proptest! {
         let brute = reference::brute_force_payments(&expr, &u, &[("p", p), ("flag", flag)], &hand);
         prop_assert_eq!(solve::exists(&program, &hand, &[p, flag]), !brute.is_empty(), "{} on {}", src, describe(&u, &hand));
     }
+}
+
+fn compiled(src: &str) -> Result<cond::Program, TestCaseError> {
+    let u = adversaries();
+    let expr = cond::parse(src).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
+    let checked = cond::check(&expr, &u, &params())
+        .map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
+    Ok(cond::compile(&checked, &u))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// Whenever `largest_argument` answers, a payment exists exactly for the values up to it.
+    #[test]
+    fn the_largest_argument_agrees_with_exists(src in group_limited(), hand in small_hand(8), flag in 0i64..2) {
+        let program = compiled(&src)?;
+        if let Some(dearest) = ceiling::largest_argument(&program, &hand, &[0, flag], 0) {
+            for p in -2i64..16 {
+                prop_assert_eq!(
+                    solve::exists(&program, &hand, &[p, flag]),
+                    dearest.is_some_and(|d| p <= d),
+                    "{} with $p = {} on {}", src, p, describe(&adversaries(), &hand)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_largest_argument_answers_a_one_colour_threshold_and_declines_an_exact_one() {
+    let hand = {
+        let mut h = vec![0u8; 15];
+        h[..4].copy_from_slice(&[2, 1, 0, 3]);
+        h
+    };
+    let threshold = compiled("distinct(color) <= 1 and sum(value) >= $p").unwrap();
+    let dearest = ceiling::largest_argument(&threshold, &hand, &[0, 0], 0);
+    assert!(matches!(dearest, Some(Some(_))), "{dearest:?}");
+    // `= $p` also shrinks as the argument grows: no single ceiling describes it.
+    let exact = compiled("sum(value) = $p").unwrap();
+    assert_eq!(ceiling::largest_argument(&exact, &hand, &[0, 0], 0), None);
 }

@@ -116,12 +116,7 @@ fn exists_within_groups(
     let held = crate::counts::nonzero_mask(hand);
     let groups = program.groups(limit);
     let groups = &groups[..groups.len().min(64)];
-    // Which groups the hand has a card of, one bit per group.
-    let (mut grouped, mut present) = (0u64, 0u64);
-    for (i, &g) in groups.iter().enumerate() {
-        grouped |= g;
-        present |= u64::from(g & held != 0) << i;
-    }
+    let (grouped, present) = groups_held(groups, held);
     let n = present.count_ones() as usize;
     let k = (k as u64).min(n as u64) as usize;
     let meets = |allowed: u64| {
@@ -208,6 +203,16 @@ fn one_group_linear(
             .zip(bounds.iter().zip(&free))
             .all(|(l, (&bound, &free))| l.op.holds(free + sum(l.weights, types), bound))
     }))
+}
+
+/// The types any group counts, and which groups (one bit each) the hand has a card of.
+pub(crate) fn groups_held(groups: &[u64], held: u64) -> (u64, u64) {
+    let (mut grouped, mut present) = (0u64, 0u64);
+    for (i, &g) in groups.iter().enumerate().take(64) {
+        grouped |= g;
+        present |= u64::from(g & held != 0) << i;
+    }
+    (grouped, present)
 }
 
 /// `n` choose `k`, saturating.

@@ -67,6 +67,9 @@ impl Memo {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PriceMemo {
     pub(crate) hand: Counts,
+    /// The dearest price the hand can pay, once asked: `Some(None)` none, `None` when the
+    /// challenge condition cannot say (then each price is asked, and kept in `known`).
+    pub(crate) ceiling: Option<Option<Option<i64>>>,
     known: [(i64, bool); 16],
     len: u8,
 }

@@ -1,6 +1,7 @@
 //! Setup and the turn: the four optional actions in order, and the two game ends.
 
 use crate::cards::{deck, stack};
+use grail_engine::cond::ceiling::largest_argument;
 use grail_engine::cond::solve::{self, Payment};
 use grail_engine::counts::Counts;
 use grail_engine::derived::Derived;
@@ -125,12 +126,20 @@ impl KingArthur {
         let me = state.current;
         let seals_left = state.player(me).seals > 0;
         let hand = state.player(me).knights.as_slice();
-        let mut affordable = |price: i64| match prices.get(price) {
-            Some(can) => can,
-            None => {
-                let can = solve::exists(&self.challenge, hand, &[price]);
-                prices.put(price, can);
-                can
+        let mut affordable = |price: i64| {
+            let ceiling = *prices
+                .ceiling
+                .get_or_insert_with(|| largest_argument(&self.challenge, hand, &[price], 0));
+            if let Some(dearest) = ceiling {
+                return dearest.is_some_and(|dearest| price <= dearest);
+            }
+            match prices.get(price) {
+                Some(can) => can,
+                None => {
+                    let can = solve::exists(&self.challenge, hand, &[price]);
+                    prices.put(price, can);
+                    can
+                }
             }
         };
         for column in &state.columns {
