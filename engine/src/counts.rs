@@ -50,6 +50,24 @@ impl Counts {
         self.get(t) > 0
     }
 
+    /// Going from `self` to `to`: the types whose count changed (bit per type), whether any
+    /// count grew, and whether any shrank.
+    pub fn changes_to(&self, to: &Counts) -> (u64, bool, bool) {
+        let (mut changed, mut grew, mut shrank) = (0u64, false, false);
+        // Eight types at a time: a change touches a type or two, so most words are equal.
+        for (w, (a, b)) in self.0.chunks_exact(8).zip(to.0.chunks_exact(8)).enumerate() {
+            if a == b {
+                continue;
+            }
+            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+                changed |= u64::from(x != y) << (8 * w + i);
+                grew |= y > x;
+                shrank |= y < x;
+            }
+        }
+        (changed, grew, shrank)
+    }
+
     /// True when every copy in `other` is also here.
     pub fn contains_all(&self, other: &Counts) -> bool {
         self.0.iter().zip(other.0.iter()).all(|(a, b)| a >= b)

@@ -4,13 +4,15 @@
 //! Stages, each its own module: [`parse`] (pest grammar → [`Expr`]), [`check`] (names,
 //! values and types against a [`Universe`] and [`Params`], with did-you-mean), [`compile`]
 //! (to a [`Program`] evaluated over per-type counts, no strings), and [`solve`] (legal
-//! payments; [`ceiling`]: the dearest price a hand can pay). [`reference`] is a plain, slow
+//! payments; [`ceiling`]: the dearest price a hand can pay; [`affordable`]: which of several
+//! conditions a hand can pay, kept as the hand changes). [`reference`] is a plain, slow
 //! evaluator the tests compare against.
 //!
 //! Conditions are predicates over a multiset of items (cards in a hand, knights on seats).
 //! Items of one *type* are interchangeable, so a multiset is a slice of counts indexed by
 //! type: `counts[t]` copies of type `t`.
 
+pub mod affordable;
 pub mod ast;
 pub mod ceiling;
 pub mod check;

@@ -36,6 +36,9 @@ pub struct KingArthur {
     /// Knight type → its strength (the set's value attribute).
     pub(crate) strength: Vec<i64>,
     pub(crate) adventures: Vec<Adventure>,
+    /// Per adventure: the adversary types its condition reads (which hand changes can turn
+    /// whether it is payable).
+    pub(crate) adventure_reads: Vec<u64>,
     /// Over knights, with the argument `power`.
     pub(crate) challenge: Program,
     /// The challenge condition in words, for players, and as written (to quote the part a

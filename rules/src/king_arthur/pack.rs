@@ -2,6 +2,7 @@
 //! with a diagnostic pointing into the pack for anything missing or inconsistent.
 
 use grail_engine::cond::Domain;
+use grail_engine::cond::affordable::MAX_CONDITIONS;
 use grail_engine::diag::Diagnostic;
 use grail_schema::{CardSet as PackSet, NamedCondition, Pack};
 
@@ -85,7 +86,19 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
             )
         })
         .flatten()
-        .collect();
+        .collect::<Vec<_>>();
+    if adventures.len() > MAX_CONDITIONS
+        && let Some(card) = adventure_set.cards.last()
+    {
+        e.here(
+            &card.loc,
+            "too-many-cards",
+            format!(
+                "the table holds at most {MAX_CONDITIONS} adventure cards; these make {}",
+                adventures.len()
+            ),
+        );
+    }
     let seal_colors = seal_colors(&mut e, pack, seal_set, &n);
 
     if !e.0.is_empty() {
@@ -107,6 +120,7 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
         column_names,
         power,
         strength,
+        adventure_reads: adventures.iter().map(|a| a.condition.reads()).collect(),
         adventures,
         challenge_text: challenge
             .text

@@ -1,6 +1,7 @@
 //! The King Arthur table: piles, the adversary columns, hands, and where in the four-action
 //! turn we are.
 
+use grail_engine::cond::affordable::Affordable;
 use grail_engine::cond::solve::Payment;
 use grail_engine::counts::Counts;
 use grail_engine::derived::Derived;
@@ -46,19 +47,19 @@ pub struct State {
 pub(crate) struct Memo {
     /// For the player to move (his knight hand changes every turn).
     pub(crate) prices: PriceMemo,
-    /// Per seat (the first few): an adversary hand changes only when its owner takes or
-    /// pays adversaries, so most turns find the answer from his last turn still good.
-    pub(crate) adventures: [AdventureMemo; MEMO_SEATS],
+    /// Which adventures each seat (the first few) can pay for: an adversary hand changes
+    /// only when its owner takes or pays adversaries, and then only some answers can turn.
+    pub(crate) adventures: [Affordable; MEMO_SEATS],
 }
 
 /// How many seats keep their own adventure memo; further seats share the last one.
 const MEMO_SEATS: usize = 6;
 
 impl Memo {
-    pub(crate) fn adventures_of(&self, seat: Seat) -> &AdventureMemo {
+    pub(crate) fn adventures_of(&self, seat: Seat) -> &Affordable {
         &self.adventures[usize::from(seat).min(MEMO_SEATS - 1)]
     }
-    pub(crate) fn adventures_of_mut(&mut self, seat: Seat) -> &mut AdventureMemo {
+    pub(crate) fn adventures_of_mut(&mut self, seat: Seat) -> &mut Affordable {
         &mut self.adventures[usize::from(seat).min(MEMO_SEATS - 1)]
     }
 }
@@ -98,20 +99,6 @@ impl PriceMemo {
             *slot = (price, can);
             self.len += 1;
         }
-    }
-}
-
-/// Which adventures on the table a hand of adversary cards can pay for, one bit each.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct AdventureMemo {
-    pub(crate) hand: Counts,
-    pub(crate) known: bool,
-    pub(crate) payable: [u64; 4],
-}
-
-impl AdventureMemo {
-    pub(crate) fn payable(&self, adventure: usize) -> bool {
-        self.payable[adventure / 64] & (1 << (adventure % 64)) != 0
     }
 }
 

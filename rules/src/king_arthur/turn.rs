@@ -1,6 +1,7 @@
 //! Setup and the turn: the four optional actions in order, and the two game ends.
 
 use crate::cards::{deck, stack};
+use grail_engine::cond::affordable::Affordable;
 use grail_engine::cond::ceiling::largest_argument;
 use grail_engine::cond::solve::{self, Payment};
 use grail_engine::counts::Counts;
@@ -10,9 +11,7 @@ use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 
 use super::KingArthur;
-use super::state::{
-    Action, AdventureMemo, Card, End, Event, Mode, Phase, Player, PriceMemo, Seat, Slot, State,
-};
+use super::state::{Action, Card, End, Event, Mode, Phase, Player, PriceMemo, Seat, Slot, State};
 
 impl KingArthur {
     pub(crate) fn deal(&self, setup: &Setup) -> Result<State, String> {
@@ -171,26 +170,16 @@ impl KingArthur {
         }
     }
 
-    /// Which adventures still on the table the player to move can pay for, from `memo` if it
-    /// was made for this hand (an adventure taken since then stays taken, so it still holds).
-    fn payable_adventures(&self, state: &State, memo: &AdventureMemo) -> AdventureMemo {
-        let hand = &state.player(state.current).adversaries;
-        if memo.known && memo.hand == *hand {
-            return *memo;
-        }
-        let mut found = AdventureMemo {
-            hand: *hand,
-            known: true,
-            payable: [0; 4],
-        };
-        for (i, adventure) in self.adventures.iter().enumerate() {
-            if state.adventures[i].is_none()
-                && solve::exists(&adventure.condition, hand.as_slice(), &[])
-            {
-                found.payable[i / 64] |= 1 << (i % 64);
-            }
-        }
-        found
+    /// Brings `memo` up to date with which adventures still on the table the player to move
+    /// can pay for.
+    fn refresh_payable(&self, state: &State, memo: &mut Affordable) {
+        let hand = state.player(state.current).adversaries;
+        memo.refresh(
+            &hand,
+            &self.adventure_reads,
+            |i| state.adventures[i].is_none(),
+            |i| solve::exists(&self.adventures[i].condition, hand.as_slice(), &[]),
+        );
     }
 
     /// Calls `visit` with each adventure still on the table that the player to move can pay
@@ -198,13 +187,11 @@ impl KingArthur {
     fn each_adventure(
         &self,
         state: &State,
-        payable: &AdventureMemo,
+        payable: &Affordable,
         mut visit: impl FnMut(Action) -> bool,
     ) {
         for i in 0..self.adventures.len() {
-            if state.adventures[i].is_none()
-                && payable.payable(i)
-                && !visit(Action::Adventure(i as u8))
+            if state.adventures[i].is_none() && payable.met(i) && !visit(Action::Adventure(i as u8))
             {
                 return;
             }
@@ -244,8 +231,8 @@ impl KingArthur {
                 });
             }
             Phase::Adventure => {
-                let payable =
-                    self.payable_adventures(state, state.memo.adventures_of(state.current));
+                let mut payable = *state.memo.adventures_of(state.current);
+                self.refresh_payable(state, &mut payable);
                 self.each_adventure(state, &payable, |a| {
                     out.push(a);
                     true
@@ -295,8 +282,8 @@ impl KingArthur {
                 any
             }
             Phase::Adventure => {
-                let payable =
-                    self.payable_adventures(state, state.memo.adventures_of(state.current));
+                let mut payable = *state.memo.adventures_of(state.current);
+                self.refresh_payable(state, &mut payable);
                 *state.memo.adventures_of_mut(state.current) = payable;
                 let mut any = false;
                 self.each_adventure(state, &payable, |_| {
