@@ -5,7 +5,7 @@
 use super::Program;
 use super::ast::CmpOp;
 use super::compile::{Op, bits};
-use super::solve::groups_held;
+use super::solve::groups::groups_held;
 
 /// The largest value of argument `slot` for which `hand` holds a payment (the other arguments
 /// as in `args`), when the condition says it: every part of it grows with the items, the

@@ -73,7 +73,12 @@ pub(crate) struct GroupLimit {
     /// The op giving the bound, and whether the comparison is strict.
     pub bound: u32,
     pub strict: bool,
+    /// Per type: the group it belongs to (of the first 64), or [`NO_GROUP`].
+    pub group_of: [u8; 64],
 }
+
+/// [`GroupLimit::group_of`] for a type no group counts.
+pub(crate) const NO_GROUP: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
@@ -229,11 +234,18 @@ impl Program {
         let Op::Distinct { groups, len } = self.ops[distinct as usize] else {
             return None;
         };
+        let mut group_of = [NO_GROUP; 64];
+        for (g, &mask) in self.group_masks(groups, len).iter().take(64).enumerate() {
+            for t in bits(mask) {
+                group_of[t as usize] = g as u8;
+            }
+        }
         (self.shapes[bound as usize] == Shape::Const).then_some(GroupLimit {
             groups,
             len,
             bound,
             strict,
+            group_of,
         })
     }
 

@@ -13,9 +13,11 @@
 //! When a condition has a conjunct of neither shape, the search visits every sub-multiset
 //! (still pruning on Down conjuncts), within a node budget.
 
+pub(crate) mod groups;
+
 use super::Program;
 use super::ast::CmpOp;
-use super::compile::{Op, Shape};
+use super::compile::{NO_GROUP, Op, Shape};
 
 /// The largest number of search nodes spent on one question before giving up on it.
 pub const NODE_BUDGET: usize = 1 << 20;
@@ -60,6 +62,9 @@ pub fn payments(
     args: &[i64],
     mut found: impl FnMut(&Payment) -> bool,
 ) -> bool {
+    if let Some(finished) = groups::payments_one_group_linear(program, hand, args, &mut found) {
+        return finished;
+    }
     let mut search = Search::new(program, hand, args, &mut found, None);
     search.run();
     !search.exhausted
@@ -72,7 +77,7 @@ pub fn exists(program: &Program, hand: &[u8], args: &[i64]) -> bool {
         return program.test(hand, args);
     }
     if let Some(limit) = &program.plan().group_limit
-        && let Some(found) = exists_within_groups(program, limit, hand, args)
+        && let Some(found) = groups::exists_within_groups(program, limit, hand, args)
     {
         return found;
     }
@@ -82,143 +87,6 @@ pub fn exists(program: &Program, hand: &[u8], args: &[i64]) -> bool {
         false
     });
     any
-}
-
-/// Whether some sub-multiset meets a condition whose conjuncts all grow with the items but one,
-/// `distinct(…) <= k`. Every sub-multiset within the limit lies inside a largest one: all the
-/// cards of `k` groups plus every card no group counts. The growing conjuncts hold for some
-/// sub-multiset iff they hold for one of those, so only they are tried. `None` when there are
-/// too many ways to choose the groups (the search decides then).
-fn exists_within_groups(
-    program: &Program,
-    limit: &super::compile::GroupLimit,
-    hand: &[u8],
-    args: &[i64],
-) -> Option<bool> {
-    const MAX_CHOICES: u64 = 4096;
-    let plan = program.plan();
-    let len = hand.len().min(program.types()).min(64);
-    let hand = &hand[..len];
-    if !plan.constant.is_empty() {
-        let empty = [0u8; 64];
-        if !plan
-            .constant
-            .iter()
-            .all(|&i| program.eval(i, &empty[..len], args) != 0)
-        {
-            return Some(false);
-        }
-    }
-    let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
-    if k < 0 {
-        return Some(false);
-    }
-    let held = crate::counts::nonzero_mask(hand);
-    let groups = program.groups(limit);
-    let groups = &groups[..groups.len().min(64)];
-    let (grouped, present) = groups_held(groups, held);
-    let n = present.count_ones() as usize;
-    let k = (k as u64).min(n as u64) as usize;
-    let meets = |allowed: u64| {
-        let allowed = allowed & held;
-        let mut counts = [0u8; 64];
-        for (t, (c, &h)) in counts[..len].iter_mut().zip(hand).enumerate() {
-            *c = if allowed >> t & 1 != 0 { h } else { 0 };
-        }
-        plan.up
-            .iter()
-            .all(|&i| program.eval_held(i, &counts[..len], allowed, args) != 0)
-    };
-    // The common limits, without enumerating combinations: every present group, or one.
-    if k == n {
-        return Some(meets(u64::MAX));
-    }
-    if k == 1 {
-        if let Some(found) = one_group_linear(program, hand, held, groups, grouped, present, args) {
-            return Some(found);
-        }
-        return Some(super::compile::bits(present).any(|i| meets(!grouped | groups[i as usize])));
-    }
-    if choose(n as u64, k as u64) > MAX_CHOICES {
-        return None;
-    }
-    let mut indices = [0usize; 64];
-    for (slot, i) in indices.iter_mut().zip(super::compile::bits(present)) {
-        *slot = i as usize;
-    }
-    // Each choice of exactly `k` of the `n` present groups, as positions in increasing order.
-    let mut pick = [0usize; 64];
-    for (i, p) in pick.iter_mut().enumerate().take(k) {
-        *p = i;
-    }
-    loop {
-        let allowed = pick[..k]
-            .iter()
-            .fold(!grouped, |m, &i| m | groups[indices[i]]);
-        if meets(allowed) {
-            return Some(true);
-        }
-        // Next combination: bump the rightmost position that can move, reset those after it.
-        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
-            return Some(false);
-        };
-        pick[i] += 1;
-        for j in i + 1..k {
-            pick[j] = pick[j - 1] + 1;
-        }
-    }
-}
-
-/// The limit of one group when every growing conjunct is `sum(…) ⋈ bound`: the cards of one
-/// group plus the ungrouped ones meet them iff the ungrouped cards' sums plus that group's do,
-/// so one pass over the held types answers it. `None` for other shapes.
-fn one_group_linear(
-    program: &Program,
-    hand: &[u8],
-    held: u64,
-    groups: &[u64],
-    grouped: u64,
-    present: u64,
-    args: &[i64],
-) -> Option<bool> {
-    let plan = program.plan();
-    if !plan.up_other.is_empty() || plan.up_linear.len() > 4 {
-        return None;
-    }
-    let sum = |weights: u32, types: u64| {
-        super::compile::bits(types)
-            .map(|t| program.weight(weights, t as usize) * i64::from(hand[t as usize]))
-            .sum::<i64>()
-    };
-    let mut bounds = [0i64; 4];
-    let mut free = [0i64; 4];
-    for (l, (bound, free)) in plan.up_linear.iter().zip(bounds.iter_mut().zip(&mut free)) {
-        *bound = program.eval(l.bound, &[], args);
-        *free = sum(l.weights, held & !grouped);
-    }
-    Some(super::compile::bits(present).any(|i| {
-        let types = groups[i as usize] & held;
-        plan.up_linear
-            .iter()
-            .zip(bounds.iter().zip(&free))
-            .all(|(l, (&bound, &free))| l.op.holds(free + sum(l.weights, types), bound))
-    }))
-}
-
-/// The types any group counts, and which groups (one bit each) the hand has a card of.
-pub(crate) fn groups_held(groups: &[u64], held: u64) -> (u64, u64) {
-    let (mut grouped, mut present) = (0u64, 0u64);
-    for (i, &g) in groups.iter().enumerate().take(64) {
-        grouped |= g;
-        present |= u64::from(g & held != 0) << i;
-    }
-    (grouped, present)
-}
-
-/// `n` choose `k`, saturating.
-fn choose(n: u64, k: u64) -> u64 {
-    let k = k.min(n - k.min(n));
-    (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1))
 }
 
 /// The legal payment with the lowest `cost` (an integer program over the same types), the
@@ -342,8 +210,8 @@ struct Tracked {
 
 /// `distinct(…) <= limit`: how many groups the payment uses.
 struct Groups<'a> {
-    /// Per type: its group, or `FREE`.
-    group_of: [u8; 64],
+    /// Per type: its group, or `NO_GROUP`.
+    group_of: &'a [u8; 64],
     /// Per group: how many of its types the payment holds.
     types_paid: [u8; 64],
     used: i64,
@@ -366,8 +234,6 @@ impl Groups<'_> {
         }
     }
 }
-
-const FREE: u8 = u8::MAX;
 
 impl<'a> Tracking<'a> {
     fn new(program: &'a Program, hand: &[u8], args: &[i64]) -> Self {
@@ -408,8 +274,8 @@ impl<'a> Tracking<'a> {
             // The limit is the only Down conjunct.
             let masks = program.groups(limit);
             let masks = &masks[..masks.len().min(64)];
-            let mut groups = Groups {
-                group_of: [FREE; 64],
+            let groups = Groups {
+                group_of: &limit.group_of,
                 types_paid: [0; 64],
                 used: 0,
                 limit: program.eval(limit.bound, &[], args) - i64::from(limit.strict),
@@ -417,11 +283,6 @@ impl<'a> Tracking<'a> {
                 free: !masks.iter().fold(0, |m, g| m | g),
                 in_use: 0,
             };
-            for (g, &mask) in masks.iter().enumerate() {
-                for ty in super::compile::bits(mask) {
-                    groups.group_of[ty as usize] = g as u8;
-                }
-            }
             t.groups = Some(groups);
             t.down_other = &[];
         }
@@ -454,7 +315,7 @@ impl<'a> Tracking<'a> {
         }
         if let Some(g) = &mut self.groups {
             let group = g.group_of[t];
-            if group != FREE && (old == 0) != (new == 0) {
+            if group != NO_GROUP && (old == 0) != (new == 0) {
                 let paid = &mut g.types_paid[usize::from(group)];
                 if new > 0 {
                     g.used += i64::from(*paid == 0);
@@ -529,14 +390,15 @@ impl<'a> Search<'a> {
         let plan = self.program.plan();
         let empty = [0u8; 64];
         let empty = &empty[..self.hand.len()];
-        if !self.all(&plan.constant, empty, 0) || !self.all(&plan.down, empty, 0) {
+        // The payment is empty and `reach` the hand; the tracked forms answer for them.
+        if !self.all(&plan.constant, empty, 0) || !self.down_holds() {
             return;
         }
         if plan.mixed.is_empty() {
-            if !self.all(&plan.up, &self.reach[..self.hand.len()], self.reach_held) {
+            if !self.up_reachable() {
                 return;
             }
-            if self.all(&plan.up, empty, 0) {
+            if self.up_holds() {
                 self.emit();
                 return;
             }

@@ -1,0 +1,342 @@
+//! Fast paths for conditions that grow with the items except for a limit on how many groups
+//! they may use (`distinct(suit, suit != merlin) <= 1`: "knight cards of one colour"), the
+//! shape of most challenges. They answer what the general search would, in its order.
+
+use super::{NODE_BUDGET, Payment};
+use crate::cond::Program;
+use crate::cond::ast::CmpOp;
+use crate::cond::compile::{GroupLimit, NO_GROUP, bits};
+
+/// Whether some sub-multiset meets a condition whose conjuncts all grow with the items but one,
+/// `distinct(…) <= k`. Every sub-multiset within the limit lies inside a largest one: all the
+/// cards of `k` groups plus every card no group counts. The growing conjuncts hold for some
+/// sub-multiset iff they hold for one of those, so only they are tried. `None` when there are
+/// too many ways to choose the groups (the search decides then).
+pub(super) fn exists_within_groups(
+    program: &Program,
+    limit: &GroupLimit,
+    hand: &[u8],
+    args: &[i64],
+) -> Option<bool> {
+    const MAX_CHOICES: u64 = 4096;
+    let plan = program.plan();
+    let len = hand.len().min(program.types()).min(64);
+    let hand = &hand[..len];
+    if !plan.constant.is_empty() {
+        let empty = [0u8; 64];
+        if !plan
+            .constant
+            .iter()
+            .all(|&i| program.eval(i, &empty[..len], args) != 0)
+        {
+            return Some(false);
+        }
+    }
+    let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+    if k < 0 {
+        return Some(false);
+    }
+    let held = crate::counts::nonzero_mask(hand);
+    let groups = program.groups(limit);
+    let groups = &groups[..groups.len().min(64)];
+    let (grouped, present) = groups_held(groups, held);
+    let n = present.count_ones() as usize;
+    let k = (k as u64).min(n as u64) as usize;
+    let meets = |allowed: u64| {
+        let allowed = allowed & held;
+        let mut counts = [0u8; 64];
+        for (t, (c, &h)) in counts[..len].iter_mut().zip(hand).enumerate() {
+            *c = if allowed >> t & 1 != 0 { h } else { 0 };
+        }
+        plan.up
+            .iter()
+            .all(|&i| program.eval_held(i, &counts[..len], allowed, args) != 0)
+    };
+    // The common limits, without enumerating combinations: every present group, or one.
+    if k == n {
+        return Some(meets(u64::MAX));
+    }
+    if k == 1 {
+        if let Some(found) = one_group_linear(program, hand, held, groups, grouped, present, args) {
+            return Some(found);
+        }
+        return Some(bits(present).any(|i| meets(!grouped | groups[i as usize])));
+    }
+    if choose(n as u64, k as u64) > MAX_CHOICES {
+        return None;
+    }
+    let mut indices = [0usize; 64];
+    for (slot, i) in indices.iter_mut().zip(bits(present)) {
+        *slot = i as usize;
+    }
+    // Each choice of exactly `k` of the `n` present groups, as positions in increasing order.
+    let mut pick = [0usize; 64];
+    for (i, p) in pick.iter_mut().enumerate().take(k) {
+        *p = i;
+    }
+    loop {
+        let allowed = pick[..k]
+            .iter()
+            .fold(!grouped, |m, &i| m | groups[indices[i]]);
+        if meets(allowed) {
+            return Some(true);
+        }
+        // Next combination: bump the rightmost position that can move, reset those after it.
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
+            return Some(false);
+        };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+/// The limit of one group when every growing conjunct is `sum(…) ⋈ bound`: the cards of one
+/// group plus the ungrouped ones meet them iff the ungrouped cards' sums plus that group's do,
+/// so one pass over the held types answers it. `None` for other shapes.
+fn one_group_linear(
+    program: &Program,
+    hand: &[u8],
+    held: u64,
+    groups: &[u64],
+    grouped: u64,
+    present: u64,
+    args: &[i64],
+) -> Option<bool> {
+    let plan = program.plan();
+    if !plan.up_other.is_empty() || plan.up_linear.len() > 4 {
+        return None;
+    }
+    let sum = |weights: u32, types: u64| {
+        bits(types)
+            .map(|t| program.weight(weights, t as usize) * i64::from(hand[t as usize]))
+            .sum::<i64>()
+    };
+    let mut bounds = [0i64; 4];
+    let mut free = [0i64; 4];
+    for (l, (bound, free)) in plan.up_linear.iter().zip(bounds.iter_mut().zip(&mut free)) {
+        *bound = program.eval(l.bound, &[], args);
+        *free = sum(l.weights, held & !grouped);
+    }
+    Some(bits(present).any(|i| {
+        let types = groups[i as usize] & held;
+        plan.up_linear
+            .iter()
+            .zip(bounds.iter().zip(&free))
+            .all(|(l, (&bound, &free))| l.op.holds(free + sum(l.weights, types), bound))
+    }))
+}
+
+/// The types any group counts, and which groups (one bit each) the hand has a card of.
+pub(crate) fn groups_held(groups: &[u64], held: u64) -> (u64, u64) {
+    let (mut grouped, mut present) = (0u64, 0u64);
+    for (i, &g) in groups.iter().enumerate().take(64) {
+        grouped |= g;
+        present |= u64::from(g & held != 0) << i;
+    }
+    (grouped, present)
+}
+
+/// `n` choose `k`, saturating.
+fn choose(n: u64, k: u64) -> u64 {
+    let k = k.min(n - k.min(n));
+    (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+/// [`super::payments`] under a limit of one group when every growing conjunct is
+/// `sum(…) ⋈ bound`: the general search's walk (types in order, fewer copies first, the same
+/// pruning, so the same payments in the same order and the same node budget) with the sums
+/// kept in a few registers. `Some(finished)`, or `None` for other shapes.
+pub(super) fn payments_one_group_linear(
+    program: &Program,
+    hand: &[u8],
+    args: &[i64],
+    found: &mut dyn FnMut(&Payment) -> bool,
+) -> Option<bool> {
+    let plan = program.plan();
+    let limit = plan.group_limit.as_ref()?;
+    let linear = &plan.up_linear;
+    if !plan.mixed.is_empty()
+        || !plan.up_other.is_empty()
+        || !plan.down_linear.is_empty()
+        || linear.is_empty()
+        || linear.len() > MAX_SUMS
+        || program.eval(limit.bound, &[], args) - i64::from(limit.strict) != 1
+    {
+        return None;
+    }
+    let len = hand.len().min(program.types()).min(64);
+    let hand = &hand[..len];
+    let empty = [0u8; 64];
+    if !plan
+        .constant
+        .iter()
+        .all(|&i| program.eval(i, &empty[..len], args) != 0)
+    {
+        return Some(true);
+    }
+    let masks = program.groups(limit);
+    let masks = &masks[..masks.len().min(64)];
+    let mut walk = Walk {
+        program,
+        hand,
+        group_of: &limit.group_of,
+        masks,
+        free: !masks.iter().fold(0, |m, g| m | g),
+        held: crate::counts::nonzero_mask(hand),
+        sums: [Sum::default(); MAX_SUMS],
+        count: linear.len(),
+        pay: Payment {
+            counts: [0; 64],
+            len: len as u8,
+        },
+        found,
+        nodes: 0,
+        stopped: false,
+        exhausted: false,
+    };
+    for (sum, l) in walk.sums.iter_mut().zip(linear) {
+        *sum = Sum {
+            weights: l.weights,
+            op: l.op,
+            bound: program.eval(l.bound, &[], args),
+            pay: 0,
+            reach: program.dot(l.weights, hand),
+        };
+    }
+    if !walk.holds(|s| s.reach) {
+        return Some(true);
+    }
+    if walk.holds(|s| s.pay) {
+        walk.emit();
+        return Some(true);
+    }
+    walk.run(0, u64::MAX);
+    Some(!walk.exhausted)
+}
+
+const MAX_SUMS: usize = 4;
+
+#[derive(Clone, Copy)]
+struct Sum {
+    weights: u32,
+    op: CmpOp,
+    bound: i64,
+    /// Over the payment, and over the payment plus every card still undecided.
+    pay: i64,
+    reach: i64,
+}
+
+impl Default for Sum {
+    fn default() -> Self {
+        Sum {
+            weights: 0,
+            op: CmpOp::Ge,
+            bound: 0,
+            pay: 0,
+            reach: 0,
+        }
+    }
+}
+
+struct Walk<'a> {
+    program: &'a Program,
+    hand: &'a [u8],
+    group_of: &'a [u8; 64],
+    masks: &'a [u64],
+    /// The types no group counts.
+    free: u64,
+    held: u64,
+    sums: [Sum; MAX_SUMS],
+    count: usize,
+    pay: Payment,
+    found: &'a mut dyn FnMut(&Payment) -> bool,
+    nodes: usize,
+    stopped: bool,
+    exhausted: bool,
+}
+
+impl Walk<'_> {
+    fn holds(&self, side: impl Fn(&Sum) -> i64) -> bool {
+        self.sums[..self.count]
+            .iter()
+            .all(|s| s.op.holds(side(s), s.bound))
+    }
+
+    /// Type `t` goes from `old` to `new` copies in the payment and from `old_reach` to
+    /// `new_reach` in what is still reachable.
+    fn change(&mut self, t: usize, d_pay: i64, d_reach: i64) {
+        for s in &mut self.sums[..self.count] {
+            let w = self.program.weight(s.weights, t);
+            s.pay += d_pay * w;
+            s.reach += d_reach * w;
+        }
+    }
+
+    /// `open`: the types the group limit still lets the payment add.
+    fn run(&mut self, from: usize, open: u64) {
+        let next = self.held & open & u64::MAX.checked_shl(from as u32).unwrap_or(0);
+        if next == 0 {
+            return;
+        }
+        let t = next.trailing_zeros() as usize;
+        let have = self.hand[t];
+        // Paying this type uses its group: from then on only that group and the free types.
+        let group = self.group_of[t];
+        let open_with = if group == NO_GROUP {
+            open
+        } else {
+            self.free | self.masks[usize::from(group)]
+        };
+        let mut reach = have;
+        for k in 0..=have {
+            self.nodes += 1;
+            if self.nodes > NODE_BUDGET {
+                self.exhausted = true;
+                self.stopped = true;
+                break;
+            }
+            let paid = self.pay.counts[t];
+            self.change(
+                t,
+                i64::from(k) - i64::from(paid),
+                i64::from(k) - i64::from(reach),
+            );
+            self.pay.counts[t] = k;
+            reach = k;
+            if k > 0 && self.holds(|s| s.pay) {
+                // Met: more copies, or more of later types, would be superfluous.
+                if self.minimal() {
+                    self.emit();
+                }
+                break;
+            }
+            if self.holds(|s| s.reach) {
+                self.run(t + 1, if k > 0 { open_with } else { open });
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        let paid = self.pay.counts[t];
+        self.change(t, -i64::from(paid), i64::from(have) - i64::from(reach));
+        self.pay.counts[t] = 0;
+    }
+
+    /// No single card can be left out: leaving one out breaks some sum.
+    fn minimal(&self) -> bool {
+        (0..self.hand.len()).all(|t| {
+            self.pay.counts[t] == 0
+                || !self.sums[..self.count].iter().all(|s| {
+                    s.op.holds(s.pay - self.program.weight(s.weights, t), s.bound)
+                })
+        })
+    }
+
+    fn emit(&mut self) {
+        if !(self.found)(&self.pay) {
+            self.stopped = true;
+        }
+    }
+}
