@@ -4,7 +4,7 @@
 
 use super::Program;
 use super::ast::CmpOp;
-use super::compile::{Op, bits};
+use super::compile::{GroupLimit, Op, bits};
 use super::solve::groups::groups_held;
 
 /// The largest value of argument `slot` for which `hand` holds a payment (the other arguments
@@ -12,82 +12,115 @@ use super::solve::groups::groups_held;
 /// argument appears only as the bound of `sum(…) >= $arg` (or `>`), and at most one group
 /// limit (`distinct(…) <= k`) with `k` of 0, 1 or every group restricts it. `None` when the
 /// condition has another shape (ask [`super::solve::exists`] per value then); `Some(None)`
-/// when no value has a payment.
+/// when no value has a payment. [`Ceiling`] does the same with the shape worked out once.
 pub fn largest_argument(
     program: &Program,
     hand: &[u8],
     args: &[i64],
     slot: usize,
 ) -> Option<Option<i64>> {
-    let plan = program.plan();
-    let slot = u32::try_from(slot).ok()?;
-    if !plan.mixed.is_empty() || !plan.up_other.is_empty() {
-        return None;
-    }
-    let limit = match (plan.down.len(), &plan.group_limit) {
-        (0, _) => None,
-        (1, Some(limit)) if !uses_arg(program, limit.bound, slot) => Some(limit),
-        _ => return None,
-    };
-    if plan.constant.iter().any(|&i| uses_arg(program, i, slot)) {
-        return None;
-    }
-    let priced = |bound: u32| matches!(program.op(bound), Op::Arg(s) if s == slot);
-    for l in &plan.up_linear {
-        let fits = if priced(l.bound) {
-            matches!(l.op, CmpOp::Ge | CmpOp::Gt)
-        } else {
-            !uses_arg(program, l.bound, slot)
-        };
-        if !fits {
+    Ceiling::new(program, slot)?.largest(program, hand, args)
+}
+
+/// The shape [`largest_argument`] needs of a program and argument, worked out once, so that
+/// asking it per hand only sums the hand.
+#[derive(Clone, Debug)]
+pub struct Ceiling {
+    /// The `sum(…) ⋈ bound` conjuncts: weights, comparison, and the bound op when the bound
+    /// is not the argument itself.
+    sums: Vec<(u32, CmpOp, Option<u32>)>,
+    limit: Option<GroupLimit>,
+}
+
+impl Ceiling {
+    /// `None` when the condition does not have the shape [`largest_argument`] describes.
+    pub fn new(program: &Program, slot: usize) -> Option<Ceiling> {
+        let plan = program.plan();
+        let slot = u32::try_from(slot).ok()?;
+        if !plan.mixed.is_empty() || !plan.up_other.is_empty() {
             return None;
         }
-    }
-    let len = hand.len().min(program.types()).min(64);
-    let hand = &hand[..len];
-    let empty = [0u8; 64];
-    if !plan
-        .constant
-        .iter()
-        .all(|&i| program.eval(i, &empty[..len], args) != 0)
-    {
-        return Some(None);
-    }
-    let held = crate::counts::nonzero_mask(hand);
-    // The dearest value the cards of `allowed` pay, if they meet the conditions without it.
-    let dearest = |allowed: u64| -> Option<i64> {
-        let types = allowed & held;
-        let mut most = i64::MAX;
+        let limit = match (plan.down.len(), &plan.group_limit) {
+            (0, _) => None,
+            (1, Some(limit)) if !uses_arg(program, limit.bound, slot) => Some(*limit),
+            _ => return None,
+        };
+        if plan.constant.iter().any(|&i| uses_arg(program, i, slot)) {
+            return None;
+        }
+        let mut sums = Vec::with_capacity(plan.up_linear.len());
         for l in &plan.up_linear {
-            let sum: i64 = bits(types)
-                .map(|t| program.weight(l.weights, t as usize) * i64::from(hand[t as usize]))
-                .sum();
-            if priced(l.bound) {
-                most = most.min(sum - i64::from(l.op == CmpOp::Gt));
-            } else if !l.op.holds(sum, program.eval(l.bound, &[], args)) {
+            if matches!(program.op(l.bound), Op::Arg(s) if s == slot) {
+                if !matches!(l.op, CmpOp::Ge | CmpOp::Gt) {
+                    return None;
+                }
+                sums.push((l.weights, l.op, None));
+            } else if uses_arg(program, l.bound, slot) {
                 return None;
+            } else {
+                sums.push((l.weights, l.op, Some(l.bound)));
             }
         }
-        Some(most)
-    };
-    let Some(limit) = limit else {
-        return Some(dearest(u64::MAX));
-    };
-    let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
-    if k < 0 {
-        return Some(None);
+        Some(Ceiling { sums, limit })
     }
-    let groups = program.groups(limit);
-    let (grouped, present) = groups_held(groups, held);
-    // Every payment within the limit lies inside one of the largest ones, so those decide.
-    Some(match k {
-        0 => dearest(!grouped),
-        k if k >= i64::from(present.count_ones()) => dearest(u64::MAX),
-        1 => bits(present)
-            .filter_map(|i| dearest(!grouped | groups[i as usize]))
-            .max(),
-        _ => return None,
-    })
+
+    /// [`largest_argument`] for `program`, the one this was made from.
+    pub fn largest(&self, program: &Program, hand: &[u8], args: &[i64]) -> Option<Option<i64>> {
+        let plan = program.plan();
+        let len = hand.len().min(program.types()).min(64);
+        let hand = &hand[..len];
+        let empty = [0u8; 64];
+        if !plan
+            .constant
+            .iter()
+            .all(|&i| program.eval(i, &empty[..len], args) != 0)
+        {
+            return Some(None);
+        }
+        let held = crate::counts::nonzero_mask(hand);
+        // The fixed bounds, once per question rather than once per group.
+        let mut bounds = [0i64; 8];
+        if self.sums.len() > bounds.len() {
+            return None;
+        }
+        for (b, &(_, _, bound)) in bounds.iter_mut().zip(&self.sums) {
+            *b = bound.map_or(0, |i| program.eval(i, &[], args));
+        }
+        // The dearest value the cards of `allowed` pay, if they meet the conditions without it.
+        let dearest = |allowed: u64| -> Option<i64> {
+            let types = allowed & held;
+            let mut most = i64::MAX;
+            for (&(weights, op, bound), &fixed) in self.sums.iter().zip(&bounds) {
+                let sum: i64 = bits(types)
+                    .map(|t| program.weight(weights, t as usize) * i64::from(hand[t as usize]))
+                    .sum();
+                if bound.is_none() {
+                    most = most.min(sum - i64::from(op == CmpOp::Gt));
+                } else if !op.holds(sum, fixed) {
+                    return None;
+                }
+            }
+            Some(most)
+        };
+        let Some(limit) = &self.limit else {
+            return Some(dearest(u64::MAX));
+        };
+        let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+        if k < 0 {
+            return Some(None);
+        }
+        let groups = program.groups(limit);
+        let (grouped, present) = groups_held(groups, held);
+        // Every payment within the limit lies inside one of the largest ones, so those decide.
+        Some(match k {
+            0 => dearest(!grouped),
+            k if k >= i64::from(present.count_ones()) => dearest(u64::MAX),
+            1 => bits(present)
+                .filter_map(|i| dearest(!grouped | groups[i as usize]))
+                .max(),
+            _ => return None,
+        })
+    }
 }
 
 /// Whether op `i` reads argument `slot`.

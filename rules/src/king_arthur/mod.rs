@@ -14,6 +14,7 @@ mod view;
 use std::ops::RangeInclusive;
 
 use grail_engine::cond::Program;
+use grail_engine::cond::ceiling::Ceiling;
 use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
 use grail_engine::rng::GameRng;
 
@@ -41,6 +42,8 @@ pub struct KingArthur {
     pub(crate) adventure_reads: Vec<u64>,
     /// Over knights, with the argument `power`.
     pub(crate) challenge: Program,
+    /// The dearest challenge a hand can pay, when the challenge condition lets one pass say.
+    pub(crate) challenge_ceiling: Option<Ceiling>,
     /// The challenge condition in words, for players, and as written (to quote the part a
     /// payment fails).
     pub(crate) challenge_text: String,

@@ -3,6 +3,7 @@
 
 use grail_engine::cond::Domain;
 use grail_engine::cond::affordable::MAX_CONDITIONS;
+use grail_engine::cond::ceiling::Ceiling;
 use grail_engine::diag::Diagnostic;
 use grail_schema::{CardSet as PackSet, NamedCondition, Pack};
 
@@ -109,6 +110,7 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
     else {
         return Err(e.0);
     };
+    let challenge_program = program(challenge);
     Ok(KingArthur {
         // Named the way it was opened, so replays and saves open the same pack again.
         game: pack.origin.game.clone(),
@@ -127,7 +129,9 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
             .clone()
             .unwrap_or_else(|| format!("`{}`", challenge.expr)),
         challenge_source: challenge.expr.clone(),
-        challenge: program(challenge),
+        // Its one argument, slot 0, is the price: the power asked.
+        challenge_ceiling: Ceiling::new(&challenge_program, 0),
+        challenge: challenge_program,
         payment_cost: program(payment_cost),
         hand_score: program(hand_score),
         tiebreak: program(tiebreak),

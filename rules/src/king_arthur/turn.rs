@@ -2,7 +2,6 @@
 
 use crate::cards::{deck, stack};
 use grail_engine::cond::affordable::Affordable;
-use grail_engine::cond::ceiling::largest_argument;
 use grail_engine::cond::solve::{self, Payment};
 use grail_engine::counts::Counts;
 use grail_engine::derived::Derived;
@@ -126,9 +125,10 @@ impl KingArthur {
         let seals_left = state.player(me).seals > 0;
         let hand = state.player(me).knights.as_slice();
         let mut affordable = |price: i64| {
-            let ceiling = *prices
-                .ceiling
-                .get_or_insert_with(|| largest_argument(&self.challenge, hand, &[price], 0));
+            let ceiling = *prices.ceiling.get_or_insert_with(|| {
+                let ceiling = self.challenge_ceiling.as_ref()?;
+                ceiling.largest(&self.challenge, hand, &[price])
+            });
             if let Some(dearest) = ceiling {
                 return dearest.is_some_and(|dearest| price <= dearest);
             }
