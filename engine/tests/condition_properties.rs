@@ -293,23 +293,51 @@ proptest! {
         prop_assert_eq!(solve::exists(&program, &hand, &[p, flag]), !brute.is_empty(), "{} on {}", src, describe(&u, &hand));
     }
 
-    /// The one-group fast path lists what the general search would: every legal payment, once,
-    /// in the documented order (types in universe order, fewer copies first).
+    /// The sum-threshold fast path lists what the general search would: every legal payment,
+    /// once, in the documented order (types in universe order, fewer copies first).
     #[test]
     fn payments_within_a_group_limit_are_the_legal_ones_in_order(src in group_limited(), hand in small_hand(8), p in 0i64..9, flag in 0i64..2) {
-        let program = compiled(&src)?;
-        let u = adversaries();
-        let expr = cond::parse(&src).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
-        let mut found = Vec::new();
-        let finished = solve::payments(&program, &hand, &[p, flag], |pay| {
-            found.push(pay.counts().to_vec());
-            true
-        });
-        prop_assert!(finished);
-        let mut brute = reference::brute_force_payments(&expr, &u, &[("p", p), ("flag", flag)], &hand);
-        brute.sort();
-        prop_assert_eq!(&found, &brute, "{} on {}", src, describe(&u, &hand));
+        prop_assert_payments_in_order(&src, &hand, p, flag)?;
     }
+
+    #[test]
+    fn payments_of_sum_thresholds_are_the_legal_ones_in_order(src in sum_thresholds(), hand in small_hand(8), p in 0i64..9, flag in 0i64..2) {
+        prop_assert_payments_in_order(&src, &hand, p, flag)?;
+    }
+}
+
+fn sum_thresholds() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "sum(*) >= $p",
+        "count(*) >= $p",
+        "sum(color=red) > $p",
+        "count(value>=3) >= 2 and sum(value) >= $p",
+        "sum(value, kind!=beast) >= $p and count(color=blue) >= 1",
+        "$flag and count(*) >= 2",
+    ])
+    .prop_map(str::to_string)
+}
+
+/// `solve::payments` lists exactly the brute-force legal payments, in order.
+fn prop_assert_payments_in_order(
+    src: &str,
+    hand: &[u8],
+    p: i64,
+    flag: i64,
+) -> Result<(), TestCaseError> {
+    let program = compiled(src)?;
+    let u = adversaries();
+    let expr = cond::parse(src).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
+    let mut found = Vec::new();
+    let finished = solve::payments(&program, hand, &[p, flag], |pay| {
+        found.push(pay.counts().to_vec());
+        true
+    });
+    prop_assert!(finished);
+    let mut brute = reference::brute_force_payments(&expr, &u, &[("p", p), ("flag", flag)], hand);
+    brute.sort();
+    prop_assert_eq!(&found, &brute, "{} on {}", src, describe(&u, hand));
+    Ok(())
 }
 
 fn compiled(src: &str) -> Result<cond::Program, TestCaseError> {

@@ -14,6 +14,7 @@
 //! (still pruning on Down conjuncts), within a node budget.
 
 pub(crate) mod groups;
+mod linear;
 
 use super::Program;
 use super::ast::CmpOp;
@@ -62,7 +63,7 @@ pub fn payments(
     args: &[i64],
     mut found: impl FnMut(&Payment) -> bool,
 ) -> bool {
-    if let Some(finished) = groups::payments_one_group_linear(program, hand, args, &mut found) {
+    if let Some(finished) = linear::payments(program, hand, args, &mut found) {
         return finished;
     }
     let mut search = Search::new(program, hand, args, &mut found, None);

@@ -1,0 +1,212 @@
+//! Payments for conditions made of sum thresholds (`sum(*) >= 12`, `count(color=red) >= 2`),
+//! optionally within one group (`distinct(suit, suit != merlin) <= 1 and sum(strength) >=
+//! $power`): the general search's walk (types in order, fewer copies first, the same pruning,
+//! so the same payments in the same order and the same node budget) with the sums kept in a
+//! few registers instead of evaluated.
+
+use super::{NODE_BUDGET, Payment};
+use crate::cond::Program;
+use crate::cond::ast::CmpOp;
+use crate::cond::compile::NO_GROUP;
+
+/// [`super::payments`] when every growing conjunct is `sum(…) ⋈ bound` and nothing else
+/// limits a payment but, at most, one group (`distinct(…) <= 1`). `Some(finished)`, or `None`
+/// for other shapes.
+pub(super) fn payments(
+    program: &Program,
+    hand: &[u8],
+    args: &[i64],
+    found: &mut dyn FnMut(&Payment) -> bool,
+) -> Option<bool> {
+    let plan = program.plan();
+    let linear = &plan.up_linear;
+    if !plan.mixed.is_empty()
+        || !plan.up_other.is_empty()
+        || linear.is_empty()
+        || linear.len() > MAX_SUMS
+    {
+        return None;
+    }
+    let limit = match &plan.group_limit {
+        None if plan.down.is_empty() => None,
+        // The limit is then the only Down conjunct.
+        Some(limit) if program.eval(limit.bound, &[], args) - i64::from(limit.strict) == 1 => {
+            Some(limit)
+        }
+        _ => return None,
+    };
+    let len = hand.len().min(program.types()).min(64);
+    let hand = &hand[..len];
+    let empty = [0u8; 64];
+    if !plan
+        .constant
+        .iter()
+        .all(|&i| program.eval(i, &empty[..len], args) != 0)
+    {
+        return Some(true);
+    }
+    const UNGROUPED: [u8; 64] = [NO_GROUP; 64];
+    let masks = limit.map_or(&[][..], |limit| program.groups(limit));
+    let masks = &masks[..masks.len().min(64)];
+    let mut walk = Walk {
+        program,
+        hand,
+        group_of: limit.map_or(&UNGROUPED, |limit| &limit.group_of),
+        masks,
+        free: !masks.iter().fold(0, |m, g| m | g),
+        held: crate::counts::nonzero_mask(hand),
+        sums: [Sum::default(); MAX_SUMS],
+        count: linear.len(),
+        pay: Payment {
+            counts: [0; 64],
+            len: len as u8,
+        },
+        found,
+        nodes: 0,
+        stopped: false,
+        exhausted: false,
+    };
+    for (sum, l) in walk.sums.iter_mut().zip(linear) {
+        *sum = Sum {
+            weights: l.weights,
+            op: l.op,
+            bound: program.eval(l.bound, &[], args),
+            pay: 0,
+            reach: program.dot(l.weights, hand),
+        };
+    }
+    if !walk.holds(|s| s.reach) {
+        return Some(true);
+    }
+    if walk.holds(|s| s.pay) {
+        walk.emit();
+        return Some(true);
+    }
+    walk.run(0, u64::MAX);
+    Some(!walk.exhausted)
+}
+
+const MAX_SUMS: usize = 4;
+
+#[derive(Clone, Copy)]
+struct Sum {
+    weights: u32,
+    op: CmpOp,
+    bound: i64,
+    /// Over the payment, and over the payment plus every card still undecided.
+    pay: i64,
+    reach: i64,
+}
+
+impl Default for Sum {
+    fn default() -> Self {
+        Sum {
+            weights: 0,
+            op: CmpOp::Ge,
+            bound: 0,
+            pay: 0,
+            reach: 0,
+        }
+    }
+}
+
+struct Walk<'a> {
+    program: &'a Program,
+    hand: &'a [u8],
+    group_of: &'a [u8; 64],
+    masks: &'a [u64],
+    /// The types no group counts.
+    free: u64,
+    held: u64,
+    sums: [Sum; MAX_SUMS],
+    count: usize,
+    pay: Payment,
+    found: &'a mut dyn FnMut(&Payment) -> bool,
+    nodes: usize,
+    stopped: bool,
+    exhausted: bool,
+}
+
+impl Walk<'_> {
+    fn holds(&self, side: impl Fn(&Sum) -> i64) -> bool {
+        self.sums[..self.count]
+            .iter()
+            .all(|s| s.op.holds(side(s), s.bound))
+    }
+
+    /// Type `t` goes from `old` to `new` copies in the payment and from `old_reach` to
+    /// `new_reach` in what is still reachable.
+    fn change(&mut self, t: usize, d_pay: i64, d_reach: i64) {
+        for s in &mut self.sums[..self.count] {
+            let w = self.program.weight(s.weights, t);
+            s.pay += d_pay * w;
+            s.reach += d_reach * w;
+        }
+    }
+
+    /// `open`: the types the group limit still lets the payment add.
+    fn run(&mut self, from: usize, open: u64) {
+        let next = self.held & open & u64::MAX.checked_shl(from as u32).unwrap_or(0);
+        if next == 0 {
+            return;
+        }
+        let t = next.trailing_zeros() as usize;
+        let have = self.hand[t];
+        // Paying this type uses its group: from then on only that group and the free types.
+        let group = self.group_of[t];
+        let open_with = if group == NO_GROUP {
+            open
+        } else {
+            self.free | self.masks[usize::from(group)]
+        };
+        let mut reach = have;
+        for k in 0..=have {
+            self.nodes += 1;
+            if self.nodes > NODE_BUDGET {
+                self.exhausted = true;
+                self.stopped = true;
+                break;
+            }
+            let paid = self.pay.counts[t];
+            self.change(
+                t,
+                i64::from(k) - i64::from(paid),
+                i64::from(k) - i64::from(reach),
+            );
+            self.pay.counts[t] = k;
+            reach = k;
+            if k > 0 && self.holds(|s| s.pay) {
+                // Met: more copies, or more of later types, would be superfluous.
+                if self.minimal() {
+                    self.emit();
+                }
+                break;
+            }
+            if self.holds(|s| s.reach) {
+                self.run(t + 1, if k > 0 { open_with } else { open });
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        let paid = self.pay.counts[t];
+        self.change(t, -i64::from(paid), i64::from(have) - i64::from(reach));
+        self.pay.counts[t] = 0;
+    }
+
+    /// No single card can be left out: leaving one out breaks some sum.
+    fn minimal(&self) -> bool {
+        (0..self.hand.len()).all(|t| {
+            self.pay.counts[t] == 0
+                || !self.sums[..self.count].iter().all(|s| {
+                    s.op.holds(s.pay - self.program.weight(s.weights, t), s.bound)
+                })
+        })
+    }
+
+    fn emit(&mut self) {
+        if !(self.found)(&self.pay) {
+            self.stopped = true;
+        }
+    }
+}
