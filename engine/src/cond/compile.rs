@@ -30,6 +30,8 @@ pub struct Program {
     small_weights: Option<Vec<i16>>,
     /// Every weight is small enough that such a sum fits an `i64`.
     narrow: bool,
+    /// Some op asks which types are held (`distinct`, `cards`): only then is it worked out.
+    reads_held: bool,
 }
 
 /// The top-level conjuncts by shape, worked out once so the solver never allocates.
@@ -153,10 +155,15 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
         plan: Plan::default(),
         small_weights: None,
         narrow: false,
+        reads_held: false,
     };
     p.root = p.lower(&checked.root, universe);
     const NARROW: u64 = i64::MAX as u64 / (255 * 64);
     p.narrow = p.weights.iter().all(|w| w.unsigned_abs() <= NARROW);
+    p.reads_held = p
+        .ops
+        .iter()
+        .any(|op| matches!(op, Op::Distinct { .. } | Op::Cards { .. }));
     p.small_weights = p
         .weights
         .iter()
@@ -546,13 +553,17 @@ impl Program {
 
     #[inline]
     pub(crate) fn eval(&self, i: u32, counts: &[u8], args: &[i64]) -> i64 {
-        self.eval_in(i, counts, present(counts), args)
+        let held = if self.reads_held { present(counts) } else { 0 };
+        self.eval_in(i, counts, held, args)
     }
 
     /// [`Self::eval`] when the caller already knows which types are above zero (`held`).
     #[inline]
     pub(crate) fn eval_held(&self, i: u32, counts: &[u8], held: u64, args: &[i64]) -> i64 {
-        debug_assert_eq!(held, present(counts), "held must be the types above zero");
+        debug_assert!(
+            !self.reads_held || held == present(counts),
+            "held must be the types above zero"
+        );
         self.eval_in(i, counts, held, args)
     }
 
