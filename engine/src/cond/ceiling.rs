@@ -66,15 +66,8 @@ impl Ceiling {
 
     /// [`largest_argument`] for `program`, the one this was made from.
     pub fn largest(&self, program: &Program, hand: &[u8], args: &[i64]) -> Option<Option<i64>> {
-        let plan = program.plan();
-        let len = hand.len().min(program.types()).min(64);
-        let hand = &hand[..len];
-        let empty = [0u8; 64];
-        if !plan
-            .constant
-            .iter()
-            .all(|&i| program.eval(i, &empty[..len], args) != 0)
-        {
+        let hand = program.own_types(hand);
+        if !program.constants_hold(args) {
             return Some(None);
         }
         let held = crate::counts::nonzero_mask(hand);

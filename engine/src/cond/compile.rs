@@ -551,6 +551,21 @@ impl Program {
         out
     }
 
+    /// `hand` cut to the program's types (a 64-slot `Counts` may be longer).
+    pub(crate) fn own_types<'h>(&self, hand: &'h [u8]) -> &'h [u8] {
+        &hand[..hand.len().min(self.types).min(64)]
+    }
+
+    /// Whether the conjuncts that do not depend on the items hold for these arguments.
+    pub(crate) fn constants_hold(&self, args: &[i64]) -> bool {
+        let empty = [0u8; 64];
+        let empty = &empty[..self.types.min(64)];
+        self.plan
+            .constant
+            .iter()
+            .all(|&i| self.eval(i, empty, args) != 0)
+    }
+
     #[inline]
     pub(crate) fn eval(&self, i: u32, counts: &[u8], args: &[i64]) -> i64 {
         let held = if self.reads_held { present(counts) } else { 0 };

@@ -18,17 +18,10 @@ pub(super) fn exists_within_groups(
 ) -> Option<bool> {
     const MAX_CHOICES: u64 = 4096;
     let plan = program.plan();
-    let len = hand.len().min(program.types()).min(64);
-    let hand = &hand[..len];
-    if !plan.constant.is_empty() {
-        let empty = [0u8; 64];
-        if !plan
-            .constant
-            .iter()
-            .all(|&i| program.eval(i, &empty[..len], args) != 0)
-        {
-            return Some(false);
-        }
+    let hand = program.own_types(hand);
+    let len = hand.len();
+    if !program.constants_hold(args) {
+        return Some(false);
     }
     let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
     if k < 0 {

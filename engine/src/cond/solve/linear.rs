@@ -35,14 +35,8 @@ pub(super) fn payments(
         }
         _ => return None,
     };
-    let len = hand.len().min(program.types()).min(64);
-    let hand = &hand[..len];
-    let empty = [0u8; 64];
-    if !plan
-        .constant
-        .iter()
-        .all(|&i| program.eval(i, &empty[..len], args) != 0)
-    {
+    let hand = program.own_types(hand);
+    if !program.constants_hold(args) {
         return Some(true);
     }
     const UNGROUPED: [u8; 64] = [NO_GROUP; 64];
@@ -59,7 +53,7 @@ pub(super) fn payments(
         count: linear.len(),
         pay: Payment {
             counts: [0; 64],
-            len: len as u8,
+            len: hand.len() as u8,
         },
         found,
         nodes: 0,
