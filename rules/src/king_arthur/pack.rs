@@ -89,14 +89,17 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
         .flatten()
         .collect::<Vec<_>>();
     if adventures.len() > MAX_CONDITIONS
-        && let Some(card) = adventure_set.cards.last()
+        && let Some(card) = adventure_set.cards.iter().max_by_key(|c| c.copies)
     {
         e.here(
             &card.loc,
             "too-many-cards",
             format!(
-                "the table holds at most {MAX_CONDITIONS} adventure cards; these make {}",
-                adventures.len()
+                "the table holds at most {MAX_CONDITIONS} adventure cards; these make {} \
+                 (`{}` alone has {} copies)",
+                adventures.len(),
+                card.id,
+                card.copies
             ),
         );
     }

@@ -1,7 +1,8 @@
-//! `grail lint` on broken Artus boards and cards: packs that load but that the Artus rulebook
-//! refuses to compile (a plate missing, a Prince off the board, rounds that do not use up the
-//! cards, broken effects, a ring supply that can run dry). Fixtures in `tests/lint/artus-*`,
-//! each a mod extending the bundled pack; snapshots of what lint prints.
+//! `grail lint` on packs that load but that their rulebook refuses to compile: broken Artus
+//! boards and cards (a plate missing, a Prince off the board, rounds that do not use up the
+//! cards, broken effects, a ring supply that can run dry), and a King Arthur table with more
+//! adventures than the rules can track. Fixtures in `tests/lint/`, each a mod extending a
+//! bundled pack; snapshots of what lint prints.
 
 use std::path::Path;
 
@@ -19,7 +20,10 @@ fn check(case: &str, codes: &[&str]) {
     found.dedup();
     let text = render::to_string(&loaded.sources, &loaded.diagnostics);
     assert_eq!(found, codes, "codes reported for `{case}`:\n{text}");
-    assert!(loaded.pack.is_none(), "a broken board is an error");
+    assert!(
+        loaded.pack.is_none(),
+        "a pack the rulebook refuses is an error"
+    );
     insta::assert_snapshot!(case, text);
 }
 
@@ -59,4 +63,9 @@ fn a_ring_supply_that_can_run_dry_and_no_king() {
 #[test]
 fn a_crown_plate_that_does_not_exist() {
     check("artus-crown", &["unknown-card"]);
+}
+
+#[test]
+fn more_adventures_than_the_table_can_track() {
+    check("too-many-adventures", &["too-many-cards"]);
 }
