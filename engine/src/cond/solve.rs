@@ -355,20 +355,22 @@ impl<'a> Search<'a> {
         bound: Option<&'a CostBound<'a>>,
     ) -> Self {
         // A hand may be longer than the program's types (a 64-slot `Counts`): the rest are 0.
-        let len = hand.len().min(program.types()).min(64);
+        let hand = program.own_types(hand);
+        let len = hand.len();
         let mut reach = [0u8; 64];
-        reach[..len].copy_from_slice(&hand[..len]);
+        reach[..len].copy_from_slice(hand);
+        let held = crate::counts::nonzero_mask(hand);
         Search {
             program,
-            hand: &hand[..len],
+            hand,
             args,
             found,
             pay: Payment {
                 counts: [0; 64],
                 len: len as u8,
             },
-            reach_held: crate::counts::nonzero_mask(&reach[..len]),
-            hand_held: crate::counts::nonzero_mask(&reach[..len]),
+            reach_held: held,
+            hand_held: held,
             pay_held: 0,
             reach,
             bound,
@@ -376,7 +378,7 @@ impl<'a> Search<'a> {
             stopped: false,
             exhausted: false,
             nodes: 0,
-            track: Tracking::new(program, &hand[..len], args),
+            track: Tracking::new(program, hand, args),
         }
     }
 
@@ -389,10 +391,8 @@ impl<'a> Search<'a> {
 
     fn run(&mut self) {
         let plan = self.program.plan();
-        let empty = [0u8; 64];
-        let empty = &empty[..self.hand.len()];
         // The payment is empty and `reach` the hand; the tracked forms answer for them.
-        if !self.all(&plan.constant, empty, 0) || !self.down_holds() {
+        if !self.program.constants_hold(self.args) || !self.down_holds() {
             return;
         }
         if plan.mixed.is_empty() {
@@ -405,7 +405,8 @@ impl<'a> Search<'a> {
             }
             self.monotone(0);
         } else {
-            if self.meets(empty, 0) && self.minimal() {
+            let empty = [0u8; 64];
+            if self.meets(&empty, 0) && self.minimal() {
                 self.emit();
             }
             self.exhaustive(0);
