@@ -55,14 +55,24 @@ impl Counts {
     pub fn changes_to(&self, to: &Counts) -> (u64, bool, bool) {
         let (mut changed, mut grew, mut shrank) = (0u64, false, false);
         // Eight types at a time: a change touches a type or two, so most words are equal.
-        for (w, (a, b)) in self.0.chunks_exact(8).zip(to.0.chunks_exact(8)).enumerate() {
-            if a == b {
+        for w in 0..MAX_TYPES / 8 {
+            let word = |c: &Counts| {
+                let bytes: [u8; 8] = c.0[8 * w..8 * w + 8].try_into().expect("eight bytes");
+                u64::from_le_bytes(bytes)
+            };
+            if word(self) == word(to) {
                 continue;
             }
-            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-                changed |= u64::from(x != y) << (8 * w + i);
+            // The bytes that differ, lowest first.
+            let mut differ = word(self) ^ word(to);
+            while differ != 0 {
+                let byte = differ.trailing_zeros() / 8;
+                let i = 8 * w + byte as usize;
+                let (x, y) = (self.0[i], to.0[i]);
+                changed |= 1 << i;
                 grew |= y > x;
                 shrank |= y < x;
+                differ &= !(0xff << (8 * byte));
             }
         }
         (changed, grew, shrank)

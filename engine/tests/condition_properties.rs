@@ -263,7 +263,7 @@ fn group_limited() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
             "sum(*) >= $p",
             "count(color=red) >= $p",
-            "sum(value, kind!=beast) >= $p",
+            "sum(value, kind!=beast) > $p",
             "cards(value>=3, value>=2)",
             "count(*) >= $p and sum(color=blue) >= 2",
             "$flag",

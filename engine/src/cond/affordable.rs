@@ -22,6 +22,42 @@ pub struct Affordable {
     met: [u64; WORDS],
 }
 
+/// Which conditions read each type: built once per list of conditions, so that a change to a
+/// hand turns into the set of answers it touches in a few word operations.
+#[derive(Clone, Debug)]
+pub struct Readers {
+    by_type: Vec<[u64; WORDS]>,
+    count: usize,
+}
+
+impl Readers {
+    /// `reads[i]` is the types condition `i` reads ([`super::Program::reads`]). Conditions
+    /// past [`MAX_CONDITIONS`] are never met.
+    pub fn new(reads: &[u64]) -> Readers {
+        let mut by_type = vec![[0u64; WORDS]; 64];
+        for (i, &read) in reads.iter().enumerate().take(MAX_CONDITIONS) {
+            for t in crate::cond::compile::bits(read) {
+                by_type[t as usize][i / 64] |= 1 << (i % 64);
+            }
+        }
+        Readers {
+            by_type,
+            count: reads.len().min(MAX_CONDITIONS),
+        }
+    }
+
+    /// The conditions that read any of the types in `types`.
+    fn of(&self, types: u64) -> [u64; WORDS] {
+        let mut out = [0u64; WORDS];
+        for t in crate::cond::compile::bits(types) {
+            for (o, r) in out.iter_mut().zip(&self.by_type[t as usize]) {
+                *o |= r;
+            }
+        }
+        out
+    }
+}
+
 impl Affordable {
     /// Whether condition `i` was payable at the last [`Affordable::refresh`] that wanted it.
     #[inline]
@@ -29,21 +65,21 @@ impl Affordable {
         i < MAX_CONDITIONS && self.met[i / 64] & (1 << (i % 64)) != 0
     }
 
-    /// Brings the answers up to date for `hand`. `reads[i]` is the types condition `i` reads
-    /// ([`super::Program::reads`]); `wanted(i)` says whether its answer is needed now, and
-    /// `exists(i)` asks the solver. Conditions past [`MAX_CONDITIONS`] are never met.
+    /// Brings the answers up to date for `hand`. `readers` says which types each condition
+    /// reads; `wanted(i)` says whether its answer is needed now, and `exists(i)` asks the
+    /// solver.
     pub fn refresh(
         &mut self,
         hand: &Counts,
-        reads: &[u64],
+        readers: &Readers,
         wanted: impl Fn(usize) -> bool,
         mut exists: impl FnMut(usize) -> bool,
     ) {
         if self.hand != *hand {
-            self.forget_changed(hand, reads);
+            self.forget_changed(hand, readers);
             self.hand = *hand;
         }
-        let count = reads.len().min(MAX_CONDITIONS);
+        let count = readers.count;
         for word in 0..count.div_ceil(64) {
             let all = if count - 64 * word >= 64 {
                 u64::MAX
@@ -67,19 +103,14 @@ impl Affordable {
         }
     }
 
-    /// Forgets the answers the change from the kept hand to `hand` could have turned.
-    fn forget_changed(&mut self, hand: &Counts, reads: &[u64]) {
+    /// Forgets the answers the change from the kept hand to `hand` could have turned: a yes
+    /// when the hand shrank, a no when it grew, of the conditions reading a changed type.
+    fn forget_changed(&mut self, hand: &Counts, readers: &Readers) {
         let (changed, grew, shrank) = self.hand.changes_to(hand);
-        for (i, &read) in reads.iter().enumerate().take(MAX_CONDITIONS) {
-            let (word, bit) = (i / 64, 1u64 << (i % 64));
-            if read & changed == 0 {
-                continue;
-            }
-            let met = self.met[word] & bit != 0;
-            let still = (met && !shrank) || (!met && !grew);
-            if !still {
-                self.known[word] &= !bit;
-            }
+        let touched = readers.of(changed);
+        for ((known, &met), touched) in self.known.iter_mut().zip(&self.met).zip(touched) {
+            let turnable = if shrank { met } else { 0 } | if grew { !met } else { 0 };
+            *known &= !(touched & turnable);
         }
     }
 }
@@ -90,10 +121,9 @@ mod tests {
 
     /// Condition 0 reads type 0, condition 1 reads type 1; "payable" = holds two of its type.
     fn refresh(memo: &mut Affordable, hand: &Counts, asked: &mut Vec<usize>) {
-        let reads = [0b01, 0b10];
         memo.refresh(
             hand,
-            &reads,
+            &Readers::new(&[0b01, 0b10]),
             |_| true,
             |i| {
                 asked.push(i);
@@ -138,7 +168,7 @@ mod tests {
         let mut asked = Vec::new();
         memo.refresh(
             &hand,
-            &[0b01, 0b10],
+            &Readers::new(&[0b01, 0b10]),
             |i| i == 0,
             |i| {
                 asked.push(i);

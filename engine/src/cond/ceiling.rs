@@ -4,7 +4,7 @@
 
 use super::Program;
 use super::ast::CmpOp;
-use super::compile::{GroupLimit, Op, bits};
+use super::compile::{GroupLimit, NO_GROUP, Op, bits};
 use super::solve::groups::groups_held;
 
 /// The largest value of argument `slot` for which `hand` holds a payment (the other arguments
@@ -30,6 +30,9 @@ pub struct Ceiling {
     /// is not the argument itself.
     sums: Vec<(u32, CmpOp, Option<u32>)>,
     limit: Option<GroupLimit>,
+    /// The common case, `sum(…) >= $arg` the only sum: its weights per type and whether the
+    /// comparison is strict. Then one pass over the held types sums every group at once.
+    single: Option<([i64; 64], bool)>,
 }
 
 impl Ceiling {
@@ -61,7 +64,65 @@ impl Ceiling {
                 sums.push((l.weights, l.op, Some(l.bound)));
             }
         }
-        Some(Ceiling { sums, limit })
+        let single = match sums.as_slice() {
+            &[(weights, op, None)] => {
+                let mut per_type = [0i64; 64];
+                for (t, w) in per_type.iter_mut().enumerate().take(program.types()) {
+                    *w = program.weight(weights, t);
+                }
+                Some((per_type, op == CmpOp::Gt))
+            }
+            _ => None,
+        };
+        Some(Ceiling {
+            sums,
+            limit,
+            single,
+        })
+    }
+
+    /// [`Self::largest`] for a single sum bounded by the argument: each held type's part goes
+    /// to its group's total (or to every group's, when no group counts it).
+    fn largest_single(
+        &self,
+        program: &Program,
+        weights: &[i64; 64],
+        strict: bool,
+        hand: &[u8],
+        args: &[i64],
+    ) -> Option<Option<i64>> {
+        let held = crate::counts::nonzero_mask(hand);
+        let strict = i64::from(strict);
+        let Some(limit) = &self.limit else {
+            let total: i64 = bits(held)
+                .map(|t| weights[t as usize] * i64::from(hand[t as usize]))
+                .sum();
+            return Some(Some(total - strict));
+        };
+        let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+        if k < 0 {
+            return Some(None);
+        }
+        let (mut ungrouped, mut per_group, mut present) = (0i64, [0i64; 64], 0u64);
+        for t in bits(held) {
+            let part = weights[t as usize] * i64::from(hand[t as usize]);
+            match limit.group_of[t as usize] {
+                NO_GROUP => ungrouped += part,
+                g => {
+                    per_group[usize::from(g)] += part;
+                    present |= 1 << g;
+                }
+            }
+        }
+        let best = match k {
+            0 => ungrouped,
+            k if k >= i64::from(present.count_ones()) => {
+                ungrouped + bits(present).map(|g| per_group[g as usize]).sum::<i64>()
+            }
+            1 => ungrouped + bits(present).map(|g| per_group[g as usize]).max()?,
+            _ => return None,
+        };
+        Some(Some(best - strict))
     }
 
     /// [`largest_argument`] for `program`, the one this was made from.
@@ -69,6 +130,9 @@ impl Ceiling {
         let hand = program.own_types(hand);
         if !program.constants_hold(args) {
             return Some(None);
+        }
+        if let Some((weights, strict)) = &self.single {
+            return self.largest_single(program, weights, *strict, hand, args);
         }
         let held = crate::counts::nonzero_mask(hand);
         // The fixed bounds, once per question rather than once per group.

@@ -558,6 +558,9 @@ impl Program {
 
     /// Whether the conjuncts that do not depend on the items hold for these arguments.
     pub(crate) fn constants_hold(&self, args: &[i64]) -> bool {
+        if self.plan.constant.is_empty() {
+            return true;
+        }
         let empty = [0u8; 64];
         let empty = &empty[..self.types.min(64)];
         self.plan

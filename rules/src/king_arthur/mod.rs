@@ -14,6 +14,7 @@ mod view;
 use std::ops::RangeInclusive;
 
 use grail_engine::cond::Program;
+use grail_engine::cond::affordable::Readers;
 use grail_engine::cond::ceiling::Ceiling;
 use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
 use grail_engine::rng::GameRng;
@@ -39,7 +40,7 @@ pub struct KingArthur {
     pub(crate) adventures: Vec<Adventure>,
     /// Per adventure: the adversary types its condition reads (which hand changes can turn
     /// whether it is payable).
-    pub(crate) adventure_reads: Vec<u64>,
+    pub(crate) adventure_readers: Readers,
     /// Over knights, with the argument `power`.
     pub(crate) challenge: Program,
     /// The dearest challenge a hand can pay, when the challenge condition lets one pass say.

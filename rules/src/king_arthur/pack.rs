@@ -2,7 +2,7 @@
 //! with a diagnostic pointing into the pack for anything missing or inconsistent.
 
 use grail_engine::cond::Domain;
-use grail_engine::cond::affordable::MAX_CONDITIONS;
+use grail_engine::cond::affordable::{MAX_CONDITIONS, Readers};
 use grail_engine::cond::ceiling::Ceiling;
 use grail_engine::diag::Diagnostic;
 use grail_schema::{CardSet as PackSet, NamedCondition, Pack};
@@ -125,7 +125,12 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
         column_names,
         power,
         strength,
-        adventure_reads: adventures.iter().map(|a| a.condition.reads()).collect(),
+        adventure_readers: Readers::new(
+            &adventures
+                .iter()
+                .map(|a| a.condition.reads())
+                .collect::<Vec<_>>(),
+        ),
         adventures,
         challenge_text: challenge
             .text

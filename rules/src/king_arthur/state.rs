@@ -71,32 +71,33 @@ pub(crate) struct PriceMemo {
     /// The dearest price the hand can pay, once asked: `Some(None)` none, `None` when the
     /// challenge condition cannot say (then each price is asked, and kept in `known`).
     pub(crate) ceiling: Option<Option<Option<i64>>>,
-    known: [(i64, bool); 16],
+    known: [i64; 8],
+    /// Bit `i`: the hand can pay `known[i]`.
+    can: u8,
     len: u8,
 }
 
 impl PriceMemo {
-    /// What is known for `hand`: this memo if it was made for it, else nothing.
-    pub(crate) fn for_hand(&self, hand: &Counts) -> PriceMemo {
-        if self.hand == *hand {
-            *self
-        } else {
-            PriceMemo {
+    /// Makes this the memo of `hand`: kept if it was made for it, else emptied.
+    pub(crate) fn fit(&mut self, hand: &Counts) {
+        if self.hand != *hand {
+            *self = PriceMemo {
                 hand: *hand,
                 ..PriceMemo::default()
-            }
+            };
         }
     }
     pub(crate) fn get(&self, price: i64) -> Option<bool> {
         self.known[..usize::from(self.len)]
             .iter()
-            .find(|(p, _)| *p == price)
-            .map(|&(_, can)| can)
+            .position(|&p| p == price)
+            .map(|i| self.can & (1 << i) != 0)
     }
     /// Remembers an answer (while there is room; a full memo just answers less).
     pub(crate) fn put(&mut self, price: i64, can: bool) {
         if let Some(slot) = self.known.get_mut(usize::from(self.len)) {
-            *slot = (price, can);
+            *slot = price;
+            self.can |= u8::from(can) << self.len;
             self.len += 1;
         }
     }

@@ -114,16 +114,18 @@ impl KingArthur {
 
     /// Calls `visit` with each challenge open to the player to move, one per distinct
     /// face-up adversary and mode, in column order, until it returns `false`. `prices` holds
-    /// what is known about the player's hand and learns the rest as it is asked.
+    /// what is known about the player's hand ([`PriceMemo::fit`] to it) and learns the rest
+    /// as it is asked.
     fn each_challenge(
         &self,
-        state: &State,
+        columns: &[Vec<Slot>],
+        me: Seat,
+        player: &Player,
         prices: &mut PriceMemo,
         mut visit: impl FnMut(Action) -> bool,
     ) {
-        let me = state.current;
-        let seals_left = state.player(me).seals > 0;
-        let hand = state.player(me).knights.as_slice();
+        let seals_left = player.seals > 0;
+        let hand = player.knights.as_slice();
         let mut affordable = |price: i64| {
             let ceiling = *prices.ceiling.get_or_insert_with(|| {
                 let ceiling = self.challenge_ceiling.as_ref()?;
@@ -141,7 +143,7 @@ impl KingArthur {
                 }
             }
         };
-        for column in &state.columns {
+        for column in columns {
             for (i, slot) in column.iter().enumerate() {
                 let seen_before = column[..i]
                     .iter()
@@ -170,14 +172,12 @@ impl KingArthur {
         }
     }
 
-    /// Brings `memo` up to date with which adventures still on the table the player to move
-    /// can pay for.
-    fn refresh_payable(&self, state: &State, memo: &mut Affordable) {
-        let hand = state.player(state.current).adversaries;
+    /// Brings `memo` up to date with which adventures still on the table `hand` can pay for.
+    fn refresh_payable(&self, hand: &Counts, taken: &[Option<Seat>], memo: &mut Affordable) {
         memo.refresh(
-            &hand,
-            &self.adventure_reads,
-            |i| state.adventures[i].is_none(),
+            hand,
+            &self.adventure_readers,
+            |i| taken[i].is_none(),
             |i| solve::exists(&self.adventures[i].condition, hand.as_slice(), &[]),
         );
     }
@@ -186,13 +186,12 @@ impl KingArthur {
     /// for, until it returns `false`.
     fn each_adventure(
         &self,
-        state: &State,
+        taken: &[Option<Seat>],
         payable: &Affordable,
         mut visit: impl FnMut(Action) -> bool,
     ) {
-        for i in 0..self.adventures.len() {
-            if state.adventures[i].is_none() && payable.met(i) && !visit(Action::Adventure(i as u8))
-            {
+        for (i, owner) in taken.iter().enumerate() {
+            if owner.is_none() && payable.met(i) && !visit(Action::Adventure(i as u8)) {
                 return;
             }
         }
@@ -211,11 +210,10 @@ impl KingArthur {
                 }
             }
             Phase::Challenge => {
-                let mut prices = state
-                    .memo
-                    .prices
-                    .for_hand(&state.player(state.current).knights);
-                self.each_challenge(state, &mut prices, |a| {
+                let player = state.player(state.current);
+                let mut prices = state.memo.prices;
+                prices.fit(&player.knights);
+                self.each_challenge(&state.columns, state.current, player, &mut prices, |a| {
                     out.push(a);
                     true
                 });
@@ -232,8 +230,9 @@ impl KingArthur {
             }
             Phase::Adventure => {
                 let mut payable = *state.memo.adventures_of(state.current);
-                self.refresh_payable(state, &mut payable);
-                self.each_adventure(state, &payable, |a| {
+                let hand = &state.player(state.current).adversaries;
+                self.refresh_payable(hand, &state.adventures, &mut payable);
+                self.each_adventure(&state.adventures, &payable, |a| {
                     out.push(a);
                     true
                 });
@@ -266,27 +265,34 @@ impl KingArthur {
     /// having nothing to skip). Stops at the first one found, and keeps what it learnt about
     /// the player's hand for listing the moves.
     fn has_options(&self, state: &mut State) -> bool {
-        match state.phase {
+        // The memo is borrowed beside the table it describes.
+        let State {
+            phase,
+            players,
+            current,
+            columns,
+            adventures,
+            memo,
+            ..
+        } = state;
+        let player = &players[usize::from(*current)];
+        match *phase {
             Phase::Replenish => self.can_replenish(state),
             Phase::Challenge => {
-                let mut prices = state
-                    .memo
-                    .prices
-                    .for_hand(&state.player(state.current).knights);
+                let prices = &mut memo.prices;
+                prices.fit(&player.knights);
                 let mut any = false;
-                self.each_challenge(state, &mut prices, |_| {
+                self.each_challenge(columns, *current, player, prices, |_| {
                     any = true;
                     false
                 });
-                state.memo.prices = prices;
                 any
             }
             Phase::Adventure => {
-                let mut payable = *state.memo.adventures_of(state.current);
-                self.refresh_payable(state, &mut payable);
-                *state.memo.adventures_of_mut(state.current) = payable;
+                let payable = memo.adventures_of_mut(*current);
+                self.refresh_payable(&player.adversaries, adventures, payable);
                 let mut any = false;
-                self.each_adventure(state, &payable, |_| {
+                self.each_adventure(adventures, payable, |_| {
                     any = true;
                     false
                 });
