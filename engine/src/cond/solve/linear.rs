@@ -7,7 +7,7 @@
 use super::{NODE_BUDGET, Payment};
 use crate::cond::Program;
 use crate::cond::ast::CmpOp;
-use crate::cond::compile::NO_GROUP;
+use crate::cond::compile::{GroupLimit, NO_GROUP};
 
 /// [`super::payments`] when every growing conjunct is `sum(…) ⋈ bound` and nothing else
 /// limits a payment but, at most, one group (`distinct(…) <= 1`). `Some(finished)`, or `None`
@@ -39,18 +39,35 @@ pub(super) fn payments(
     if !program.constants_hold(args) {
         return Some(true);
     }
+    // The number of sums as a constant: the per-card loops over them unroll.
+    match linear.len() {
+        1 => Some(walk::<1>(program, hand, args, limit, found)),
+        2 => Some(walk::<2>(program, hand, args, limit, found)),
+        3 => Some(walk::<3>(program, hand, args, limit, found)),
+        _ => Some(walk::<MAX_SUMS>(program, hand, args, limit, found)),
+    }
+}
+
+/// Lists the payments of a program with exactly `N` sums; whether the listing finished.
+fn walk<const N: usize>(
+    program: &Program,
+    hand: &[u8],
+    args: &[i64],
+    limit: Option<&GroupLimit>,
+    found: &mut dyn FnMut(&Payment) -> bool,
+) -> bool {
     const UNGROUPED: [u8; 64] = [NO_GROUP; 64];
+    let linear = &program.plan().up_linear;
     let masks = limit.map_or(&[][..], |limit| program.groups(limit));
     let masks = &masks[..masks.len().min(64)];
-    let mut walk = Walk {
+    let mut walk = Walk::<N> {
         program,
         hand,
         group_of: limit.map_or(&UNGROUPED, |limit| &limit.group_of),
         masks,
         free: !masks.iter().fold(0, |m, g| m | g),
         held: crate::counts::nonzero_mask(hand),
-        sums: [Sum::default(); MAX_SUMS],
-        count: linear.len(),
+        sums: [Sum::default(); N],
         pay: Payment {
             counts: [0; 64],
             len: hand.len() as u8,
@@ -70,14 +87,14 @@ pub(super) fn payments(
         };
     }
     if !walk.holds(|s| s.reach) {
-        return Some(true);
+        return true;
     }
     if walk.holds(|s| s.pay) {
         walk.emit();
-        return Some(true);
+        return true;
     }
     walk.run(0, u64::MAX);
-    Some(!walk.exhausted)
+    !walk.exhausted
 }
 
 const MAX_SUMS: usize = 4;
@@ -104,7 +121,7 @@ impl Default for Sum {
     }
 }
 
-struct Walk<'a> {
+struct Walk<'a, const N: usize> {
     program: &'a Program,
     hand: &'a [u8],
     group_of: &'a [u8; 64],
@@ -112,8 +129,7 @@ struct Walk<'a> {
     /// The types no group counts.
     free: u64,
     held: u64,
-    sums: [Sum; MAX_SUMS],
-    count: usize,
+    sums: [Sum; N],
     pay: Payment,
     found: &'a mut dyn FnMut(&Payment) -> bool,
     nodes: usize,
@@ -121,17 +137,15 @@ struct Walk<'a> {
     exhausted: bool,
 }
 
-impl Walk<'_> {
+impl<const N: usize> Walk<'_, N> {
     fn holds(&self, side: impl Fn(&Sum) -> i64) -> bool {
-        self.sums[..self.count]
-            .iter()
-            .all(|s| s.op.holds(side(s), s.bound))
+        self.sums.iter().all(|s| s.op.holds(side(s), s.bound))
     }
 
     /// Type `t` goes from `old` to `new` copies in the payment and from `old_reach` to
     /// `new_reach` in what is still reachable.
     fn change(&mut self, t: usize, d_pay: i64, d_reach: i64) {
-        for s in &mut self.sums[..self.count] {
+        for s in &mut self.sums {
             let w = self.program.weight(s.weights, t);
             s.pay += d_pay * w;
             s.reach += d_reach * w;
@@ -192,7 +206,7 @@ impl Walk<'_> {
     fn minimal(&self) -> bool {
         (0..self.hand.len()).all(|t| {
             self.pay.counts[t] == 0
-                || !self.sums[..self.count].iter().all(|s| {
+                || !self.sums.iter().all(|s| {
                     s.op.holds(s.pay - self.program.weight(s.weights, t), s.bound)
                 })
         })
