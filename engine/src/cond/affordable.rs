@@ -65,6 +65,14 @@ impl Affordable {
         i < MAX_CONDITIONS && self.met[i / 64] & (1 << (i % 64)) != 0
     }
 
+    /// The conditions met at their last refresh, in index order (an answer not refreshed
+    /// since the hand changed may be stale: refresh with them wanted first).
+    pub fn each_met(&self) -> impl Iterator<Item = usize> + '_ {
+        self.met.iter().enumerate().flat_map(|(word, &bits)| {
+            crate::cond::compile::bits(bits).map(move |b| 64 * word + b as usize)
+        })
+    }
+
     /// Brings the answers up to date for `hand`. `readers` says which types each condition
     /// reads; `wanted(i)` says whether its answer is needed now, and `exists(i)` asks the
     /// solver.

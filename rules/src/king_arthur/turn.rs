@@ -190,8 +190,8 @@ impl KingArthur {
         payable: &Affordable,
         mut visit: impl FnMut(Action) -> bool,
     ) {
-        for (i, owner) in taken.iter().enumerate() {
-            if owner.is_none() && payable.met(i) && !visit(Action::Adventure(i as u8)) {
+        for i in payable.each_met() {
+            if taken.get(i) == Some(&None) && !visit(Action::Adventure(i as u8)) {
                 return;
             }
         }
