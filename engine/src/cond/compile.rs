@@ -221,6 +221,17 @@ impl Program {
         })
     }
 
+    /// Whether `sum(…) ⋈ bound` holds over `counts`, without walking the program.
+    #[inline]
+    pub(crate) fn linear_holds(&self, l: &Linear, counts: &[u8], args: &[i64]) -> bool {
+        let bound = match self.ops[l.bound as usize] {
+            Op::Const(c) => c,
+            Op::Arg(slot) => args.get(slot as usize).copied().unwrap_or(0),
+            _ => self.eval(l.bound, &[], args),
+        };
+        l.op.holds(self.dot(l.weights, counts), bound)
+    }
+
     /// The weight of type `t` in the `Sum` whose weights start at `offset`.
     #[inline]
     pub(crate) fn weight(&self, offset: u32, t: usize) -> i64 {

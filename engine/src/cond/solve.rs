@@ -74,7 +74,16 @@ pub fn payments(
 /// Whether any legal payment exists (equivalently: whether some sub-multiset meets it).
 pub fn exists(program: &Program, hand: &[u8], args: &[i64]) -> bool {
     // Fast path: a condition that only grows is met by some subset iff by the whole hand.
-    if program.plan().down.is_empty() && program.plan().mixed.is_empty() {
+    let plan = program.plan();
+    if plan.down.is_empty() && plan.mixed.is_empty() {
+        // Only sum thresholds: compare the sums directly rather than walk the program.
+        if plan.up_other.is_empty() {
+            return program.constants_hold(args)
+                && plan
+                    .up_linear
+                    .iter()
+                    .all(|l| program.linear_holds(l, hand, args));
+        }
         return program.test(hand, args);
     }
     if let Some(limit) = &program.plan().group_limit
