@@ -99,7 +99,7 @@ impl Ceiling {
                 .sum();
             return Some(Some(total - strict));
         };
-        let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+        let k = program.bound(limit.bound, args) - i64::from(limit.strict);
         if k < 0 {
             return Some(None);
         }
@@ -141,7 +141,7 @@ impl Ceiling {
             return None;
         }
         for (b, &(_, _, bound)) in bounds.iter_mut().zip(&self.sums) {
-            *b = bound.map_or(0, |i| program.eval(i, &[], args));
+            *b = bound.map_or(0, |i| program.bound(i, args));
         }
         // The dearest value the cards of `allowed` pay, if they meet the conditions without it.
         let dearest = |allowed: u64| -> Option<i64> {
@@ -162,7 +162,7 @@ impl Ceiling {
         let Some(limit) = &self.limit else {
             return Some(dearest(u64::MAX));
         };
-        let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+        let k = program.bound(limit.bound, args) - i64::from(limit.strict);
         if k < 0 {
             return Some(None);
         }

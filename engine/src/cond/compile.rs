@@ -224,12 +224,18 @@ impl Program {
     /// Whether `sum(…) ⋈ bound` holds over `counts`, without walking the program.
     #[inline]
     pub(crate) fn linear_holds(&self, l: &Linear, counts: &[u8], args: &[i64]) -> bool {
-        let bound = match self.ops[l.bound as usize] {
+        l.op.holds(self.dot(l.weights, counts), self.bound(l.bound, args))
+    }
+
+    /// The value of op `i`, which does not depend on the items (a bound, a limit): a literal
+    /// or an argument is read directly, anything else evaluated.
+    #[inline]
+    pub(crate) fn bound(&self, i: u32, args: &[i64]) -> i64 {
+        match self.ops[i as usize] {
             Op::Const(c) => c,
             Op::Arg(slot) => args.get(slot as usize).copied().unwrap_or(0),
-            _ => self.eval(l.bound, &[], args),
-        };
-        l.op.holds(self.dot(l.weights, counts), bound)
+            _ => self.eval(i, &[], args),
+        }
     }
 
     /// The weight of type `t` in the `Sum` whose weights start at `offset`.

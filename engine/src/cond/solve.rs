@@ -263,7 +263,7 @@ impl<'a> Tracking<'a> {
         let tracked = |l: &super::compile::Linear| Tracked {
             weights: l.weights,
             op: l.op,
-            bound: program.eval(l.bound, &[], args),
+            bound: program.bound(l.bound, args),
             pay: 0,
             reach: program.dot(l.weights, hand),
         };
@@ -288,7 +288,7 @@ impl<'a> Tracking<'a> {
                 group_of: &limit.group_of,
                 types_paid: [0; 64],
                 used: 0,
-                limit: program.eval(limit.bound, &[], args) - i64::from(limit.strict),
+                limit: program.bound(limit.bound, args) - i64::from(limit.strict),
                 masks,
                 free: !masks.iter().fold(0, |m, g| m | g),
                 in_use: 0,
@@ -698,7 +698,7 @@ impl Threshold {
         if program.shape_at(right) != Shape::Const {
             return None;
         }
-        let bound = program.eval(right, &[], args);
+        let bound = program.bound(right, args);
         let need = match op {
             super::ast::CmpOp::Ge => bound,
             super::ast::CmpOp::Gt => bound.checked_add(1)?,

@@ -23,7 +23,7 @@ pub(super) fn exists_within_groups(
     if !program.constants_hold(args) {
         return Some(false);
     }
-    let k = program.eval(limit.bound, &[], args) - i64::from(limit.strict);
+    let k = program.bound(limit.bound, args) - i64::from(limit.strict);
     if k < 0 {
         return Some(false);
     }
@@ -107,7 +107,7 @@ fn one_group_linear(
     let mut bounds = [0i64; 4];
     let mut free = [0i64; 4];
     for (l, (bound, free)) in plan.up_linear.iter().zip(bounds.iter_mut().zip(&mut free)) {
-        *bound = program.eval(l.bound, &[], args);
+        *bound = program.bound(l.bound, args);
         *free = sum(l.weights, held & !grouped);
     }
     Some(bits(present).any(|i| {

@@ -30,7 +30,7 @@ pub(super) fn payments(
     let limit = match &plan.group_limit {
         None if plan.down.is_empty() => None,
         // The limit is then the only Down conjunct.
-        Some(limit) if program.eval(limit.bound, &[], args) - i64::from(limit.strict) == 1 => {
+        Some(limit) if program.bound(limit.bound, args) - i64::from(limit.strict) == 1 => {
             Some(limit)
         }
         _ => return None,
@@ -81,7 +81,7 @@ fn walk<const N: usize>(
         *sum = Sum {
             weights: l.weights,
             op: l.op,
-            bound: program.eval(l.bound, &[], args),
+            bound: program.bound(l.bound, args),
             pay: 0,
             reach: program.dot(l.weights, hand),
         };
