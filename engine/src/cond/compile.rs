@@ -574,10 +574,12 @@ impl Program {
     }
 
     /// Whether the conjuncts that do not depend on the items hold for these arguments.
+    #[inline]
     pub(crate) fn constants_hold(&self, args: &[i64]) -> bool {
-        if self.plan.constant.is_empty() {
-            return true;
-        }
+        self.plan.constant.is_empty() || self.listed_constants_hold(args)
+    }
+
+    fn listed_constants_hold(&self, args: &[i64]) -> bool {
         let empty = [0u8; 64];
         let empty = &empty[..self.types.min(64)];
         self.plan
