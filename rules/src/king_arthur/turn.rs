@@ -328,7 +328,11 @@ impl KingArthur {
         if state.turn >= self.n.turn_limit {
             return self.finish(state, End::TurnLimit, events);
         }
-        state.current = (state.current + 1) % state.players.len() as Seat;
+        // The next seat round the table (a compare, not a division: this runs every turn).
+        state.current += 1;
+        if usize::from(state.current) == state.players.len() {
+            state.current = 0;
+        }
         state.challenged = false;
         state.adventured = false;
         state.phase = Phase::Replenish;
