@@ -125,12 +125,15 @@ impl KingArthur {
         mut visit: impl FnMut(Action) -> bool,
     ) {
         let seals_left = player.seals > 0;
+        let seals = self.seals();
         let hand = player.knights.as_slice();
+        // The dearest price the hand can pay, when the condition says (once per hand: the
+        // price argument is what it answers for, so its value here does not matter).
+        let ceiling = *prices.ceiling.get_or_insert_with(|| {
+            let ceiling = self.challenge_ceiling.as_ref()?;
+            ceiling.largest(&self.challenge, hand, &[0])
+        });
         let mut affordable = |price: i64| {
-            let ceiling = *prices.ceiling.get_or_insert_with(|| {
-                let ceiling = self.challenge_ceiling.as_ref()?;
-                ceiling.largest(&self.challenge, hand, &[price])
-            });
             if let Some(dearest) = ceiling {
                 return dearest.is_some_and(|dearest| price <= dearest);
             }
@@ -151,7 +154,7 @@ impl KingArthur {
                 if seen_before {
                     continue;
                 }
-                let modes: &[Mode] = match (self.seals(), slot.seal) {
+                let modes: &[Mode] = match (seals, slot.seal) {
                     (false, _) => &[Mode::Take],
                     (true, None) if seals_left => &[Mode::Seal, Mode::Double],
                     (true, None) => &[Mode::Double],
