@@ -64,8 +64,9 @@ impl Ceiling {
                 sums.push((l.weights, l.op, Some(l.bound)));
             }
         }
+        let few_groups = limit.is_none_or(|limit| limit.len as usize <= MAX_SINGLE_GROUPS);
         let single = match sums.as_slice() {
-            &[(weights, op, None)] => {
+            &[(weights, op, None)] if few_groups => {
                 let mut per_type = [0i64; 64];
                 for (t, w) in per_type.iter_mut().enumerate().take(program.types()) {
                     *w = program.weight(weights, t);
@@ -103,7 +104,7 @@ impl Ceiling {
         if k < 0 {
             return Some(None);
         }
-        let (mut ungrouped, mut per_group, mut present) = (0i64, [0i64; 64], 0u64);
+        let (mut ungrouped, mut per_group, mut present) = (0i64, [0i64; MAX_SINGLE_GROUPS], 0u64);
         for t in bits(held) {
             let part = weights[t as usize] * i64::from(hand[t as usize]);
             match limit.group_of[t as usize] {
@@ -179,6 +180,9 @@ impl Ceiling {
         })
     }
 }
+
+/// The most groups the one-pass sum keeps totals for (on the stack; more go the general way).
+const MAX_SINGLE_GROUPS: usize = 16;
 
 /// Whether op `i` reads argument `slot`.
 fn uses_arg(program: &Program, i: u32, slot: u32) -> bool {
