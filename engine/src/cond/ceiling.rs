@@ -92,12 +92,17 @@ impl Ceiling {
         hand: &[u8],
         args: &[i64],
     ) -> Option<Option<i64>> {
-        let held = crate::counts::nonzero_mask(hand);
         let strict = i64::from(strict);
+        // Straight over the program's types (at most 64, usually a handful): cheaper than
+        // working out which are held first.
+        let parts = hand
+            .iter()
+            .zip(weights)
+            .enumerate()
+            .filter(|&(_, (&copies, _))| copies > 0)
+            .map(|(t, (&copies, &weight))| (t, weight * i64::from(copies)));
         let Some(limit) = &self.limit else {
-            let total: i64 = bits(held)
-                .map(|t| weights[t as usize] * i64::from(hand[t as usize]))
-                .sum();
+            let total: i64 = parts.map(|(_, part)| part).sum();
             return Some(Some(total - strict));
         };
         let k = program.bound(limit.bound, args) - i64::from(limit.strict);
@@ -105,9 +110,8 @@ impl Ceiling {
             return Some(None);
         }
         let (mut ungrouped, mut per_group, mut present) = (0i64, [0i64; MAX_SINGLE_GROUPS], 0u64);
-        for t in bits(held) {
-            let part = weights[t as usize] * i64::from(hand[t as usize]);
-            match limit.group_of[t as usize] {
+        for (t, part) in parts {
+            match limit.group_of[t] {
                 NO_GROUP => ungrouped += part,
                 g => {
                     per_group[usize::from(g)] += part;
