@@ -264,60 +264,70 @@ impl KingArthur {
         }
     }
 
-    /// Whether the player to move has any legal action (the game being over counts as
-    /// having nothing to skip). Stops at the first one found, and keeps what it learnt about
-    /// the player's hand for listing the moves.
-    fn has_options(&self, state: &mut State) -> bool {
+    /// Whether the player to move can challenge anything; keeps what it learnt about his
+    /// knight hand for listing the moves.
+    fn can_challenge(&self, state: &mut State) -> bool {
         // The memo is borrowed beside the table it describes.
         let State {
-            phase,
             players,
             current,
             columns,
+            memo,
+            ..
+        } = state;
+        let player = &players[usize::from(*current)];
+        let prices = &mut memo.prices;
+        prices.fit(&player.knights);
+        let mut any = false;
+        self.each_challenge(columns, *current, player, prices, |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// Whether the player to move can pay for an adventure still on the table; keeps what
+    /// it learnt about his adversary hand.
+    fn can_take_adventure(&self, state: &mut State) -> bool {
+        let State {
+            players,
+            current,
             adventures,
             memo,
             ..
         } = state;
         let player = &players[usize::from(*current)];
-        match *phase {
-            Phase::Replenish => self.can_replenish(state),
-            Phase::Challenge => {
-                let prices = &mut memo.prices;
-                prices.fit(&player.knights);
-                let mut any = false;
-                self.each_challenge(columns, *current, player, prices, |_| {
-                    any = true;
-                    false
-                });
-                any
-            }
-            Phase::Adventure => {
-                let payable = memo.adventures_of_mut(*current);
-                self.refresh_payable(&player.adversaries, adventures, payable);
-                let mut any = false;
-                self.each_adventure(adventures, payable, |_| {
-                    any = true;
-                    false
-                });
-                any
-            }
-            Phase::Draw => Self::knights_left(state),
-            // A payment phase is only entered when a payment exists.
-            Phase::PayChallenge { .. } | Phase::PayAdventure { .. } | Phase::Over => true,
-        }
+        let payable = memo.adventures_of_mut(*current);
+        self.refresh_payable(&player.adversaries, adventures, payable);
+        let mut any = false;
+        self.each_adventure(adventures, payable, |_| {
+            any = true;
+            false
+        });
+        any
     }
 
     /// Moves past actions the player cannot take, so the player to move always has a real
-    /// choice (or the game is over).
+    /// choice (or the game is over). One look at the phase per step: whether it offers
+    /// anything, and if not, which comes next.
     pub(crate) fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
-        while !self.has_options(state) {
-            match state.phase {
-                Phase::Replenish => state.phase = Phase::Challenge,
-                Phase::Challenge => state.phase = Phase::Adventure,
-                Phase::Adventure => state.phase = Phase::Draw,
-                Phase::Draw => self.end_turn(state, events),
+        loop {
+            let (open, next) = match state.phase {
+                Phase::Replenish => (self.can_replenish(state), Phase::Challenge),
+                Phase::Challenge => (self.can_challenge(state), Phase::Adventure),
+                Phase::Adventure => (self.can_take_adventure(state), Phase::Draw),
+                Phase::Draw if Self::knights_left(state) => return,
+                Phase::Draw => {
+                    self.end_turn(state, events);
+                    continue;
+                }
+                // A payment phase is only entered when a payment exists.
                 Phase::PayChallenge { .. } | Phase::PayAdventure { .. } | Phase::Over => return,
+            };
+            if open {
+                return;
             }
+            state.phase = next;
         }
     }
 
