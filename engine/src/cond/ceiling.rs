@@ -30,8 +30,9 @@ pub struct Ceiling {
     /// is not the argument itself.
     sums: Vec<(u32, CmpOp, Option<u32>)>,
     limit: Option<GroupLimit>,
-    /// The common case, `sum(…) >= $arg` the only sum: its weights per type and whether the
-    /// comparison is strict. Then one pass over the held types sums every group at once.
+    /// The common case, `sum(…) >= $arg` the only sum (and at most [`MAX_SINGLE_GROUPS`]
+    /// groups): its weights per type and whether the comparison is strict. Then one pass over
+    /// the hand sums every group at once.
     single: Option<([i64; 64], bool)>,
 }
 
