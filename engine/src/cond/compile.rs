@@ -77,6 +77,8 @@ pub(crate) struct GroupLimit {
     pub strict: bool,
     /// Per type: the group it belongs to (of the first 64), or [`NO_GROUP`].
     pub group_of: [u8; 64],
+    /// The types some group (of the first 64) counts.
+    pub grouped: u64,
 }
 
 /// [`GroupLimit::group_of`] for a type no group counts.
@@ -258,8 +260,9 @@ impl Program {
         let Op::Distinct { groups, len } = self.ops[distinct as usize] else {
             return None;
         };
-        let mut group_of = [NO_GROUP; 64];
+        let (mut group_of, mut grouped) = ([NO_GROUP; 64], 0u64);
         for (g, &mask) in self.group_masks(groups, len).iter().take(64).enumerate() {
+            grouped |= mask;
             for t in bits(mask) {
                 group_of[t as usize] = g as u8;
             }
@@ -270,6 +273,7 @@ impl Program {
             bound,
             strict,
             group_of,
+            grouped,
         })
     }
 

@@ -290,7 +290,7 @@ impl<'a> Tracking<'a> {
                 used: 0,
                 limit: program.bound(limit.bound, args) - i64::from(limit.strict),
                 masks,
-                free: !masks.iter().fold(0, |m, g| m | g),
+                free: !limit.grouped,
                 in_use: 0,
             };
             t.groups = Some(groups);

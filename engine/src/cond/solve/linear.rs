@@ -65,7 +65,7 @@ fn walk<const N: usize>(
         hand,
         group_of: limit.map_or(&UNGROUPED, |limit| &limit.group_of),
         masks,
-        free: !masks.iter().fold(0, |m, g| m | g),
+        free: !limit.map_or(0, |limit| limit.grouped),
         held: crate::counts::nonzero_mask(hand),
         sums: [Sum::default(); N],
         pay: Payment {
