@@ -112,11 +112,12 @@ impl KingArthur {
         }
     }
 
-    /// Calls `visit` with each challenge open to the player to move, one per distinct
-    /// face-up adversary and mode, in column order, until it returns `false`. `prices` holds
-    /// what is known about the player's hand ([`PriceMemo::fit`] to it) and learns the rest
-    /// as it is asked.
-    fn each_challenge(
+    /// Calls `visit` with each challenge open to the player to move, in column order, until
+    /// it returns `false`: one per distinct face-up adversary and mode when `DISTINCT`, else
+    /// one per face-up card (enough to learn whether there is any). `prices` holds what is
+    /// known about the player's hand ([`PriceMemo::fit`] to it) and learns the rest as it is
+    /// asked.
+    fn each_challenge<const DISTINCT: bool>(
         &self,
         columns: &[Vec<Slot>],
         me: Seat,
@@ -148,9 +149,10 @@ impl KingArthur {
         };
         for column in columns {
             for (i, slot) in column.iter().enumerate() {
-                let seen_before = column[..i]
-                    .iter()
-                    .any(|s| s.card == slot.card && s.seal == slot.seal);
+                let seen_before = DISTINCT
+                    && column[..i]
+                        .iter()
+                        .any(|s| s.card == slot.card && s.seal == slot.seal);
                 if seen_before {
                     continue;
                 }
@@ -216,7 +218,7 @@ impl KingArthur {
                 let player = state.player(state.current);
                 let mut prices = state.memo.prices;
                 prices.fit(&player.knights);
-                self.each_challenge(&state.columns, state.current, player, &mut prices, |a| {
+                self.each_challenge::<true>(&state.columns, state.current, player, &mut prices, |a| {
                     out.push(a);
                     true
                 });
@@ -279,7 +281,7 @@ impl KingArthur {
         let prices = &mut memo.prices;
         prices.fit(&player.knights);
         let mut any = false;
-        self.each_challenge(columns, *current, player, prices, |_| {
+        self.each_challenge::<false>(columns, *current, player, prices, |_| {
             any = true;
             false
         });
