@@ -218,10 +218,16 @@ impl KingArthur {
                 let player = state.player(state.current);
                 let mut prices = state.memo.prices;
                 prices.fit(&player.knights);
-                self.each_challenge::<true>(&state.columns, state.current, player, &mut prices, |a| {
-                    out.push(a);
-                    true
-                });
+                self.each_challenge::<true>(
+                    &state.columns,
+                    state.current,
+                    player,
+                    &mut prices,
+                    |a| {
+                        out.push(a);
+                        true
+                    },
+                );
                 if !out.is_empty() {
                     out.push(Action::Pass);
                 }
@@ -367,7 +373,8 @@ impl KingArthur {
         events: &mut impl EventSink<Event>,
     ) {
         let seat = state.current;
-        match (*action, state.phase) {
+        // Matched by reference: a payment is the size of a hand, not worth copying per move.
+        match (action, state.phase) {
             (Action::Replenish, _) => {
                 self.reveal_adversaries(state, events);
                 state.phase = Phase::Challenge;
@@ -381,14 +388,14 @@ impl KingArthur {
                     _ => self.end_turn(state, events),
                 }
             }
-            (Action::Challenge { target, mode }, _) => {
+            (&Action::Challenge { target, mode }, _) => {
                 state.phase = Phase::PayChallenge { target, mode }
             }
             (Action::Pay(paid), Phase::PayChallenge { target, mode }) => {
-                self.resolve_challenge(state, target, mode, &paid, events);
+                self.resolve_challenge(state, target, mode, paid, events);
                 state.phase = Phase::Adventure;
             }
-            (Action::Adventure(adventure), _) => state.phase = Phase::PayAdventure { adventure },
+            (&Action::Adventure(adventure), _) => state.phase = Phase::PayAdventure { adventure },
             (Action::Pay(paid), Phase::PayAdventure { adventure }) => {
                 for (t, &n) in paid.counts().iter().enumerate() {
                     state.me().adversaries.remove(t as Card, n);
@@ -400,7 +407,7 @@ impl KingArthur {
                 events.emit(|| Event::TookAdventure {
                     seat,
                     adventure,
-                    paid,
+                    paid: *paid,
                 });
                 // "The game ends immediately when a player takes the second to last
                 // adventure card": he does not draw.
