@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::counts::Counts;
 use crate::rng::GameRng;
 
 #[derive(Default, PartialEq, Eq, Hash)]
@@ -15,10 +16,11 @@ pub struct Pile {
 }
 
 impl Clone for Pile {
+    /// Keeps the room the pile was given, so moves into a copy do not allocate either.
     fn clone(&self) -> Self {
-        Pile {
-            cards: self.cards.clone(),
-        }
+        let mut cards = Vec::with_capacity(self.cards.capacity());
+        cards.extend_from_slice(&self.cards);
+        Pile { cards }
     }
 
     /// Reuses the allocation: bots copy states many times per decision.
@@ -106,6 +108,29 @@ impl Pile {
 
     pub fn clear(&mut self) {
         self.cards.clear();
+    }
+
+    /// Replaces the cards with those of `counts`, in type order (bottom first): a canonical
+    /// order to shuffle from, whatever order they were in.
+    pub fn fill_from(&mut self, counts: &Counts) {
+        self.cards.clear();
+        self.cards.resize(counts.total() as usize, 0);
+        // Slot by slot: a fill per type would cost a call each, and most types have a copy
+        // or two.
+        let mut types = counts.iter();
+        let (mut card, mut left) = (0, 0);
+        for slot in &mut self.cards {
+            while left == 0 {
+                (card, left) = types.next().expect("as many cards as the total");
+            }
+            *slot = card;
+            left -= 1;
+        }
+    }
+
+    /// Takes out the card `at` places from the bottom.
+    pub fn take_at(&mut self, at: usize) -> u8 {
+        self.cards.remove(at)
     }
 
     /// Removes every card, keeping the allocation.
@@ -211,6 +236,15 @@ mod tests {
         let mut under = supply.as_slice()[..4].to_vec();
         under.sort_unstable();
         assert_eq!(under, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn filling_lays_out_the_counts_in_type_order() {
+        let mut p = Pile::from_bottom_up(&[9, 9], 8);
+        p.fill_from(&Counts::from_types(&[5, 1, 5, 3]));
+        assert_eq!(p.as_slice(), &[1, 3, 5, 5]);
+        assert_eq!(p.take_at(1), 3);
+        assert_eq!(p.as_slice(), &[1, 5, 5]);
     }
 
     #[test]
