@@ -8,6 +8,7 @@ use grail_engine::game::Seat;
 
 use grail_engine::seat_set::SeatSet;
 
+use super::build::dot;
 use super::state::{MAX_STAGES, Phase, State};
 use super::{Kind, Quests};
 
@@ -36,7 +37,13 @@ impl Quests {
         let mut v = 0.0;
         for p in 0..s.seats() {
             let shields = self.score(s, p) as f64;
-            let allies = dot(&s.players[p].allies, &self.bot_ally) as f64 / 100.0;
+            let allies = &s.players[p].allies;
+            // Most players have no ally in play, and that is quicker told than summed.
+            let allies = if allies.is_empty() {
+                0.0
+            } else {
+                dot(allies, &self.bot_ally) as f64 / 100.0
+            };
             if p == seat {
                 v += shields * w.shield + allies;
             } else {
@@ -68,19 +75,11 @@ impl Quests {
         }
     }
 
-    /// The battle points `seat` guesses stage `i` at.
-    fn stage_guess(&self, s: &State, seat: u8, i: usize) -> f64 {
-        let cards = &s.quest.built[i];
-        if self.stage_visible(s, i, Some(usize::from(seat))) {
-            return self.stage_bp(s, i) as f64;
-        }
+    /// The battle points a face-down stage of `cards` is guessed at, knowing that stages
+    /// increase: no lower than `floor` (set by a revealed stage before it).
+    fn hidden_guess(&self, cards: &Counts, floor: f64) -> f64 {
         let n = cards.total().max(1) as f64;
         let guess = self.guess.0 + (n - 1.0) * self.guess.1;
-        // Stages increase: no lower than a revealed stage before it.
-        let floor = (0..i)
-            .filter(|&j| s.quest.is_revealed(j) && self.has_foe(&s.quest.built[j]))
-            .map(|j| self.stage_bp(s, j) as f64 + 5.0)
-            .fold(0.0, f64::max);
         guess.max(floor)
     }
 
@@ -88,26 +87,39 @@ impl Quests {
     /// `reserve` battle points of weapons in hand to spread over the later stages.
     fn survival(&self, s: &State, seat: u8, from: usize, now: f64, reserve: f64) -> f64 {
         let q = &s.quest;
+        let viewer = Some(usize::from(seat));
         let left = usize::from(q.stages).saturating_sub(from).max(1) as f64;
         let base = self.strength(s, seat, &Counts::EMPTY) as f64;
+        // The revealed foe stages before each stage, carried along rather than searched for
+        // per stage.
+        let floor_after = |i: usize| {
+            (q.is_revealed(i) && self.has_foe(&q.built[i]))
+                .then(|| self.stage_bp(s, i) as f64 + 5.0)
+        };
+        let mut floor = (0..from.min(usize::from(q.stages)))
+            .filter_map(floor_after)
+            .fold(0.0, f64::max);
         let mut p = 1.0;
         for i in from..usize::from(q.stages) {
             let cards = &q.built[i];
-            if cards.is_empty() && s.phase != Phase::Build {
-                continue;
+            if s.phase == Phase::Build || !cards.is_empty() {
+                let visible = self.stage_visible(s, i, viewer);
+                let mine = if i == from {
+                    now
+                } else {
+                    base + reserve / left
+                };
+                p *= if visible && self.test_of(cards).is_some() {
+                    0.6
+                } else if visible {
+                    chance(mine, self.stage_bp(s, i) as f64)
+                } else {
+                    chance(mine, self.hidden_guess(cards, floor))
+                };
             }
-            let test_known =
-                self.stage_visible(s, i, Some(usize::from(seat))) && self.test_of(cards).is_some();
-            let mine = if i == from {
-                now
-            } else {
-                base + reserve / left
-            };
-            p *= if test_known {
-                0.6
-            } else {
-                chance(mine, self.stage_guess(s, seat, i))
-            };
+            if let Some(after) = floor_after(i) {
+                floor = f64::max(floor, after);
+            }
         }
         p
     }
@@ -293,13 +305,4 @@ impl Quests {
         }
         p * reward
     }
-}
-
-/// Σ copies × value over the types `values` covers.
-fn dot(cards: &Counts, values: &[i64]) -> i64 {
-    cards.as_slice()[..values.len()]
-        .iter()
-        .zip(values)
-        .map(|(&n, &v)| i64::from(n) * v)
-        .sum()
 }

@@ -259,50 +259,73 @@ impl Quests {
         if self.per_owner() {
             return self.refresh(s);
         }
+        if self.resituate(s) {
+            self.refresh_holdings(s);
+        }
+    }
+
+    /// The same after only `seat`'s allies, Amour or rank changed: unless a card's value
+    /// changed with them, the other players' holdings and the stages are as they were.
+    pub(crate) fn refresh_seat(&self, s: &mut State, seat: Seat) {
+        if self.per_owner() {
+            return self.refresh(s);
+        }
+        if self.resituate(s) {
+            self.refresh_holdings(s);
+        } else {
+            self.refresh_player(s, seat);
+        }
+    }
+
+    /// Brings what is in play and the cards' values up to date; whether any value changed.
+    fn resituate(&self, s: &mut State) -> bool {
         let sit = self.compute_in_play(s, None);
         if sit == s.sit {
-            return;
+            return false;
         }
         let before = (s.vals_bp, s.vals_bids);
         s.sit = sit;
         self.revalue_quickly(s);
-        if (s.vals_bp, s.vals_bids) != before {
-            self.refresh_holdings(s);
-        }
+        (s.vals_bp, s.vals_bids) != before
     }
 
     /// Each player's strength and free bids, and each stage's battle points, from the
     /// values in the state.
     fn refresh_holdings(&self, s: &mut State) {
         for p in 0..s.seats() {
-            let seat = p as Seat;
-            let (base, bids) = {
-                let player = s.player(seat);
-                let rank = self
-                    .rank_bp
-                    .get(usize::from(player.rank))
-                    .or(self.rank_bp.last())
-                    .copied()
-                    .unwrap_or(0);
-                if player.allies.is_empty() && player.amour.is_empty() {
-                    (rank, 0)
-                } else {
-                    let mut cards = player.allies;
-                    cards.add_all(&player.amour);
-                    let mut sit = self.situation(s, Some(seat));
-                    (
-                        rank + self.bp_of(&cards, &mut sit),
-                        self.bids_of(&cards, &mut sit),
-                    )
-                }
-            };
-            let player = s.player_mut(seat);
-            player.base = clamp(base);
-            player.bids = clamp(bids);
+            self.refresh_player(s, p as Seat);
         }
-        for i in 0..MAX_STAGES {
+        // Stages past the quest's are never laid out, and stay worth nothing.
+        for i in 0..usize::from(s.quest.stages).min(MAX_STAGES) {
             self.refresh_stage(s, i);
         }
+    }
+
+    /// One player's strength and free bids from the values in the state.
+    fn refresh_player(&self, s: &mut State, seat: Seat) {
+        let (base, bids) = {
+            let player = s.player(seat);
+            let rank = self
+                .rank_bp
+                .get(usize::from(player.rank))
+                .or(self.rank_bp.last())
+                .copied()
+                .unwrap_or(0);
+            if player.allies.is_empty() && player.amour.is_empty() {
+                (rank, 0)
+            } else {
+                let mut cards = player.allies;
+                cards.add_all(&player.amour);
+                let mut sit = self.situation(s, Some(seat));
+                (
+                    rank + self.bp_of(&cards, &mut sit),
+                    self.bids_of(&cards, &mut sit),
+                )
+            }
+        };
+        let player = s.player_mut(seat);
+        player.base = clamp(base);
+        player.bids = clamp(bids);
     }
 
     /// Every adventure card's battle points and free bids with what is in play (`s.sit`).
@@ -334,7 +357,7 @@ impl Quests {
         };
         s.vals_bp = *bp;
         s.vals_bids = *bids;
-        let others = super::flow::presence(&rest) & self.value_reads;
+        let others = rest.held() & self.value_reads;
         if others == 0 {
             return;
         }
@@ -393,7 +416,7 @@ impl Quests {
     /// The battle points of `cards` in a situation.
     pub(crate) fn bp_of(&self, cards: &Counts, sit: &mut Situation<'_>) -> i64 {
         if sit.shared {
-            return dot16(cards, &sit.s.vals_bp[..self.adventure.len()]);
+            return dot(cards, &sit.s.vals_bp[..self.adventure.len()]);
         }
         sum_of(&self.bp, cards, sit, self.adventure.len())
     }
@@ -401,7 +424,7 @@ impl Quests {
     /// The free bids of `cards` in a situation.
     pub(crate) fn bids_of(&self, cards: &Counts, sit: &mut Situation<'_>) -> i64 {
         if sit.shared {
-            return dot16(cards, &sit.s.vals_bids[..self.adventure.len()]);
+            return dot(cards, &sit.s.vals_bids[..self.adventure.len()]);
         }
         sum_of(&self.bids, cards, sit, self.adventure.len())
     }
@@ -428,14 +451,12 @@ impl Quests {
 
     /// The test on a stage, if it is a test stage.
     pub(crate) fn test_of(&self, stage: &Counts) -> Option<Card> {
-        stage
-            .iter()
-            .map(|(t, _)| t)
-            .find(|&t| self.is(t, Kind::Test))
+        let tests = stage.held() & self.masks[Kind::Test as usize];
+        (tests != 0).then(|| tests.trailing_zeros() as Card)
     }
 
     pub(crate) fn has_foe(&self, stage: &Counts) -> bool {
-        stage.iter().any(|(t, _)| self.is(t, Kind::Foe))
+        stage.held() & self.masks[Kind::Foe as usize] != 0
     }
 
     /// The printed minimum bid of a test in play (0: none printed).
@@ -653,11 +674,15 @@ pub(crate) fn clamp16(v: i64) -> i16 {
     v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16
 }
 
-/// Σ copies × value over the types `values` covers.
-fn dot16(cards: &Counts, values: &[i16]) -> i64 {
-    cards.as_slice()[..values.len()]
-        .iter()
-        .zip(values)
-        .map(|(&n, &v)| i64::from(n) * i64::from(v))
+/// Σ copies × value over the types `values` covers, visiting only the types held (hands,
+/// stages and allies hold a few of the many types).
+pub(crate) fn dot<T: Copy + Into<i64>>(cards: &Counts, values: &[T]) -> i64 {
+    let covered = match values.len() {
+        n if n >= 64 => u64::MAX,
+        n => (1u64 << n) - 1,
+    };
+    cards
+        .iter_among(covered)
+        .map(|(t, n)| i64::from(n) * values[usize::from(t)].into())
         .sum()
 }

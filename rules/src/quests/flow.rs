@@ -138,11 +138,17 @@ impl Quests {
 
     /// Who decides now.
     pub(crate) fn decider(&self, s: &State) -> Option<Seat> {
+        self.decision(s).map(|(seat, _)| seat)
+    }
+
+    /// Who decides now, and whether it is to get down to the hand limit (one search of the
+    /// hands for both).
+    fn decision(&self, s: &State) -> Option<(Seat, bool)> {
         if s.phase == Phase::Over {
             return None;
         }
         if let Some(p) = self.over_limit(s) {
-            return Some(p);
+            return Some((p, true));
         }
         let seat = match s.phase {
             Phase::Sponsor | Phase::Join | Phase::Enter => s.offer.current(),
@@ -153,7 +159,7 @@ impl Quests {
             Phase::EventDiscard { .. } => self.next_owing(s).map(usize::from),
             _ => None,
         };
-        seat.map(|p| p as Seat)
+        seat.map(|p| (p as Seat, false))
     }
 
     /// Whether `seat` takes part in what is going on: it is his turn, or he sponsors or
@@ -244,8 +250,7 @@ impl Quests {
 
     pub(crate) fn count_kind(&self, cards: &Counts, kind: Kind) -> u32 {
         cards
-            .iter()
-            .filter(|&(t, _)| self.is(t, kind))
+            .iter_among(self.masks[kind as usize])
             .map(|(_, n)| u32::from(n))
             .sum()
     }
@@ -262,9 +267,11 @@ impl Quests {
     }
 
     pub(crate) fn each_option(&self, s: &State, out: &mut impl FnMut(Action)) {
-        let Some(seat) = self.decider(s) else { return };
+        let Some((seat, over_limit)) = self.decision(s) else {
+            return;
+        };
         let me = s.player(seat);
-        if self.over_limit(s) == Some(seat) {
+        if over_limit {
             for (t, _) in me.hand.iter() {
                 if self.is(t, Kind::Ally) {
                     out(Action::Play(t));
@@ -320,17 +327,17 @@ impl Quests {
     /// Whether the player to commit has anything to choose besides `done`.
     fn has_choice(&self, s: &State, seat: Seat) -> bool {
         let me = s.player(seat);
-        let hand = presence(&me.hand);
+        let hand = me.hand.held();
         if hand & self.masks[Kind::Ally as usize] != 0 {
             return true;
         }
         let committed = s.sealed.cards(usize::from(seat));
-        let weapons = hand & self.masks[Kind::Weapon as usize];
-        if weapons != 0 {
-            let full = presence_at_least(committed, self.n.weapon_copies);
-            if weapons & !full != 0 {
-                return true;
-            }
+        let weapons = me.hand.iter_among(self.masks[Kind::Weapon as usize]);
+        if weapons
+            .map(|(t, _)| t)
+            .any(|t| committed.get(t) < self.n.weapon_copies)
+        {
+            return true;
         }
         if hand & self.masks[Kind::Amour as usize] != 0
             && me.amour.total() + self.count_kind(committed, Kind::Amour)
@@ -338,7 +345,7 @@ impl Quests {
         {
             return true;
         }
-        if hand & self.remover_mask == 0 && presence(&me.allies) & self.previewer_mask == 0 {
+        if hand & self.remover_mask == 0 && me.allies.held() & self.previewer_mask == 0 {
             return false;
         }
         let mut n = 0;
@@ -348,8 +355,9 @@ impl Quests {
 
     /// Carries out a legal action, then the steps that follow it.
     pub(crate) fn play(&self, s: &mut State, action: &Action, ev: &mut impl EventSink<Event>) {
-        let Some(seat) = self.decider(s) else { return };
-        let over_limit = self.over_limit(s) == Some(seat);
+        let Some((seat, over_limit)) = self.decision(s) else {
+            return;
+        };
         match *action {
             Action::Remove {
                 card,
@@ -360,7 +368,7 @@ impl Quests {
                 s.player_mut(t).allies.remove(ally, 1);
                 s.adventure_discard.push(card);
                 s.adventure_discard.push(ally);
-                self.refresh(s);
+                self.refresh_seat(s, t);
                 ev.emit(|| Event::Removes {
                     seat,
                     card,
@@ -398,7 +406,7 @@ impl Quests {
                 let p = s.player_mut(seat);
                 p.hand.remove(card, 1);
                 p.allies.add(card, 1);
-                self.refresh(s);
+                self.refresh_seat(s, seat);
                 ev.emit(|| Event::PlaysAlly { seat, card });
             }
             Action::Sponsor => s.offer.answer(true),
@@ -639,7 +647,7 @@ impl Quests {
         }
         let (rank, shields) = (p.rank, p.shields);
         if rank != before {
-            self.refresh(s);
+            self.refresh_seat(s, seat);
         }
         ev.emit(|| Event::Shields {
             seat,
@@ -1079,7 +1087,7 @@ impl Quests {
                 for p in self.who(s, *who).from_seat(first, n) {
                     let allies = std::mem::take(&mut s.players[p].allies);
                     Self::discard_all(s, &allies);
-                    self.refresh(s);
+                    self.refresh_seat(s, p as Seat);
                     if !allies.is_empty() {
                         ev.emit(|| Event::AlliesDiscarded {
                             seat: p as Seat,
@@ -1157,17 +1165,4 @@ impl Quests {
         s.phase = Phase::Over;
         ev.emit(|| Event::GameOver { end, winners });
     }
-}
-
-/// The card types present, as a bit mask.
-pub(crate) fn presence(c: &Counts) -> u64 {
-    presence_at_least(c, 1)
-}
-
-/// The card types with at least `n` copies, as a bit mask.
-pub(crate) fn presence_at_least(c: &Counts, n: u8) -> u64 {
-    c.as_slice()
-        .iter()
-        .enumerate()
-        .fold(0u64, |m, (t, &k)| m | (u64::from(k >= n) << t))
 }

@@ -56,31 +56,29 @@ impl Quests {
         for p in sealed_hidden.iter() {
             unseen.add_all(view.sealed.cards(p));
         }
-        let mut pool: Vec<Card> = Vec::with_capacity(unseen.total() as usize);
-        for (t, n) in unseen.iter() {
-            for _ in 0..n {
-                pool.push(t);
-            }
-        }
-        view.rng.shuffle(&mut pool);
+        // The pool is laid out and dealt from in the adventure deck's own buffer: what is
+        // left of it at the end is the new deck, in the pool's order.
+        view.adventure_deck.fill_from(&unseen);
+        view.adventure_deck.shuffle(&mut view.rng);
+        let pool = &mut view.adventure_deck;
 
         // Deal back into the same places, in the same numbers. Stages get a plausible shape:
         // a foe (or, for a lone card, possibly a test) and weapons of different types.
         let mut tests_left = self
             .n
             .tests_per_quest
-            .saturating_sub(self.revealed_tests(&view));
+            .saturating_sub(self.revealed_tests(state));
         for i in (0..MAX_STAGES).filter(|&i| hidden_stages[i]) {
             let size = view.quest.built[i].total() as usize;
             let announced_foe = i == usize::from(view.quest.stage)
                 && matches!(view.phase, Phase::Commit | Phase::StageReveal);
             let mut stage = Counts::EMPTY;
-            let lead = pool.iter().position(|&c| {
+            let lead = pool.as_slice().iter().position(|&c| {
                 self.is(c, Kind::Foe)
                     || (size == 1 && !announced_foe && tests_left > 0 && self.is(c, Kind::Test))
             });
             if let Some(at) = lead.or(if pool.is_empty() { None } else { Some(0) }) {
-                let c = pool.remove(at);
+                let c = pool.take_at(at);
                 if self.is(c, Kind::Test) {
                     tests_left -= 1;
                 }
@@ -88,35 +86,27 @@ impl Quests {
             }
             while (stage.total() as usize) < size && !pool.is_empty() {
                 let at = pool
+                    .as_slice()
                     .iter()
                     .position(|&c| self.is(c, Kind::Weapon) && stage.get(c) < self.n.weapon_copies)
                     .unwrap_or(0);
-                stage.add(pool.remove(at), 1);
+                stage.add(pool.take_at(at), 1);
             }
             view.quest.built[i] = stage;
         }
+        // Hands and commitments are dealt from the top.
+        let mut deal = |n: u32| -> Counts { (0..n).map_while(|_| pool.draw()).collect() };
         for p in sealed_hidden.iter() {
-            let size = view.sealed.cards(p).total() as usize;
-            let cards: Counts = pool.drain(pool.len().saturating_sub(size)..).collect();
+            let cards = deal(view.sealed.cards(p).total());
             view.sealed.set_cards(p, cards);
         }
         for (p, player) in view.players.iter_mut().enumerate() {
             if p != seat {
-                let held = player.hand.total() as usize;
-                player.hand = pool.drain(pool.len().saturating_sub(held)..).collect();
+                player.hand = deal(player.hand.total());
             }
-        }
-        view.adventure_deck.clear();
-        for &c in &pool {
-            view.adventure_deck.push(c);
         }
         let story = Counts::from_types(view.story_deck.as_slice());
-        view.story_deck.clear();
-        for (t, n) in story.iter() {
-            for _ in 0..n {
-                view.story_deck.push(t);
-            }
-        }
+        view.story_deck.fill_from(&story);
         view.story_deck.shuffle(&mut view.rng);
         // The values kept at hand must come from the re-dealt cards, never the true ones
         // (only stages were re-dealt among the cards those values depend on).
