@@ -40,18 +40,46 @@ pub fn decide<R: Rules, A: Agent<R> + ?Sized>(
     seat: Seat,
     legal: &[R::Action],
     agent: &mut A,
-    view_rng: &mut GameRng,
+    observer: &mut Observer<R>,
 ) -> usize {
     if legal.len() <= 1 {
         return 0;
     }
     let choice = if agent.needs_view() {
-        let view = rules.observe(state, seat, view_rng);
-        agent.choose(rules, seat, Some(&view), legal)
+        let view = observer.observe(rules, state, seat);
+        agent.choose(rules, seat, Some(view), legal)
     } else {
         agent.choose(rules, seat, None, legal)
     };
     choice.min(legal.len() - 1)
+}
+
+/// Makes the observations agents are shown: determinised with one generator per game, and
+/// written into one buffer from decision to decision, so the hot loop does not allocate.
+pub struct Observer<R: Rules> {
+    rng: GameRng,
+    view: Option<R::State>,
+}
+
+impl<R: Rules> Observer<R> {
+    /// Determinises with `rng`.
+    pub fn new(rng: GameRng) -> Self {
+        Observer { rng, view: None }
+    }
+
+    /// The observer of a game seeded with `game_seed`.
+    pub fn for_game(game_seed: u64) -> Self {
+        Self::new(GameRng::new(view_seed(game_seed)))
+    }
+
+    /// What `seat` may know of `state`, determinised.
+    pub fn observe(&mut self, rules: &R, state: &R::State, seat: Seat) -> &R::State {
+        match &mut self.view {
+            Some(view) => rules.observe_into(state, seat, &mut self.rng, view),
+            None => self.view = Some(rules.observe(state, seat, &mut self.rng)),
+        }
+        self.view.as_ref().expect("just observed")
+    }
 }
 
 /// The seed of the agent at `seat` in a game seeded with `game_seed`.

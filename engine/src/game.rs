@@ -137,6 +137,18 @@ pub trait Rules: Send + Sync {
 
     /// What `seat` may know, determinised (see the module docs).
     fn observe(&self, state: &Self::State, seat: Seat, rng: &mut GameRng) -> Self::State;
+    /// The same observation written over `view`, an earlier one: drivers ask for one per
+    /// bot decision, and a rules module whose states own buffers overrides this to reuse
+    /// them. It must equal `observe` given the same generator.
+    fn observe_into(
+        &self,
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut GameRng,
+        view: &mut Self::State,
+    ) {
+        *view = self.observe(state, seat, rng);
+    }
     /// How good `state` looks for `seat`, from its own observation; greedy bots maximise it.
     fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
 

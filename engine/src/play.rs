@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::agent::{self, Agent};
+use crate::agent::{self, Agent, Observer};
 use crate::digest::short_digest;
 use crate::game::{Outcome, Rules, Seat, Setup};
 use crate::rng::GameRng;
@@ -82,7 +82,7 @@ pub struct Match<'r, R: Rules> {
     events: Vec<R::Event>,
     /// Determinises observations for bots (the same stream the simulation uses, so a
     /// bots-only match plays the simulated game of its seed).
-    view_rng: GameRng,
+    observer: Observer<R>,
     /// Determinises the views rendered for people, apart from the bots' stream so that
     /// looking at the table never changes what a bot will do.
     render_rng: GameRng,
@@ -107,7 +107,7 @@ impl<'r, R: Rules> Match<'r, R> {
             .iter()
             .map(|e| rules.describe_event(&state, e))
             .collect();
-        let view_rng = GameRng::new(agent::view_seed(setup.seed));
+        let observer = Observer::for_game(setup.seed);
         let render_rng = GameRng::new(agent::view_seed(!setup.seed));
         Ok(Match {
             rules,
@@ -117,7 +117,7 @@ impl<'r, R: Rules> Match<'r, R> {
             setup_events,
             legal: Vec::new(),
             events,
-            view_rng,
+            observer,
             render_rng,
         })
     }
@@ -252,7 +252,7 @@ impl<'r, R: Rules> Match<'r, R> {
             seat,
             &self.legal,
             agent,
-            &mut self.view_rng,
+            &mut self.observer,
         );
         let action = self.legal[i].clone();
         Ok(self.apply_unchecked(seat, &action))

@@ -343,7 +343,7 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
     for (seat, agent) in agents.iter_mut().enumerate() {
         agent.reset(agent::agent_seed(setup.seed, seat));
     }
-    let mut view_rng = GameRng::new(agent::view_seed(setup.seed));
+    let mut observer = agent::Observer::for_game(setup.seed);
     let mut moves = 0u32;
     while let Some(seat) = rules.to_move(&state) {
         if moves >= max_moves {
@@ -356,7 +356,7 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
         if legal.is_empty() {
             return Ok((GameEnd::Abandoned(NO_LEGAL_MOVE), moves));
         }
-        let i = agent::decide(rules, &state, seat, legal, agent, &mut view_rng);
+        let i = agent::decide(rules, &state, seat, legal, agent, &mut observer);
         let action = &legal[i];
         if Rec::ON {
             rec.before(rules, &state, action);

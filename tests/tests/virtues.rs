@@ -4,7 +4,7 @@
 //! the fragment says), hidden hands never show in another player's view (`observe`) or table
 //! (`render`), every game ends — and the pack's gap resolutions as the reference gives them.
 
-use grail_engine::agent::{Agent, GreedyAgent, RandomAgent, decide};
+use grail_engine::agent::{Agent, GreedyAgent, Observer, RandomAgent, decide};
 use grail_engine::game::{NoEvents, Rules, Setup};
 use grail_engine::rng::GameRng;
 use grail_rules::virtues::{Virtues, compile};
@@ -69,7 +69,7 @@ fn play(rules: &Virtues, players: usize, seed: u64, greedy: bool) -> String {
             }
         })
         .collect();
-    let mut view_rng = GameRng::new(seed ^ 0xABCD);
+    let mut observer = Observer::new(GameRng::new(seed ^ 0xABCD));
     let mut legal = Vec::new();
     let mut moves = 0;
     while let Some(seat) = rules.to_move(&state) {
@@ -103,7 +103,7 @@ fn play(rules: &Virtues, players: usize, seed: u64, greedy: bool) -> String {
             seat,
             &legal,
             agents[seat].as_mut(),
-            &mut view_rng,
+            &mut observer,
         );
         let text = rules.format_action(&state, &legal[i]);
         assert_eq!(

@@ -80,7 +80,7 @@ impl grail_engine::agent::Agent<Toy> for Spy {
 
 #[test]
 fn agents_are_shown_observations_never_the_truth() {
-    use grail_engine::agent::decide;
+    use grail_engine::agent::{Observer, decide};
     let a = state(4);
     let b = swap_hidden(&a);
     let mut legal = Vec::new();
@@ -90,8 +90,22 @@ fn agents_are_shown_observations_never_the_truth() {
         wants_view: true,
         seen: Vec::new(),
     };
-    decide(&Toy, &a, 0, &legal, &mut spy, &mut GameRng::new(5));
-    decide(&Toy, &b, 0, &legal, &mut spy, &mut GameRng::new(5));
+    decide(
+        &Toy,
+        &a,
+        0,
+        &legal,
+        &mut spy,
+        &mut Observer::new(GameRng::new(5)),
+    );
+    decide(
+        &Toy,
+        &b,
+        0,
+        &legal,
+        &mut spy,
+        &mut Observer::new(GameRng::new(5)),
+    );
     assert!(spy.seen[0].is_some());
     assert_eq!(
         spy.seen[0], spy.seen[1],
@@ -101,9 +115,23 @@ fn agents_are_shown_observations_never_the_truth() {
         wants_view: false,
         seen: Vec::new(),
     };
-    decide(&Toy, &a, 0, &legal, &mut blind, &mut GameRng::new(5));
+    decide(
+        &Toy,
+        &a,
+        0,
+        &legal,
+        &mut blind,
+        &mut Observer::new(GameRng::new(5)),
+    );
     assert_eq!(blind.seen, vec![None]);
     // A forced move is played without asking.
-    decide(&Toy, &a, 0, &legal[..1], &mut blind, &mut GameRng::new(5));
+    decide(
+        &Toy,
+        &a,
+        0,
+        &legal[..1],
+        &mut blind,
+        &mut Observer::new(GameRng::new(5)),
+    );
     assert_eq!(blind.seen.len(), 1);
 }

@@ -14,8 +14,8 @@ use grail_engine::seat_set::SeatSet;
 use grail_engine::seats::parse_seat;
 
 use super::state::{
-    Action, Card, Decline, End, Event, Phase, Player, Quest, Record, RecordKind, Seat, State,
-    Tourney, empty_bidding, empty_offer,
+    Action, Card, Decline, End, Event, Ledger, Phase, Player, Quest, Record, RecordKind, Seat,
+    State, Tourney, empty_bidding, empty_offer,
 };
 use super::{Effect, Kind, Quests, Story, Targets, Who};
 
@@ -105,7 +105,7 @@ impl Quests {
             quest_bonus: 0,
             end: None,
             winners: SeatSet::EMPTY,
-            log: Default::default(),
+            log: Ledger::kept(),
             sit: Counts::EMPTY,
             limit_check: true,
             vals_bp: [0; 64],
@@ -573,7 +573,7 @@ impl Quests {
     }
 
     fn record(&self, s: &mut State, kind: RecordKind, card: Card, seat: Option<Seat>) {
-        std::sync::Arc::make_mut(&mut s.log).push(Record {
+        s.log.push(Record {
             kind,
             card,
             turn: s.turn,

@@ -275,7 +275,13 @@ impl Rules for Quests {
     }
 
     fn observe(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
-        self.determinise(state, seat, rng)
+        let mut view = state.clone();
+        self.determinise(state, seat, rng, &mut view);
+        view
+    }
+
+    fn observe_into(&self, state: &State, seat: Seat, rng: &mut GameRng, view: &mut State) {
+        self.determinise(state, seat, rng, view);
     }
 
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {

@@ -22,6 +22,7 @@ impl Quests {
         let scores = (0..s.seats()).map(|p| self.score(s, p)).collect();
         let tallies = s
             .log
+            .records()
             .iter()
             .map(|r| Tally {
                 kind: r.kind.key().into(),

@@ -46,9 +46,8 @@ pub struct State {
     pub(crate) quest_bonus: u32,
     pub(crate) end: Option<End>,
     pub(crate) winners: SeatSet,
-    /// What happened worth counting in a balance report (shared between copies of the
-    /// state: bots copy states far more often than anything is recorded).
-    pub(crate) log: Arc<Vec<Record>>,
+    /// What happened worth counting in a balance report.
+    pub(crate) log: Ledger,
     /// The story card and every ally in play, laid out as a situation (kept up to date as
     /// they change; see `Quests::refresh`).
     pub(crate) sit: Counts,
@@ -70,7 +69,7 @@ impl Clone for State {
             story_deck: self.story_deck.clone(),
             story_discard: self.story_discard.clone(),
             sealed: self.sealed.clone(),
-            log: Arc::clone(&self.log),
+            log: self.log.clone(),
             ..*self
         }
     }
@@ -465,6 +464,50 @@ pub enum Decline {
     Chose,
     /// Could not set up the quest with his hand.
     Cannot,
+}
+
+/// The balance-report entries of a game, shared between copies of the state (bots copy
+/// states far more often than anything is recorded). An observation keeps none: what a bot
+/// imagines happening is not the game's record.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ledger(Option<Arc<Vec<Record>>>);
+
+impl Ledger {
+    /// A game's ledger, empty.
+    pub(crate) fn kept() -> Self {
+        Ledger(Some(Arc::default()))
+    }
+
+    /// Records nothing.
+    pub(crate) fn unkept() -> Self {
+        Ledger(None)
+    }
+
+    pub(crate) fn push(&mut self, record: Record) {
+        if let Some(records) = &mut self.0 {
+            Arc::make_mut(records).push(record);
+        }
+    }
+
+    pub(crate) fn records(&self) -> &[Record] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// By the records alone (hashed as the list they are, so state digests do not depend on
+/// whether the list is kept).
+impl PartialEq for Ledger {
+    fn eq(&self, other: &Self) -> bool {
+        self.records() == other.records()
+    }
+}
+
+impl Eq for Ledger {}
+
+impl std::hash::Hash for Ledger {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.records().hash(state);
+    }
 }
 
 /// A balance-report entry.

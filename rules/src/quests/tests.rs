@@ -558,7 +558,7 @@ fn census(s: &State) -> (u32, u32) {
 /// nobody holds more than 12 cards; every game ends with a Knight of the Round Table.
 #[test]
 fn random_and_greedy_games_conserve_cards_respect_the_hand_limit_and_end() {
-    use grail_engine::agent::{AgentKind, BuiltinAgent, agent_seed, decide, view_seed};
+    use grail_engine::agent::{AgentKind, BuiltinAgent, Observer, agent_seed, decide};
     let q = rules();
     let mut games = 0;
     for players in 2..=4 {
@@ -568,7 +568,7 @@ fn random_and_greedy_games_conserve_cards_respect_the_hand_limit_and_end() {
                 let mut agents: Vec<BuiltinAgent<Quests>> = (0..players)
                     .map(|p| kind.build(agent_seed(seed, p)))
                     .collect();
-                let mut view_rng = GameRng::new(view_seed(seed));
+                let mut observer = Observer::for_game(seed);
                 let mut legal = Vec::new();
                 while let Some(seat) = q.to_move(&s) {
                     let at = format!("{players}p {kind:?} seed {seed} turn {}", s.turn);
@@ -589,7 +589,7 @@ fn random_and_greedy_games_conserve_cards_respect_the_hand_limit_and_end() {
                         }
                     }
                     q.legal_actions(&s, &mut legal);
-                    let i = decide(&q, &s, seat, &legal, &mut agents[seat], &mut view_rng);
+                    let i = decide(&q, &s, seat, &legal, &mut agents[seat], &mut observer);
                     let a = legal[i];
                     q.apply(&mut s, &a, &mut NoEvents);
                 }

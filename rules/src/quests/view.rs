@@ -15,7 +15,7 @@ use grail_engine::rng::GameRng;
 
 use grail_engine::seat_set::SeatSet;
 
-use super::state::{Card, Decline, End, Event, MAX_STAGES, Phase, State};
+use super::state::{Card, Decline, End, Event, Ledger, MAX_STAGES, Phase, State};
 use super::{CardSet, Kind, Quests, Story};
 use crate::wording::Count;
 
@@ -29,9 +29,17 @@ impl Quests {
             })
     }
 
-    pub(crate) fn determinise(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
-        let mut view = state.clone();
+    /// What `seat` may know of `state`, written over `view` (its buffers reused).
+    pub(crate) fn determinise(
+        &self,
+        state: &State,
+        seat: Seat,
+        rng: &mut GameRng,
+        view: &mut State,
+    ) {
+        view.clone_from(state);
         view.rng = rng.fork();
+        view.log = Ledger::unkept();
         let viewer = Some(seat);
         // Every card the seat cannot see, pooled in a canonical order (by type) and shuffled.
         let mut unseen = Counts::from_types(view.adventure_deck.as_slice());
@@ -42,7 +50,7 @@ impl Quests {
         }
         let mut hidden_stages = [false; MAX_STAGES];
         for (i, hidden) in hidden_stages.iter_mut().enumerate() {
-            *hidden = !view.quest.built[i].is_empty() && !self.stage_visible(&view, i, viewer);
+            *hidden = !view.quest.built[i].is_empty() && !self.stage_visible(view, i, viewer);
             if *hidden {
                 unseen.add_all(&view.quest.built[i]);
             }
@@ -111,9 +119,8 @@ impl Quests {
         // The values kept at hand must come from the re-dealt cards, never the true ones
         // (only stages were re-dealt among the cards those values depend on).
         for i in (0..MAX_STAGES).filter(|&i| hidden_stages[i]) {
-            self.refresh_stage(&mut view, i);
+            self.refresh_stage(view, i);
         }
-        view
     }
 
     fn revealed_tests(&self, s: &State) -> u8 {
