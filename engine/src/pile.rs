@@ -113,19 +113,24 @@ impl Pile {
     /// Replaces the cards with those of `counts`, in type order (bottom first): a canonical
     /// order to shuffle from, whatever order they were in.
     pub fn fill_from(&mut self, counts: &Counts) {
+        // Each type is written a whole run at a time (one store for the usual one to three
+        // copies), the copies past its count overwritten by the next type or cut off at the
+        // end; hence a run's room past the last card.
+        const RUN: usize = 8;
+        let total = counts.total() as usize;
         self.cards.clear();
-        self.cards.resize(counts.total() as usize, 0);
-        // Slot by slot: a fill per type would cost a call each, and most types have a copy
-        // or two.
-        let mut types = counts.iter();
-        let (mut card, mut left) = (0, 0);
-        for slot in &mut self.cards {
-            while left == 0 {
-                (card, left) = types.next().expect("as many cards as the total");
+        self.cards.resize(total + RUN, 0);
+        let mut at = 0;
+        for (card, copies) in counts.iter() {
+            let mut left = usize::from(copies);
+            while left > 0 {
+                self.cards[at..at + RUN].copy_from_slice(&[card; RUN]);
+                let step = left.min(RUN);
+                at += step;
+                left -= step;
             }
-            *slot = card;
-            left -= 1;
         }
+        self.cards.truncate(total);
     }
 
     /// Takes out the card `at` places from the bottom.
@@ -245,6 +250,14 @@ mod tests {
         assert_eq!(p.as_slice(), &[1, 3, 5, 5]);
         assert_eq!(p.take_at(1), 3);
         assert_eq!(p.as_slice(), &[1, 5, 5]);
+        // More copies of a type than are written at once, then a type after them.
+        let mut many = Counts::EMPTY;
+        many.add(2, 19);
+        many.add(7, 1);
+        p.fill_from(&many);
+        let mut expected = vec![2; 19];
+        expected.push(7);
+        assert_eq!(p.as_slice(), expected.as_slice());
     }
 
     #[test]

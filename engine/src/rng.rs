@@ -59,9 +59,12 @@ impl GameRng {
 
     /// Fisher–Yates, from the back.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.index(i + 1);
-            items.swap(i, j);
+        // Decks are far shorter than `u32::MAX`: the bound is counted down as a `u32`
+        // rather than converted from each index.
+        let len = u32::try_from(items.len()).unwrap_or(u32::MAX);
+        for n in (2..=len).rev() {
+            let j = self.below(n) as usize;
+            items.swap(n as usize - 1, j);
         }
     }
 
