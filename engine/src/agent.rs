@@ -20,12 +20,13 @@ pub trait Agent<R: Rules>: Send {
     /// Starts a new game: reseeds without giving up allocations.
     fn reset(&mut self, seed: u64);
     /// An index into `legal` (which holds at least two actions: drivers play a forced move
-    /// without asking). Out-of-range answers are clamped by the driver.
+    /// without asking). Out-of-range answers are clamped by the driver. The observation is
+    /// the agent's to use up: it may play moves on it.
     fn choose(
         &mut self,
         rules: &R,
         seat: Seat,
-        view: Option<&R::State>,
+        view: Option<&mut R::State>,
         legal: &[R::Action],
     ) -> usize;
 }
@@ -73,12 +74,12 @@ impl<R: Rules> Observer<R> {
     }
 
     /// What `seat` may know of `state`, determinised.
-    pub fn observe(&mut self, rules: &R, state: &R::State, seat: Seat) -> &R::State {
+    pub fn observe(&mut self, rules: &R, state: &R::State, seat: Seat) -> &mut R::State {
         match &mut self.view {
             Some(view) => rules.observe_into(state, seat, &mut self.rng, view),
             None => self.view = Some(rules.observe(state, seat, &mut self.rng)),
         }
-        self.view.as_ref().expect("just observed")
+        self.view.as_mut().expect("just observed")
     }
 }
 
@@ -117,7 +118,7 @@ impl<R: Rules> Agent<R> for RandomAgent {
         self.rng = GameRng::new(seed);
     }
     #[inline]
-    fn choose(&mut self, _: &R, _: Seat, _: Option<&R::State>, legal: &[R::Action]) -> usize {
+    fn choose(&mut self, _: &R, _: Seat, _: Option<&mut R::State>, legal: &[R::Action]) -> usize {
         self.rng.index(legal.len())
     }
 }
@@ -165,7 +166,7 @@ impl<R: Rules> Agent<R> for GreedyAgent<R> {
         &mut self,
         rules: &R,
         seat: Seat,
-        view: Option<&R::State>,
+        view: Option<&mut R::State>,
         legal: &[R::Action],
     ) -> usize {
         let Some(view) = view else {
@@ -174,14 +175,21 @@ impl<R: Rules> Agent<R> for GreedyAgent<R> {
         self.best.clear();
         let mut best_score = f64::NEG_INFINITY;
         for (i, action) in legal.iter().enumerate() {
-            // `clone_from` lets a rules module whose state implements it reuse buffers.
-            match &mut self.scratch {
-                Some(s) => s.clone_from(view),
-                None => self.scratch = Some(view.clone()),
-            }
-            let scratch = self.scratch.as_mut().expect("just filled");
-            rules.apply(scratch, action, &mut NoEvents);
-            let mut score = rules.heuristic(scratch, seat);
+            // The last action is tried on the observation itself, which is not needed after;
+            // the others on a copy (`clone_from` lets a state reuse its buffers).
+            let state = if i + 1 == legal.len() {
+                &mut *view
+            } else {
+                match &mut self.scratch {
+                    Some(scratch) => {
+                        scratch.clone_from(view);
+                        scratch
+                    }
+                    None => self.scratch.insert(view.clone()),
+                }
+            };
+            rules.apply(state, action, &mut NoEvents);
+            let mut score = rules.heuristic(state, seat);
             if score.is_nan() {
                 score = f64::NEG_INFINITY;
             }
@@ -291,7 +299,7 @@ impl<R: Rules> Agent<R> for BuiltinAgent<R> {
         &mut self,
         rules: &R,
         seat: Seat,
-        view: Option<&R::State>,
+        view: Option<&mut R::State>,
         legal: &[R::Action],
     ) -> usize {
         match self {

@@ -70,10 +70,10 @@ impl grail_engine::agent::Agent<Toy> for Spy {
         &mut self,
         _: &Toy,
         _: grail_engine::game::Seat,
-        view: Option<&ToyState>,
+        view: Option<&mut ToyState>,
         _: &[crate::toy::ToyAction],
     ) -> usize {
-        self.seen.push(view.cloned());
+        self.seen.push(view.map(|v| v.clone()));
         0
     }
 }
