@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::game::Seat;
+use crate::seats::{Direction, round_from};
 
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct SeatSet(u32);
@@ -100,9 +101,7 @@ impl SeatSet {
     /// The seats in turn order (clockwise), starting at `from` itself if it is in the set.
     pub fn from_seat(self, from: Seat, players: usize) -> impl Iterator<Item = Seat> {
         let players = players.clamp(1, Self::MAX_SEATS);
-        (0..players)
-            .map(move |i| (from + i) % players)
-            .filter(move |&s| self.contains(s))
+        round_from(from % players, players, Direction::Clockwise).filter(move |&s| self.contains(s))
     }
 
     /// The first seat of the set at or clockwise after `from`.

@@ -11,7 +11,7 @@ use grail_engine::pile::Pile;
 use grail_engine::rng::GameRng;
 use grail_engine::sealed::Sealed;
 use grail_engine::seat_set::SeatSet;
-use grail_engine::seats::parse_seat;
+use grail_engine::seats::{Direction, parse_seat, round_from};
 
 use super::state::{
     Action, Card, Decline, End, Event, Ledger, Phase, Player, Quest, Record, RecordKind, Seat,
@@ -122,17 +122,15 @@ impl Quests {
         if !s.limit_check {
             return None;
         }
-        let n = s.seats();
-        (0..n)
-            .map(|i| ((usize::from(s.current) + i) % n) as Seat)
+        round_from(usize::from(s.current), s.seats(), Direction::Clockwise)
+            .map(|p| p as Seat)
             .find(|&p| s.player(p).hand.total() > self.n.hand_limit)
     }
 
     /// The first player owing an event discard, clockwise from the drawer.
     pub(crate) fn next_owing(&self, s: &State) -> Option<Seat> {
-        let n = s.seats();
-        (0..n)
-            .map(|i| ((usize::from(s.current) + i) % n) as Seat)
+        round_from(usize::from(s.current), s.seats(), Direction::Clockwise)
+            .map(|p| p as Seat)
             .find(|&p| s.player(p).owe > 0)
     }
 
