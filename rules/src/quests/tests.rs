@@ -408,6 +408,37 @@ fn views_reveal_nothing_hidden_in_random_games() {
     assert!(checked > 1000, "{checked}");
 }
 
+/// Bots are shown observations written over the previous one (`observe_into`); whatever that
+/// earlier view held, the result is the fresh observation the same generator gives.
+#[test]
+fn an_observation_written_over_an_earlier_one_is_the_fresh_one() {
+    let q = rules();
+    let mut rng = GameRng::new(9);
+    let mut checked = 0;
+    for players in 2..=4 {
+        for seed in 0..4 {
+            let mut s = q.setup(&Setup::new(players, seed)).unwrap();
+            let mut stale = s.clone();
+            let mut legal = Vec::new();
+            let mut moves = 0u64;
+            while q.to_move(&s).is_some() && moves < 3000 {
+                if moves % 5 == 0 {
+                    let seat = (moves / 5) as usize % players;
+                    let fresh = q.observe(&s, seat, &mut GameRng::new(moves));
+                    q.observe_into(&s, seat, &mut GameRng::new(moves), &mut stale);
+                    assert_eq!(fresh, stale, "{players}p seed {seed} move {moves}");
+                    checked += 1;
+                }
+                q.legal_actions(&s, &mut legal);
+                let a = legal[rng.index(legal.len())];
+                q.apply(&mut s, &a, &mut NoEvents);
+                moves += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
 #[test]
 fn a_lone_questor_who_cannot_bid_the_minimum_drops_out_and_the_quest_is_over() {
     let q = rules();
