@@ -374,6 +374,27 @@ fn scramble_hidden(s: &State, seat: usize, rng: &mut GameRng) -> State {
     t
 }
 
+/// Plays `players`-seat game `seed` with random moves (up to 3,000), showing `look` the state
+/// before each move with the move's number; moves and `look` share `rng`.
+fn random_game(
+    q: &Quests,
+    players: usize,
+    seed: u64,
+    rng: &mut GameRng,
+    mut look: impl FnMut(&State, u64, &mut GameRng),
+) {
+    let mut s = q.setup(&Setup::new(players, seed)).unwrap();
+    let mut legal = Vec::new();
+    let mut moves = 0;
+    while q.to_move(&s).is_some() && moves < 3000 {
+        look(&s, moves, rng);
+        q.legal_actions(&s, &mut legal);
+        let a = legal[rng.index(legal.len())];
+        q.apply(&mut s, &a, &mut NoEvents);
+        moves += 1;
+    }
+}
+
 #[test]
 fn views_reveal_nothing_hidden_in_random_games() {
     let q = rules();
@@ -381,15 +402,12 @@ fn views_reveal_nothing_hidden_in_random_games() {
     let mut checked = 0;
     for players in 2..=4 {
         for seed in 0..6 {
-            let mut s = q.setup(&Setup::new(players, seed)).unwrap();
-            let mut legal = Vec::new();
-            let mut moves = 0;
-            while q.to_move(&s).is_some() && moves < 3000 {
+            random_game(&q, players, seed, &mut rng, |s, moves, rng| {
                 if moves % 3 == 0 {
                     for seat in 0..players {
-                        let twin = scramble_hidden(&s, seat, &mut rng);
+                        let twin = scramble_hidden(s, seat, rng);
                         assert_eq!(
-                            seen(&q, &s, seat),
+                            seen(&q, s, seat),
                             seen(&q, &twin, seat),
                             "{players}p seed {seed} move {moves}: P{} sees hidden cards in {:?}",
                             seat + 1,
@@ -398,11 +416,7 @@ fn views_reveal_nothing_hidden_in_random_games() {
                         checked += 1;
                     }
                 }
-                q.legal_actions(&s, &mut legal);
-                let a = legal[rng.index(legal.len())];
-                q.apply(&mut s, &a, &mut NoEvents);
-                moves += 1;
-            }
+            });
         }
     }
     assert!(checked > 1000, "{checked}");
@@ -417,23 +431,16 @@ fn an_observation_written_over_an_earlier_one_is_the_fresh_one() {
     let mut checked = 0;
     for players in 2..=4 {
         for seed in 0..4 {
-            let mut s = q.setup(&Setup::new(players, seed)).unwrap();
-            let mut stale = s.clone();
-            let mut legal = Vec::new();
-            let mut moves = 0u64;
-            while q.to_move(&s).is_some() && moves < 3000 {
+            let mut stale = q.setup(&Setup::new(players, seed)).unwrap();
+            random_game(&q, players, seed, &mut rng, |s, moves, _| {
                 if moves % 5 == 0 {
                     let seat = (moves / 5) as usize % players;
-                    let fresh = q.observe(&s, seat, &mut GameRng::new(moves));
-                    q.observe_into(&s, seat, &mut GameRng::new(moves), &mut stale);
+                    let fresh = q.observe(s, seat, &mut GameRng::new(moves));
+                    q.observe_into(s, seat, &mut GameRng::new(moves), &mut stale);
                     assert_eq!(fresh, stale, "{players}p seed {seed} move {moves}");
                     checked += 1;
                 }
-                q.legal_actions(&s, &mut legal);
-                let a = legal[rng.index(legal.len())];
-                q.apply(&mut s, &a, &mut NoEvents);
-                moves += 1;
-            }
+            });
         }
     }
     assert!(checked > 500, "{checked}");
