@@ -166,7 +166,7 @@ impl Counts {
         for (a, b) in self.copies.iter_mut().zip(&other.copies) {
             *a -= *b;
         }
-        self.held = scan_held(&self.copies);
+        self.held = nonzero_mask(&self.copies);
         true
     }
 
@@ -222,29 +222,6 @@ impl Counts {
     pub fn as_slice(&self) -> &[u8] {
         &self.copies
     }
-}
-
-/// The types held, worked out from the counts: eight types at a time, skipping empty words.
-fn scan_held(copies: &[u8; MAX_TYPES]) -> u64 {
-    let mut mask = 0;
-    for (i, word) in copies.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        if w != 0 {
-            mask |= nonzero_bytes(w) << (8 * i);
-        }
-    }
-    mask
-}
-
-/// Bit `i` set when byte `i` of `w` (little-endian) is above zero.
-#[inline]
-fn nonzero_bytes(w: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // Each byte's top bit: set when the byte is above zero (its low seven bits carry into it
-    // without leaving the byte).
-    let top = (((w & LOW7) + LOW7) | w) & !LOW7;
-    // Gathers the eight top bits into the top byte, byte `i`'s landing on bit `56 + i`.
-    (top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 /// Which of the first 64 bytes are above zero, as a bit mask. Eight bytes at a time, and
@@ -360,7 +337,6 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(c.held(), held);
                 proptest::prop_assert_eq!(c.held(), nonzero_mask(c.as_slice()));
-                proptest::prop_assert_eq!(c.held(), scan_held(&c.copies));
                 proptest::prop_assert_eq!(c.is_empty(), held == 0);
                 let among: Vec<(u8, u8)> =
                     c.iter().filter(|&(t, _)| types & (1 << t) != 0).collect();
