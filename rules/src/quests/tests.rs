@@ -837,3 +837,42 @@ fn the_greedy_bot_plays_mordred_when_it_turns_the_bidding_its_way() {
     assert_eq!(q.max_bid(&s, 3), 3);
     assert_ne!(greedy_choice(&q, &s), "use mordred P4 queen-guinevere");
 }
+
+/// The bidding's new choices under every reading the params allow: in random games the
+/// rules' laws hold after every move, every bid offered is one the bidder can make, and a
+/// bidder is asked only when he has a choice.
+#[test]
+fn random_games_keep_the_laws_under_each_reading_of_the_bidding() {
+    use grail_engine::bidding::Rounds;
+    for (rounds, plays) in [
+        (Rounds::UntilOneLeft, true),
+        (Rounds::UntilOneLeft, false),
+        (Rounds::OnePass, false),
+    ] {
+        let mut q = rules();
+        q.n.test_bidding = rounds;
+        q.n.allies_during_tests = plays;
+        q.n.amour_during_tests = plays;
+        let mut bids = 0;
+        for seed in 0..6 {
+            let mut rng = GameRng::new(seed);
+            random_game(&q, 4, seed, &mut rng, |s, _, _| {
+                let at = format!("{rounds:?} plays {plays} seed {seed} turn {}", s.turn);
+                assert_eq!(q.check_invariants(s), Ok(()), "{at}");
+                if s.phase == Phase::Bid && q.over_limit(s).is_none() {
+                    bids += 1;
+                    let seat = q.to_move(s).expect("a bidder") as u8;
+                    let mut legal = Vec::new();
+                    q.legal_actions(s, &mut legal);
+                    for a in &legal {
+                        if let super::state::Action::Bid(b) = a {
+                            assert!(u32::from(*b) <= q.max_bid(s, seat), "{at}");
+                        }
+                    }
+                    assert!(legal.len() > 1, "{at}: asked with nothing to choose");
+                }
+            });
+        }
+        assert!(bids > 0, "{rounds:?} plays {plays}: no test was bid on");
+    }
+}
