@@ -22,7 +22,7 @@ pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> 
         return PackFile::default();
     };
     let pack = f.node("pack").and_then(|n| header(f.dec, n));
-    let params = f.table("params", |dec, _, n| dec.param(n));
+    let params = f.table("params", |dec, key, n| dec.param(key, n));
     let sets = f.table("sets", |dec, _, n| set(dec, n));
     let conditions = f.table("conditions", |dec, _, n| condition(dec, n));
     f.finish();
@@ -33,6 +33,12 @@ pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> 
         conditions,
     }
 }
+
+/// The largest magnitude of any number a pack declares (points, attribute values and
+/// ranges, params). No game needs more, and it keeps every sum the engine forms of them
+/// (255 copies of 64 card types, a score over a long game) far inside `i64`, so no
+/// arithmetic on pack numbers can wrap.
+pub const MAX_NUMBER: i64 = 1_000_000_000;
 
 /// The card fields that are not attribute values, for did-you-mean on unknown card keys.
 pub const CARD_FIELDS: &[&str] = &[
@@ -132,8 +138,8 @@ fn domain(dec: &mut Decoder, node: &Node) -> Option<Sp<DomainDef>> {
         }
         NodeKind::Table(_) => {
             let mut f = dec.fields(node, "an attribute range")?;
-            let min = f.required_int("min", i64::MIN, i64::MAX);
-            let max = f.required_int("max", i64::MIN, i64::MAX);
+            let min = f.required_int("min", -MAX_NUMBER, MAX_NUMBER);
+            let max = f.required_int("max", -MAX_NUMBER, MAX_NUMBER);
             f.finish();
             let (min, max) = (min?.value, max?.value);
             if min > max {
@@ -163,14 +169,14 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
     let id = f.required_str("id");
     let name = f.str("name");
     let copies = f.int("copies", 0, 255);
-    let points = f.int("points", i64::MIN, i64::MAX);
+    let points = f.int("points", -MAX_NUMBER, MAX_NUMBER);
     let condition = f.str("condition");
     let text = f.str("text");
     let overrides = f.array("overrides", override_def);
     let effects = f.array("effects", effect);
     let remove = f.bool("remove");
     debug_assert_eq!(f.known, CARD_FIELDS);
-    let attributes = f.rest(|dec, n| dec.attr_value(n));
+    let attributes = f.rest(|dec, key, n| dec.attr_value(key, n));
     Some(CardDef {
         id: id?,
         name,
@@ -188,7 +194,7 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
 fn override_def(dec: &mut Decoder, node: &Node) -> Option<OverrideDef> {
     let mut f = dec.fields(node, "an override")?;
     let when = f.required_str("when");
-    let values = f.rest(|dec, n| dec.attr_value(n));
+    let values = f.rest(|dec, key, n| dec.attr_value(key, n));
     Some(OverrideDef {
         when: when?,
         values,
@@ -198,7 +204,7 @@ fn override_def(dec: &mut Decoder, node: &Node) -> Option<OverrideDef> {
 fn effect(dec: &mut Decoder, node: &Node) -> Option<EffectDef> {
     let mut f = dec.fields(node, "an effect")?;
     let kind = f.required_str("kind");
-    let fields = f.rest(|_, n| Some(n.clone()));
+    let fields = f.rest(|_, _, n| Some(n.clone()));
     Some(EffectDef {
         kind: kind?,
         fields,
@@ -277,11 +283,34 @@ impl<'d> Decoder<'d> {
 
     fn str(&mut self, node: &Node, key: &str) -> Option<Sp<String>> {
         match &node.kind {
-            NodeKind::Str(s) => Some(Sp::new(s.clone(), self.loc(node))),
+            NodeKind::Str(s) => {
+                self.no_control_characters(node, key, s);
+                Some(Sp::new(s.clone(), self.loc(node)))
+            }
             _ => {
                 self.wrong_type(node, &format!("`{key}`"), "a string");
                 None
             }
+        }
+    }
+
+    /// Names and texts end up on the player's terminal, where `\u{1b}[2J` would clear the
+    /// screen: a control character other than newline and tab is an error (the value is
+    /// kept, so nothing else is reported for want of it).
+    fn no_control_characters(&mut self, node: &Node, key: &str, s: &str) {
+        if let Some(c) = s
+            .chars()
+            .find(|&c| c.is_control() && c != '\n' && c != '\t')
+        {
+            self.error(
+                "control-character",
+                format!(
+                    "`{key}` contains the control character U+{:04X}",
+                    u32::from(c)
+                ),
+                node.span.clone(),
+                "control characters other than newline and tab are not allowed",
+            );
         }
     }
 
@@ -312,23 +341,35 @@ impl<'d> Decoder<'d> {
         }
     }
 
-    fn param(&mut self, node: &Node) -> Option<Sp<ParamValue>> {
+    fn param(&mut self, key: &str, node: &Node) -> Option<Sp<ParamValue>> {
         let value = match &node.kind {
-            NodeKind::Int(v) => ParamValue::Int(*v),
+            NodeKind::Int(_) => {
+                ParamValue::Int(self.int(node, key, -MAX_NUMBER, MAX_NUMBER)?.value)
+            }
             NodeKind::Bool(v) => ParamValue::Bool(*v),
-            NodeKind::Str(v) => ParamValue::Text(v.clone()),
+            NodeKind::Str(v) => {
+                self.no_control_characters(node, key, v);
+                ParamValue::Text(v.clone())
+            }
             _ => {
-                self.wrong_type(node, "a param", "an integer, a boolean or a string");
+                self.wrong_type(
+                    node,
+                    &format!("param `{key}`"),
+                    "an integer, a boolean or a string",
+                );
                 return None;
             }
         };
         Some(Sp::new(value, self.loc(node)))
     }
 
-    fn attr_value(&mut self, node: &Node) -> Option<Sp<AttrValue>> {
+    fn attr_value(&mut self, key: &str, node: &Node) -> Option<Sp<AttrValue>> {
         let value = match &node.kind {
-            NodeKind::Int(v) => AttrValue::Int(*v),
-            NodeKind::Str(v) => AttrValue::Sym(v.clone()),
+            NodeKind::Int(_) => AttrValue::Int(self.int(node, key, -MAX_NUMBER, MAX_NUMBER)?.value),
+            NodeKind::Str(v) => {
+                self.no_control_characters(node, key, v);
+                AttrValue::Sym(v.clone())
+            }
             _ => {
                 self.wrong_type(node, "an attribute value", "a name or an integer");
                 return None;
@@ -458,7 +499,7 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
     }
 
     /// The keys not taken, for open tables (card attributes, effect fields).
-    fn rest<T>(mut self, mut item: impl FnMut(&mut Decoder, &Node) -> Option<T>) -> Table<T> {
+    fn rest<T>(mut self, mut item: impl FnMut(&mut Decoder, &str, &Node) -> Option<T>) -> Table<T> {
         let mut out = Vec::new();
         let entries = self.entries;
         for (i, e) in entries.iter().enumerate() {
@@ -468,7 +509,7 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
             self.used[i] = true;
             if self.known.contains(&e.key.as_str()) {
                 self.duplicate(e);
-            } else if let Some(v) = item(self.dec, &e.value) {
+            } else if let Some(v) = item(self.dec, &e.key, &e.value) {
                 out.push((self.key(e), v));
             }
         }

@@ -97,8 +97,16 @@ impl<'a> Loader<'a> {
             diags: Vec::new(),
             chain: Vec::new(),
         };
+        // Findings of reading and decoding the files come before those of checking the
+        // whole: a file that cannot be read or a value that cannot be decoded is the cause of
+        // what the checks then miss (`hand_size = nan` before "needs param `hand_size`").
+        let mut read_stage = 0;
         let pack = match self.root_file(path) {
-            Some(root) => run.pack(&root, None).and_then(|merged| run.resolve(merged)),
+            Some(root) => {
+                let merged = run.pack(&root, None);
+                read_stage = run.diags.len();
+                merged.and_then(|merged| run.resolve(merged))
+            }
             None => {
                 run.diags.push(Diagnostic::error(
                     "missing-file",
@@ -110,9 +118,12 @@ impl<'a> Loader<'a> {
                 None
             }
         };
-        // In file order, as a reader meets them; findings without a place first.
-        run.diags
-            .sort_by_key(|d| d.primary().map(|l| (l.source, l.span.start)));
+        // Within each stage, in file order, as a reader meets them; findings without a
+        // place first.
+        let (read, checked) = run.diags.split_at_mut(read_stage);
+        for stage in [read, checked] {
+            stage.sort_by_key(|d| d.primary().map(|l| (l.source, l.span.start)));
+        }
         let sources = Arc::new(run.sources);
         let has_errors = run.diags.iter().any(Diagnostic::is_error);
         Loaded {
