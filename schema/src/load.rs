@@ -229,9 +229,10 @@ impl Run<'_, '_> {
         let bytes = match self.loader.files.read(path) {
             Ok(b) => b,
             Err(e) => {
-                let why = match e.kind() {
-                    std::io::ErrorKind::NotFound => "no such file".to_owned(),
-                    _ => e.to_string(),
+                let not_found = e.kind() == std::io::ErrorKind::NotFound;
+                let why = match not_found {
+                    true => "no such file".to_owned(),
+                    false => e.to_string(),
                 };
                 let mut d = Diagnostic::error(
                     "missing-file",
@@ -239,7 +240,9 @@ impl Run<'_, '_> {
                 );
                 if let Some(at) = from {
                     d = d.at(at.source, at.span.clone(), "named here");
-                    if let Some(near) = self.sibling_near(path) {
+                    // A file that is there but unreadable (a symlink loop, a FIFO) needs no
+                    // other name.
+                    if let Some(near) = self.sibling_near(path).filter(|_| not_found) {
                         d = d.with_help(format!("did you mean `{near}`?"));
                     }
                 }
