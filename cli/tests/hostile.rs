@@ -237,3 +237,26 @@ fn more_threads_than_games_start_no_more_threads_than_games() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
 }
+
+#[test]
+fn a_variant_is_a_name_not_a_path() {
+    // Resolves to an existing file, `content/king-arthur/variants/seals.toml`, but by a path.
+    let run = grail(
+        &[
+            "sim",
+            "king-arthur",
+            "--variant",
+            "../../king-arthur/variants/seals",
+            "--games",
+            "1",
+        ],
+        SOON,
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("has no variant `../../king-arthur/variants/seals`"),
+        "{}",
+        run.stderr
+    );
+}

@@ -167,7 +167,12 @@ impl<'a> Loader<'a> {
         let Some(v) = variant else {
             return self.load(&folder).with_origin(origin);
         };
-        match bundled::pack_file_in(self.files, &folder.join("variants"), v) {
+        // A variant is a file stem in `variants/`, never a path out of it.
+        let plain = !v.is_empty() && !v.starts_with('.') && !v.contains(['/', '\\']);
+        let file = plain
+            .then(|| bundled::pack_file_in(self.files, &folder.join("variants"), v))
+            .flatten();
+        match file {
             Some(file) => self.load(&file).with_origin(origin),
             None => {
                 let known: Vec<String> = self
