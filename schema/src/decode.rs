@@ -18,6 +18,7 @@ use crate::node::{Entry, Node, NodeKind};
 /// Decodes one file. Fields that fail to decode are left out, with a diagnostic.
 pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> PackFile {
     let mut dec = Decoder { source, diags };
+    dec.no_control_characters(node, "the file");
     let Some(mut f) = dec.fields(node, "the file") else {
         return PackFile::default();
     };
@@ -283,10 +284,7 @@ impl<'d> Decoder<'d> {
 
     fn str(&mut self, node: &Node, key: &str) -> Option<Sp<String>> {
         match &node.kind {
-            NodeKind::Str(s) => {
-                self.no_control_characters(node, key, s);
-                Some(Sp::new(s.clone(), self.loc(node)))
-            }
+            NodeKind::Str(s) => Some(Sp::new(s.clone(), self.loc(node))),
             _ => {
                 self.wrong_type(node, &format!("`{key}`"), "a string");
                 None
@@ -295,23 +293,47 @@ impl<'d> Decoder<'d> {
     }
 
     /// Names and texts end up on the player's terminal, where `\u{1b}[2J` would clear the
-    /// screen: a control character other than newline and tab is an error (the value is
-    /// kept, so nothing else is reported for want of it).
-    fn no_control_characters(&mut self, node: &Node, key: &str, s: &str) {
-        if let Some(c) = s
-            .chars()
-            .find(|&c| c.is_control() && c != '\n' && c != '\t')
-        {
-            self.error(
-                "control-character",
-                format!(
-                    "`{key}` contains the control character U+{:04X}",
-                    u32::from(c)
-                ),
-                node.span.clone(),
-                "control characters other than newline and tab are not allowed",
-            );
+    /// screen: a control character other than newline and tab, in any string or key of the
+    /// file, is an error. (The value is still decoded, so nothing else is reported for want
+    /// of it.)
+    fn no_control_characters(&mut self, node: &Node, key: &str) {
+        let control = |s: &str| {
+            s.chars()
+                .find(|&c| c.is_control() && c != '\n' && c != '\t')
+        };
+        match &node.kind {
+            NodeKind::Str(s) => {
+                if let Some(c) = control(s) {
+                    self.control_character(format!("`{key}`"), c, node.span.clone());
+                }
+            }
+            NodeKind::Array(items) => {
+                for item in items {
+                    self.no_control_characters(item, key);
+                }
+            }
+            NodeKind::Table(entries) => {
+                for e in entries {
+                    if let Some(c) = control(&e.key) {
+                        self.control_character("a key".into(), c, e.key_span.clone());
+                    }
+                    self.no_control_characters(&e.value, &e.key);
+                }
+            }
+            _ => {}
         }
+    }
+
+    fn control_character(&mut self, what: String, c: char, span: Range<usize>) {
+        self.error(
+            "control-character",
+            format!(
+                "{what} contains the control character U+{:04X}",
+                u32::from(c)
+            ),
+            span,
+            "control characters other than newline and tab are not allowed",
+        );
     }
 
     fn strs(&mut self, node: &Node, key: &str) -> Vec<Sp<String>> {
@@ -347,10 +369,7 @@ impl<'d> Decoder<'d> {
                 ParamValue::Int(self.int(node, key, -MAX_NUMBER, MAX_NUMBER)?.value)
             }
             NodeKind::Bool(v) => ParamValue::Bool(*v),
-            NodeKind::Str(v) => {
-                self.no_control_characters(node, key, v);
-                ParamValue::Text(v.clone())
-            }
+            NodeKind::Str(v) => ParamValue::Text(v.clone()),
             _ => {
                 self.wrong_type(
                     node,
@@ -366,10 +385,7 @@ impl<'d> Decoder<'d> {
     fn attr_value(&mut self, key: &str, node: &Node) -> Option<Sp<AttrValue>> {
         let value = match &node.kind {
             NodeKind::Int(_) => AttrValue::Int(self.int(node, key, -MAX_NUMBER, MAX_NUMBER)?.value),
-            NodeKind::Str(v) => {
-                self.no_control_characters(node, key, v);
-                AttrValue::Sym(v.clone())
-            }
+            NodeKind::Str(v) => AttrValue::Sym(v.clone()),
             _ => {
                 self.wrong_type(node, "an attribute value", "a name or an integer");
                 return None;
@@ -550,6 +566,45 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
             Diagnostic::error("duplicate-id", format!("`{}` is given twice", e.key))
                 .at(self.dec.source, e.key_span.clone(), "given again here")
                 .also(self.dec.source, first, "first given here"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{self, Format};
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        let node = syntax::parse(Format::Toml, SourceId(0), text).expect("parses");
+        let mut diags = Vec::new();
+        pack_file(SourceId(0), &node, &mut diags);
+        diags.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn control_characters_are_refused_in_every_string_and_key() {
+        assert_eq!(codes("[params]\nx = \"a\\u001bb\""), ["control-character"]);
+        assert_eq!(
+            codes("[sets.a]\n[[sets.a.cards]]\nid = \"c\"\n\"k\\u0007\" = 1"),
+            ["control-character"]
+        );
+        assert_eq!(
+            codes(
+                "[sets.a]\n[[sets.a.cards]]\nid = \"c\"\neffects = [{ kind = \"x\", to = [\"\\u009b\"] }]"
+            ),
+            ["control-character"]
+        );
+        assert!(codes("[params]\nx = \"two\\nlines\\tand a tab\"").is_empty());
+    }
+
+    #[test]
+    fn numbers_are_bounded_where_declared() {
+        assert_eq!(codes("[params]\nx = 1000000001"), ["out-of-range"]);
+        assert!(codes("[params]\nx = -1000000000").is_empty());
+        assert_eq!(
+            codes("[sets.a]\n[[sets.a.cards]]\nid = \"c\"\npoints = 9223372036854775807"),
+            ["out-of-range"]
         );
     }
 }
