@@ -34,15 +34,12 @@ impl Errors {
     ) {
         if let Some(why) = unsatisfiable(&condition.program, &condition.expr, deck, args) {
             self.0.push(
-                Diagnostic::error(
-                    "unreachable",
-                    format!(
-                        "{what}: no cards of the pack can ever meet `{}`",
+                Diagnostic::error("unreachable", what)
+                    .at(loc.source, loc.span.clone(), "never reached")
+                    .with_note(format!(
+                        "no cards of the pack meet condition `{}`: {why}",
                         condition.name
-                    ),
-                )
-                .at(loc.source, loc.span.clone(), "never reached")
-                .with_note(why),
+                    )),
             );
         }
     }
