@@ -5,11 +5,12 @@
 //! `play <ally>`; `use <card> P2 <ally>` (Mordred), `use <card> stage <n>` (Merlin).
 
 use grail_engine::diag::no_such;
+use grail_engine::game::Seat;
 use grail_engine::seats::parse_seat;
 
 use super::state::{Action, Phase, State};
 use super::{Kind, Quests, Targets};
-use crate::wording::Count;
+use crate::wording::{Count, FACE_DOWN};
 
 const VERBS: [&str; 13] = [
     "sponsor", "join", "enter", "decline", "add", "done", "bid", "drop", "discard", "play", "use",
@@ -34,6 +35,19 @@ impl Quests {
                 format!("use {} P{} {}", id(card), seat + 1, id(ally))
             }
             Action::Preview { card, stage } => format!("use {} stage {}", id(card), stage + 1),
+        }
+    }
+
+    /// [`Self::notation`] as `viewer` may read it: a card added to a face-down stage or
+    /// commitment is named only to the seat that adds it.
+    pub(crate) fn notation_for(&self, s: &State, action: &Action, viewer: Option<Seat>) -> String {
+        let mover = self.decider(s).map(usize::from);
+        match *action {
+            Action::Add(_) if viewer.is_none() || viewer != mover => match s.phase {
+                Phase::Build => format!("add {} to stage {}", FACE_DOWN, s.quest.stage + 1),
+                _ => format!("add {FACE_DOWN}"),
+            },
+            _ => self.notation(s, action),
         }
     }
 
