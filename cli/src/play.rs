@@ -240,7 +240,7 @@ pub fn play(
         writeln!(out, "Resumed after {} moves.", session.m.history().len())?;
     } else if !session.m.setup_events().is_empty() {
         writeln!(out, "Setup:")?;
-        for event in session.m.setup_events() {
+        for event in session.m.setup_events_for(viewer(session)) {
             writeln!(out, "    {event}")?;
         }
     }
@@ -275,8 +275,9 @@ pub fn play(
             }
         };
         let who = session.table[seat].name();
-        writeln!(out, "{} ({who}): {}", seat_name(played.seat), played.text)?;
-        write_events(out, &played)?;
+        let shown = played.shown_to(viewer(session));
+        writeln!(out, "{} ({who}): {}", seat_name(played.seat), shown.text)?;
+        write_events(out, &shown.events)?;
         save(session)?;
     }
     writeln!(out, "\n{}", session.m.render(None).trim_end())?;
@@ -288,8 +289,14 @@ pub fn play(
     Ok(())
 }
 
-fn write_events(out: &mut dyn Write, played: &Played) -> std::io::Result<()> {
-    for e in &played.events {
+/// Whose eyes the printed game is seen through: the human's, or a spectator's when bots
+/// play every seat (moves and events name only the cards that viewer can see).
+fn viewer(session: &Session<'_>) -> Option<Seat> {
+    session.table.iter().position(|p| *p == Player::Human)
+}
+
+fn write_events(out: &mut dyn Write, events: &[String]) -> std::io::Result<()> {
+    for e in events {
         writeln!(out, "    {e}")?;
     }
     Ok(())

@@ -50,6 +50,8 @@ pub trait DynMatch {
     fn history(&self) -> &[Played];
     /// What happened during setup, before the first move, in words.
     fn setup_events(&self) -> &[String];
+    /// The same as `viewer` (`None`: a spectator) may read it.
+    fn setup_events_for(&self, viewer: Option<Seat>) -> &[String];
     fn digest(&self) -> String;
     /// The rulebook's invariants on the current state (see [`Rules::check_invariants`]).
     fn check_invariants(&self) -> Result<(), String>;
@@ -195,6 +197,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn setup_events(&self) -> &[String] {
         self.m.setup_events()
+    }
+    fn setup_events_for(&self, viewer: Option<Seat>) -> &[String] {
+        self.m.setup_events_for(viewer)
     }
     fn digest(&self) -> String {
         self.m.digest()

@@ -157,6 +157,40 @@ pub trait Rules: Send + Sync {
     fn parse_action(&self, state: &Self::State, text: &str) -> Result<Self::Action, String>;
     fn describe_event(&self, state: &Self::State, event: &Self::Event) -> String;
 
+    /// [`Self::format_action`] as `viewer` may read it, from the state before the move
+    /// (`None`: a spectator, who sees only what every player sees). A card the viewer
+    /// cannot see is not named but described ("adds a card to stage 2 face down"). Only
+    /// for showing: the history, replays and saves keep the canonical notation. The
+    /// default suits games whose every move is public.
+    fn format_action_for(
+        &self,
+        before: &Self::State,
+        action: &Self::Action,
+        viewer: Option<Seat>,
+    ) -> String {
+        let _ = viewer;
+        self.format_action(before, action)
+    }
+    /// [`Self::describe_event`] as `viewer` may read it (`None`: a spectator), from the
+    /// state after the move. The default suits games whose events name no hidden card.
+    fn describe_event_for(
+        &self,
+        state: &Self::State,
+        event: &Self::Event,
+        viewer: Option<Seat>,
+    ) -> String {
+        let _ = viewer;
+        self.describe_event(state, event)
+    }
+    /// Where the cards are: every place a card can be (a hand, a deck, a face-down stage,
+    /// a discard pile), named, with the ids of the cards in it, in the state's order. Read
+    /// only by tests, to check that nothing shown to a seat names a card it cannot see: a
+    /// zone is visible to a seat when its observations leave it as it truly is.
+    fn zones(&self, state: &Self::State) -> Vec<(String, Vec<String>)> {
+        let _ = state;
+        Vec::new()
+    }
+
     /// The table as `seat` sees it (`None`: what every player sees), for the terminal.
     fn render(&self, state: &Self::State, seat: Option<Seat>) -> String;
     /// Answers a script's question about the state (`"score P1"`, `"hand P2"`), as text.

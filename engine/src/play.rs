@@ -22,6 +22,24 @@ pub struct Played {
     pub digest: String,
     /// What happened, in words.
     pub events: Vec<String>,
+    /// The move and its events as each seat was shown them (index = seat), then as a
+    /// spectator was: nobody reads a card they cannot see (see [`Rules::format_action_for`]).
+    pub shown: Vec<Shown>,
+}
+
+impl Played {
+    /// What `viewer` (`None`: a spectator) was shown of this move.
+    pub fn shown_to(&self, viewer: Option<Seat>) -> &Shown {
+        let i = viewer.unwrap_or(self.shown.len() - 1);
+        &self.shown[i.min(self.shown.len() - 1)]
+    }
+}
+
+/// A move as one viewer may read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub text: String,
+    pub events: Vec<String>,
 }
 
 /// Why a move was not played. The game is unchanged.
@@ -77,6 +95,8 @@ pub struct Match<'r, R: Rules> {
     history: Vec<Played>,
     /// What happened during setup, in words (see [`Rules::setup_with_events`]).
     setup_events: Vec<String>,
+    /// The same as each seat, then a spectator, may read it.
+    setup_shown: Vec<Vec<String>>,
     /// Scratch buffers, reused from move to move.
     legal: Vec<R::Action>,
     events: Vec<R::Event>,
@@ -86,6 +106,11 @@ pub struct Match<'r, R: Rules> {
     /// Determinises the views rendered for people, apart from the bots' stream so that
     /// looking at the table never changes what a bot will do.
     render_rng: GameRng,
+}
+
+/// Everyone a move is shown to: each seat, then a spectator (`None`).
+fn viewers(players: usize) -> impl Iterator<Item = Option<Seat>> {
+    (0..players).map(Some).chain(std::iter::once(None))
 }
 
 impl<'r, R: Rules> Match<'r, R> {
@@ -107,6 +132,14 @@ impl<'r, R: Rules> Match<'r, R> {
             .iter()
             .map(|e| rules.describe_event(&state, e))
             .collect();
+        let setup_shown = viewers(setup.players)
+            .map(|viewer| {
+                events
+                    .iter()
+                    .map(|e| rules.describe_event_for(&state, e, viewer))
+                    .collect()
+            })
+            .collect();
         let observer = Observer::for_game(setup.seed);
         let render_rng = GameRng::new(agent::view_seed(!setup.seed));
         Ok(Match {
@@ -115,6 +148,7 @@ impl<'r, R: Rules> Match<'r, R> {
             state,
             history: Vec::new(),
             setup_events,
+            setup_shown,
             legal: Vec::new(),
             events,
             observer,
@@ -138,6 +172,11 @@ impl<'r, R: Rules> Match<'r, R> {
     /// What happened during setup, before the first move, in words.
     pub fn setup_events(&self) -> &[String] {
         &self.setup_events
+    }
+    /// What `viewer` (`None`: a spectator) may read of what happened during setup.
+    pub fn setup_events_for(&self, viewer: Option<Seat>) -> &[String] {
+        let last = self.setup_shown.len() - 1;
+        &self.setup_shown[viewer.map_or(last, |s| s.min(last))]
     }
     pub fn to_move(&self) -> Option<Seat> {
         self.rules.to_move(&self.state)
@@ -260,6 +299,12 @@ impl<'r, R: Rules> Match<'r, R> {
 
     fn apply_unchecked(&mut self, seat: Seat, action: &R::Action) -> &Played {
         let text = self.rules.format_action(&self.state, action);
+        let mut shown: Vec<Shown> = viewers(self.setup.players)
+            .map(|viewer| Shown {
+                text: self.rules.format_action_for(&self.state, action, viewer),
+                events: Vec::new(),
+            })
+            .collect();
         self.events.clear();
         self.rules.apply(&mut self.state, action, &mut self.events);
         let events = self
@@ -267,11 +312,19 @@ impl<'r, R: Rules> Match<'r, R> {
             .iter()
             .map(|e| self.rules.describe_event(&self.state, e))
             .collect();
+        for (viewer, view) in viewers(self.setup.players).zip(&mut shown) {
+            view.events = self
+                .events
+                .iter()
+                .map(|e| self.rules.describe_event_for(&self.state, e, viewer))
+                .collect();
+        }
         self.history.push(Played {
             seat,
             text,
             digest: short_digest(&self.state),
             events,
+            shown,
         });
         self.history.last().expect("just pushed")
     }

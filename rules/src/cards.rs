@@ -21,10 +21,29 @@ impl CardSet {
     pub(crate) fn index(&self, id: &str) -> Option<Card> {
         self.ids.iter().position(|i| i == id).map(|i| i as Card)
     }
+    /// A zone of this set's cards (see [`zone`]).
+    pub(crate) fn zone(
+        &self,
+        name: impl Into<String>,
+        cards: impl IntoIterator<Item = Card>,
+    ) -> (String, Vec<String>) {
+        zone(name, cards, |c| &self.ids[usize::from(c)])
+    }
     /// Copies of every card of the set.
     pub(crate) fn total(&self) -> usize {
         self.copies.iter().map(|&c| usize::from(c)).sum()
     }
+}
+
+/// A zone for [`Rules::zones`](grail_engine::game::Rules::zones): its name and the ids of
+/// the cards in it, in the order given.
+pub(crate) fn zone<'a>(
+    name: impl Into<String>,
+    cards: impl IntoIterator<Item = Card>,
+    id: impl Fn(Card) -> &'a str,
+) -> (String, Vec<String>) {
+    let ids = cards.into_iter().map(|c| id(c).to_string()).collect();
+    (name.into(), ids)
 }
 
 pub(crate) fn card_set(set: &PackSet) -> CardSet {

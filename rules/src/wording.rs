@@ -12,6 +12,9 @@ impl fmt::Display for Count<'_> {
     }
 }
 
+/// A card named to nobody but its owner, as the other seats read it in a move.
+pub(crate) const FACE_DOWN: &str = "a card face down";
+
 #[cfg(test)]
 mod tests {
     use super::Count;

@@ -266,6 +266,10 @@ impl Rules for Artus {
         self.describe(state, event)
     }
 
+    fn zones(&self, state: &State) -> Vec<(String, Vec<String>)> {
+        self.zones_of(state)
+    }
+
     fn render(&self, state: &State, seat: Option<Seat>) -> String {
         self.table(state, seat)
     }

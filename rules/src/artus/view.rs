@@ -15,6 +15,7 @@ use grail_engine::seats::parse_seat;
 
 use super::Artus;
 use super::state::{Event, Phase, State};
+use crate::cards::zone;
 use crate::wording::Count;
 
 impl Artus {
@@ -259,6 +260,28 @@ impl Artus {
                 ));
             }
         })
+    }
+
+    /// Every place a card can be (see [`Rules::zones`](grail_engine::game::Rules::zones)).
+    pub(crate) fn zones_of(&self, s: &State) -> Vec<(String, Vec<String>)> {
+        let id = |c: u8| self.cards[usize::from(c)].id.as_str();
+        let mut zones = Vec::new();
+        for (p, player) in s.players.iter().enumerate() {
+            zones.push(zone(format!("P{} hand", p + 1), player.hand.cards(), id));
+            zones.push(zone(
+                format!("P{} played", p + 1),
+                player.played.cards(),
+                id,
+            ));
+            for (d, pile) in player.piles.iter().enumerate() {
+                zones.push(zone(
+                    format!("P{} pile {}", p + 1, d + 1),
+                    pile.top_down(),
+                    id,
+                ));
+            }
+        }
+        zones
     }
 
     pub(crate) fn describe(&self, state: &State, event: &Event) -> String {

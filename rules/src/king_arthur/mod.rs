@@ -155,6 +155,10 @@ impl Rules for KingArthur {
         self.describe(event)
     }
 
+    fn zones(&self, state: &State) -> Vec<(String, Vec<String>)> {
+        self.zones_of(state)
+    }
+
     fn render(&self, state: &State, seat: Option<Seat>) -> String {
         self.table(state, seat)
     }

@@ -259,6 +259,32 @@ impl KingArthur {
         })
     }
 
+    /// Every place a card can be (see [`Rules::zones`](grail_engine::game::Rules::zones)).
+    /// Adventures are public cards that never move but to their taker; they are left out.
+    pub(crate) fn zones_of(&self, s: &State) -> Vec<(String, Vec<String>)> {
+        let (k, a) = (&self.knights, &self.adversaries);
+        let mut zones = vec![
+            k.zone("knight supply", s.knight_supply.top_down()),
+            k.zone("knight discard", s.knight_discard.top_down()),
+            a.zone("adversary supply", s.adversary_supply.top_down()),
+            a.zone("adversaries out", s.adversaries_out.cards()),
+        ];
+        for (i, column) in s.columns.iter().enumerate() {
+            zones.push(a.zone(
+                format!("column {}", self.column_names[i]),
+                column.iter().map(|slot| slot.card),
+            ));
+        }
+        for (p, player) in s.players.iter().enumerate() {
+            zones.push(k.zone(format!("P{} knights", p + 1), player.knights.cards()));
+            zones.push(a.zone(
+                format!("P{} adversaries", p + 1),
+                player.adversaries.cards(),
+            ));
+        }
+        zones
+    }
+
     pub(crate) fn describe(&self, event: &Event) -> String {
         let adversary = |c: Card| self.adversaries.names[c as usize].as_str();
         match event {

@@ -303,6 +303,14 @@ impl Rules for Quests {
         self.describe(event)
     }
 
+    fn format_action_for(&self, before: &State, action: &Action, viewer: Option<Seat>) -> String {
+        self.notation_for(before, action, viewer)
+    }
+
+    fn zones(&self, state: &State) -> Vec<(String, Vec<String>)> {
+        self.zones_of(state)
+    }
+
     fn render(&self, state: &State, seat: Option<Seat>) -> String {
         self.table(state, seat)
     }

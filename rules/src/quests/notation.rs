@@ -5,11 +5,12 @@
 //! `play <ally>`; `use <card> P2 <ally>` (Mordred), `use <card> stage <n>` (Merlin).
 
 use grail_engine::diag::no_such;
+use grail_engine::game::Seat;
 use grail_engine::seats::parse_seat;
 
 use super::state::{Action, Phase, State};
 use super::{Kind, Quests, Targets};
-use crate::wording::Count;
+use crate::wording::{Count, FACE_DOWN};
 
 const VERBS: [&str; 13] = [
     "sponsor", "join", "enter", "decline", "add", "done", "bid", "drop", "discard", "play", "use",
@@ -34,6 +35,19 @@ impl Quests {
                 format!("use {} P{} {}", id(card), seat + 1, id(ally))
             }
             Action::Preview { card, stage } => format!("use {} stage {}", id(card), stage + 1),
+        }
+    }
+
+    /// [`Self::notation`] as `viewer` may read it: a card added to a face-down stage or
+    /// commitment is named only to the seat that adds it.
+    pub(crate) fn notation_for(&self, s: &State, action: &Action, viewer: Option<Seat>) -> String {
+        let mover = self.decider(s).map(usize::from);
+        match *action {
+            Action::Add(_) if viewer.is_none() || viewer != mover => match s.phase {
+                Phase::Build => format!("add {} to stage {}", FACE_DOWN, s.quest.stage + 1),
+                _ => format!("add {FACE_DOWN}"),
+            },
+            _ => self.notation(s, action),
         }
     }
 
@@ -427,5 +441,63 @@ impl Quests {
             ),
             _ => "the rest of the quest could not be set up after this stage: add weapons or choose differently".into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    use grail_engine::rng::GameRng;
+
+    use super::super::state::{Action, Phase};
+
+    /// Issue 14: a card laid on a face-down stage or committed face down is named to the seat
+    /// that adds it alone; every other seat and a spectator read that a card went face down.
+    #[test]
+    fn a_face_down_card_is_named_to_its_owner_alone() {
+        let q = super::super::tests::rules();
+        let mut s = q.setup(&Setup::new(3, 5)).unwrap();
+        let mut rng = GameRng::new(1);
+        let (mut built, mut committed) = (false, false);
+        let mut legal = Vec::new();
+        while let Some(mover) = q.to_move(&s) {
+            q.legal_actions(&s, &mut legal);
+            // Sponsor and join whenever possible, so that stages are laid and cards committed.
+            let action = legal
+                .iter()
+                .find(|a| matches!(a, Action::Sponsor | Action::Join | Action::Add(_)))
+                .copied()
+                .unwrap_or_else(|| legal[rng.index(legal.len())]);
+            if let Action::Add(card) = action {
+                let id = &q.adventure.ids[usize::from(card)];
+                let stage = s.quest.stage + 1;
+                let hidden = match s.phase {
+                    Phase::Build => {
+                        built = true;
+                        format!("add a card face down to stage {stage}")
+                    }
+                    _ => {
+                        committed = true;
+                        "add a card face down".to_string()
+                    }
+                };
+                assert_eq!(
+                    q.format_action_for(&s, &action, Some(mover)),
+                    format!("add {id}")
+                );
+                assert_eq!(q.format_action(&s, &action), format!("add {id}"));
+                assert_eq!(q.format_action_for(&s, &action, None), hidden);
+                for other in (0..3).filter(|&p| p != mover) {
+                    assert_eq!(q.format_action_for(&s, &action, Some(other)), hidden);
+                }
+            }
+            q.apply(&mut s, &action, &mut NoEvents);
+            if built && committed {
+                return;
+            }
+        }
+        panic!(
+            "the game laid no stage or committed no card (built {built}, committed {committed})"
+        );
     }
 }

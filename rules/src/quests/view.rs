@@ -123,6 +123,28 @@ impl Quests {
         }
     }
 
+    /// Every place a card can be (see [`Rules::zones`](grail_engine::game::Rules::zones)).
+    pub(crate) fn zones_of(&self, s: &State) -> Vec<(String, Vec<String>)> {
+        let (a, story) = (&self.adventure, &self.story);
+        let mut zones = vec![
+            a.zone("adventure deck", s.adventure_deck.top_down()),
+            a.zone("adventure discard", s.adventure_discard.top_down()),
+            story.zone("story deck", s.story_deck.top_down()),
+            story.zone("story discard", s.story_discard.top_down()),
+            story.zone("story in play", s.story),
+        ];
+        for (p, player) in s.players.iter().enumerate() {
+            zones.push(a.zone(format!("P{} hand", p + 1), player.hand.cards()));
+            zones.push(a.zone(format!("P{} allies", p + 1), player.allies.cards()));
+            zones.push(a.zone(format!("P{} amour", p + 1), player.amour.cards()));
+            zones.push(a.zone(format!("P{} face down", p + 1), s.sealed.cards(p).cards()));
+        }
+        for (i, stage) in s.quest.built.iter().enumerate() {
+            zones.push(a.zone(format!("stage {}", i + 1), stage.cards()));
+        }
+        zones
+    }
+
     fn revealed_tests(&self, s: &State) -> u8 {
         (0..usize::from(s.quest.stages))
             .filter(|&i| s.quest.is_revealed(i) && self.test_of(&s.quest.built[i]).is_some())
@@ -245,7 +267,7 @@ impl Quests {
             s.story_discard.len()
         );
         if s.quest_bonus > 0 {
-            let _ = write!(out, " · King's Recognition: +{} shields", s.quest_bonus);
+            let _ = write!(out, " · next quest completed: +{} shields", s.quest_bonus);
         }
         out.push('\n');
         if let Some(end) = s.end {

@@ -197,6 +197,10 @@ impl Rules for Virtues {
         self.describe(event)
     }
 
+    fn zones(&self, state: &State) -> Vec<(String, Vec<String>)> {
+        self.zones_of(state)
+    }
+
     fn render(&self, state: &State, seat: Option<EngineSeat>) -> String {
         self.table(state, seat.map(|s| s as Seat))
     }

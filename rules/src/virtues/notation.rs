@@ -142,7 +142,7 @@ impl Virtues {
         }
     }
 
-    fn item_id(&self, item: Item) -> &str {
+    pub(crate) fn item_id(&self, item: Item) -> &str {
         let set = if item.set == VIRTUE_SET {
             &self.virtues
         } else {

@@ -93,6 +93,65 @@ impl Virtues {
         known
     }
 
+    /// Every place a card can be (see [`Rules::zones`](grail_engine::game::Rules::zones)).
+    /// A hand is two zones: the cards everyone knows it holds, and the rest.
+    pub(crate) fn zones_of(&self, s: &State) -> Vec<(String, Vec<String>)> {
+        let (v, t) = (&self.virtues, &self.treasures);
+        let (q, tr) = (&self.quest_cards, &self.trial_cards);
+        let mut zones = vec![
+            v.zone("virtue deck", s.virtue_deck.top_down()),
+            v.zone("virtue discard", s.virtue_discard.top_down()),
+            t.zone("treasure deck", s.treasure_deck.top_down()),
+            q.zone("quest deck", s.quest_deck.top_down()),
+            q.zone("quests done", s.quests_done.cards()),
+            q.zone("quests in play", s.layout.iter().map(|slot| slot.quest)),
+            tr.zone("trial deck", s.trial_deck.top_down()),
+            tr.zone("trial discard", s.trial_discard.top_down()),
+        ];
+        let known = self.known(s);
+        for (p, player) in s.players.iter().enumerate() {
+            let (known_virtues, known_treasures) = known[p];
+            let mut virtues = player.virtues;
+            subtract(&mut virtues, &known_virtues);
+            let mut treasures = player.treasures;
+            subtract(&mut treasures, &known_treasures);
+            zones.push(v.zone(format!("P{} known virtues", p + 1), known_virtues.cards()));
+            zones.push(v.zone(format!("P{} virtues", p + 1), virtues.cards()));
+            zones.push(t.zone(
+                format!("P{} known treasures", p + 1),
+                known_treasures.cards(),
+            ));
+            zones.push(t.zone(format!("P{} treasures", p + 1), treasures.cards()));
+        }
+        if let Stage::Feast(x) = &s.stage {
+            // What a feast's offers ask for is spoken aloud: a wish, not a card shown.
+            let asks = x.offers().iter().filter_map(|o| o.ask);
+            let ids = asks.map(|item| self.item_id(item).to_string()).collect();
+            zones.push(("feast asks".into(), ids));
+        }
+        if let Some(res) = &s.res {
+            for (p, spent) in res.spent.iter().enumerate().take(s.players.len()) {
+                zones.push(v.zone(format!("P{} presented", p + 1), spent.cards()));
+            }
+            zones.push(t.zone("reward", res.pool.cards()));
+            // The trial drawn lies face up; what a presentation still asks of the partners
+            // is said aloud.
+            match &res.step {
+                Step::Trial { trial }
+                | Step::Paying {
+                    trial: Some(trial), ..
+                } => {
+                    zones.push(tr.zone("trial", [*trial]));
+                }
+                _ => {}
+            }
+            if let Step::Paying { joint, .. } = &res.step {
+                zones.push(v.zone("asked of the partners", joint.missing().cards()));
+            }
+        }
+        zones
+    }
+
     pub(crate) fn determinise(&self, state: &State, me: Seat, rng: &mut GameRng) -> State {
         let mut view = state.clone();
         view.rng = rng.fork();
