@@ -3,7 +3,9 @@
 //! A replay names the game, variant, content hash, player count and seed, optionally stacks
 //! piles, and lists steps: recorded moves with the digest of the state after them, hand-written
 //! moves, expectations on [`Rules::inspect`](crate::game::Rules::inspect), moves that must be
-//! refused, and how the game must end. A script is a replay written by hand. The file format
+//! refused, and how the game must end. A step's move may name the seat expected to make it
+//! (`Play("P2: done")`); the step fails when another seat is to move. A script is a replay
+//! written by hand. The file format
 //! is RON (see `docs/replays.md`):
 //!
 //! ```ron
@@ -17,6 +19,7 @@
 //!     stack: {"adversaries": ["dragon-4", "monster-2"]},
 //!     steps: [
 //!         Move("challenge dragon-4", "3fa2c1d0"),
+//!         Play("P2: done"),
 //!         Expect("score P1", "12"),
 //!         Illegal("challenge dragon-4", "needs strength 4"),
 //!         End(reason: "adventures-taken", scores: [12, 8, 3], winners: ["P1"]),
@@ -196,6 +199,21 @@ impl ReplayFile {
     }
 }
 
+/// Splits the seat a step names off its move: `"P2: done"` → `(Some("P2"), "done")`. The
+/// prefix is part of the step syntax, not of any game's notation: `P`, digits, a colon.
+/// Text without one is all move.
+pub fn split_seat(text: &str) -> (Option<&str>, &str) {
+    let trimmed = text.trim_start();
+    if let Some((seat, rest)) = trimmed.split_once(':')
+        && let Some(digits) = seat.strip_prefix(['P', 'p'])
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return (Some(seat), rest.trim_start());
+    }
+    (None, text)
+}
+
 impl Replay {
     /// The setup the replay starts from.
     pub fn setup(&self) -> Setup {
@@ -283,6 +301,17 @@ mod tests {
         assert!(steps("Move(\"a\")").is_err());
         assert!(steps("Jump(\"a\")").is_err());
         assert!(steps("End(reason: \"r\", colour: 1)").is_err());
+    }
+
+    #[test]
+    fn a_seat_prefix_is_split_off_the_move() {
+        assert_eq!(split_seat("P2: done"), (Some("P2"), "done"));
+        assert_eq!(split_seat(" p12:add sword"), (Some("p12"), "add sword"));
+        assert_eq!(split_seat("done"), (None, "done"));
+        // Only `P` and digits before the colon make a seat.
+        assert_eq!(split_seat("P: done"), (None, "P: done"));
+        assert_eq!(split_seat("Px2: done"), (None, "Px2: done"));
+        assert_eq!(split_seat("offer P2: 3"), (None, "offer P2: 3"));
     }
 
     #[test]
