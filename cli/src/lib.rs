@@ -4,6 +4,7 @@
 pub mod content;
 pub mod exit;
 pub mod games;
+pub mod interrupt;
 pub mod lint;
 pub mod list;
 pub mod menu;
@@ -11,5 +12,6 @@ pub mod play;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod save;
 pub mod schema;
 pub mod sim;
