@@ -147,7 +147,7 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
         game,
         m,
         table,
-        save,
+        save: absolute(save),
     })
 }
 
@@ -192,8 +192,14 @@ pub fn resume<'g>(
         game,
         m,
         table,
-        save,
+        save: absolute(save),
     })
+}
+
+/// The save's path as shown in "continue with: grail play --resume …", which then works
+/// from any folder.
+fn absolute(path: PathBuf) -> PathBuf {
+    std::path::absolute(&path).unwrap_or(path)
 }
 
 /// The last part of a game's name, safe in a file name: a pack opened by path is named by

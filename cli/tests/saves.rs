@@ -147,7 +147,10 @@ fn ctrl_c_says_how_to_resume_and_leaves_a_save_that_verifies() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130));
     assert!(
-        text(&o.stderr).contains("the game is saved. Continue with: grail play --resume long.ron"),
+        text(&o.stderr).contains(&format!(
+            "the game is saved. Continue with: grail play --resume {}\n",
+            save.display()
+        )),
         "{}",
         text(&o.stderr)
     );
