@@ -19,7 +19,7 @@ use crate::exit::{CliError, CliResult, input};
 use crate::games::{open_game, read_replay};
 use crate::menu::write_moves;
 use crate::replay::{locate, write_outcome};
-use crate::save::{SaveFile, check_target, free_name};
+use crate::save::{SaveFile, check_target, file_name_part, free_name};
 use crate::sim::parse_agent;
 
 #[derive(Args, Debug)]
@@ -200,25 +200,6 @@ pub fn resume<'g>(
 /// from any folder.
 fn absolute(path: PathBuf) -> PathBuf {
     std::path::absolute(&path).unwrap_or(path)
-}
-
-/// The last part of a game's name, safe in a file name: a pack opened by path is named by
-/// its whole path.
-pub fn file_name_part(game: &str) -> String {
-    let name = game
-        .trim_end_matches(['/', '\\'])
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(game);
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }
 
 fn human_seat(seat: usize, players: usize) -> Result<Seat, CliError> {

@@ -76,7 +76,11 @@ impl SaveFile {
         let Ok(text) = std::fs::read_to_string(path) else {
             return Ok(None);
         };
-        let Some(body) = save_body_len(&text) else {
+        // Appending goes after a step line or the list's opening, nothing else (a file
+        // edited by hand may end otherwise; it is then rewritten).
+        let Some(body) = save_body_len(&text)
+            .filter(|&n| text[..n].ends_with(",\n") || text[..n].ends_with("steps: [\n"))
+        else {
             return Ok(None);
         };
         let Ok(file) = read_replay(path) else {
@@ -208,4 +212,23 @@ pub fn free_name(dir: &Path, stem: &str) -> PathBuf {
         .map(|n| dir.join(format!("{stem}-{n}.ron")))
         .find(|p| !p.exists())
         .expect("some suffix is free")
+}
+
+/// The last part of a game's name, safe in a file name: a pack opened by path is named by
+/// its whole path.
+pub fn file_name_part(game: &str) -> String {
+    let name = game
+        .trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(game);
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }

@@ -186,6 +186,6 @@ pub fn simulate(
 }
 
 fn record_path(dir: &Path, game: &str, players: usize, index: u64) -> PathBuf {
-    let name = crate::play::file_name_part(game);
+    let name = crate::save::file_name_part(game);
     dir.join(format!("{name}-{players}p-{index:06}.ron"))
 }
