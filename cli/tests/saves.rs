@@ -84,15 +84,23 @@ fn start_long_game(dir: &Path, moves: usize) -> (Child, PathBuf) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    wait_for_lines(&save, moves + 10);
+    (child, save)
+}
+
+fn lines(save: &Path) -> usize {
+    std::fs::read_to_string(save).map_or(0, |t| t.lines().count())
+}
+
+fn wait_for_lines(save: &Path, lines_wanted: usize) {
     let start = Instant::now();
-    while std::fs::read_to_string(&save).map_or(0, |t| t.lines().count()) < moves + 10 {
+    while lines(save) < lines_wanted {
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "the save does not grow"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
-    (child, save)
 }
 
 /// Every file in `dir` (not in sub-folders), by name.
@@ -131,6 +139,18 @@ fn a_killed_game_leaves_a_save_that_resumes_from_another_folder_and_verifies() {
     let dir = scratch("kill");
     let (mut child, save) = start_long_game(&dir, 300);
     child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(files(&dir), vec!["long.ron"], "no stray files");
+    // Resumed, from another folder, and killed again: the save is cut after its last whole
+    // move and appended to; it stays whole.
+    let before = lines(&save);
+    let mut child = grail(&repo())
+        .args(["play", "--resume", save.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&save, before + 200);
+    child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(files(&dir), vec!["long.ron"], "no stray files");
     resumes_and_verifies(&save);
