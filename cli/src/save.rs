@@ -73,6 +73,13 @@ impl SaveFile {
     /// A save of this format at `path` whose head is `replay`'s and whose moves begin the
     /// game: cut after its last whole move and opened for appending the rest.
     fn continue_existing(path: &Path, replay: &Replay) -> std::io::Result<Option<SaveFile>> {
+        // A regular file the replay reader accepts (which bounds its size), nothing else.
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Ok(None);
+        }
+        let Ok(file) = read_replay(path) else {
+            return Ok(None);
+        };
         let Ok(text) = std::fs::read_to_string(path) else {
             return Ok(None);
         };
@@ -81,9 +88,6 @@ impl SaveFile {
         let Some(body) = save_body_len(&text)
             .filter(|&n| text[..n].ends_with(",\n") || text[..n].ends_with("steps: [\n"))
         else {
-            return Ok(None);
-        };
-        let Ok(file) = read_replay(path) else {
             return Ok(None);
         };
         let saved = &file.replay;
