@@ -4,6 +4,8 @@
 use std::io;
 use std::process::ExitCode;
 
+use crate::render::escape;
+
 #[derive(Debug)]
 pub enum CliError {
     /// The input was wrong (a file, a move, a failed check): exit 1.
@@ -30,12 +32,13 @@ pub fn input(message: impl Into<String>) -> CliError {
 pub fn finish(result: CliResult) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // Messages quote input (a move, a file's text): never raw onto the terminal.
         Err(CliError::Input(m)) => {
-            eprintln!("error: {m}");
+            eprintln!("error: {}", escape(&m));
             ExitCode::from(1)
         }
         Err(CliError::Usage(m)) => {
-            eprintln!("error: {m}");
+            eprintln!("error: {}", escape(&m));
             ExitCode::from(2)
         }
         Err(CliError::Reported) => ExitCode::from(1),

@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::render;
 use grail_engine::facade::DynGame;
 use grail_engine::replay::{FileError, MAX_REPLAY_BYTES, ReplayFile};
+use grail_schema::files::read_regular;
 use grail_schema::{Disk, Loader};
 
 use crate::exit::{CliError, input};
@@ -21,6 +22,16 @@ pub fn open_game(
     game: &str,
     variant: Option<&str>,
 ) -> Result<Box<dyn DynGame>, String> {
+    open_with_lineage(content, game, variant).map(|(game, _)| game)
+}
+
+/// [`open_game`], also giving the ids of the packs the game was built from (its `extends`
+/// chain, the bundled game first), which a replay's game must be one of.
+pub fn open_with_lineage(
+    content: &Path,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<(Box<dyn DynGame>, Vec<String>), String> {
     let game = lasting_name(content, game);
     let loaded = Loader::new(&Disk)
         .with_content(content)
@@ -37,11 +48,12 @@ pub fn open_game(
             .trim_end()
             .to_string());
     };
-    grail_rules::build(pack).map_err(|diagnostics| {
-        render::to_string(&loaded.sources, &diagnostics)
+    match grail_rules::build(pack) {
+        Ok(game) => Ok((game, pack.lineage.clone())),
+        Err(diagnostics) => Err(render::to_string(&loaded.sources, &diagnostics)
             .trim_end()
-            .to_string()
-    })
+            .to_string()),
+    }
 }
 
 /// How to name a game so that it opens from any folder. Bundled ids (no `/`, `\\`, no
@@ -68,14 +80,12 @@ fn lasting_name(content: &Path, game: &str) -> String {
 /// Reads and parses a replay or save file, with the path in every error.
 pub fn read_replay(path: &Path) -> Result<ReplayFile, CliError> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| input(format!("cannot read {shown}: {e}")))?;
-    if meta.len() > MAX_REPLAY_BYTES as u64 {
-        return Err(input(format!(
-            "{shown}: the file is {} bytes; replays larger than {MAX_REPLAY_BYTES} bytes are refused",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| input(format!("cannot read {shown}: {e}")))?;
+    let bytes = read_regular(path, MAX_REPLAY_BYTES as u64).map_err(|e| match e.kind() {
+        std::io::ErrorKind::FileTooLarge => input(format!(
+            "{shown}: replays larger than {MAX_REPLAY_BYTES} bytes are refused"
+        )),
+        _ => input(format!("cannot read {shown}: {e}")),
+    })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         input(format!(
             "{shown}: not UTF-8 text (byte {})",

@@ -2,6 +2,7 @@
 //! definitions and the dispatch. A library so integration tests can run commands in-process.
 
 pub mod content;
+mod excerpt;
 pub mod exit;
 pub mod games;
 pub mod interrupt;

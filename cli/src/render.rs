@@ -1,92 +1,28 @@
 //! Diagnostics for people (rustc-style snippets via `codespan-reporting`) and for tools
 //! (the stable JSON shape documented in `docs/modding.md`).
 
-use std::ops::Range;
-
 use codespan_reporting::diagnostic::{self as cs, LabelStyle};
-use codespan_reporting::files::{self, Files};
+use codespan_reporting::files;
 use codespan_reporting::term::termcolor::WriteColor;
 use codespan_reporting::term::{self, Config};
 use grail_engine::diag::{Diagnostic, Label, Severity, SourceId, Sources, line_col};
 use serde_json::{Value, json};
 
-/// The sources as `codespan-reporting` reads them, with line starts computed once.
-pub struct SourceFiles<'a> {
-    sources: &'a Sources,
-    line_starts: Vec<Vec<usize>>,
-}
+pub use crate::excerpt::escape;
+use crate::excerpt::{Excerpt, LineStarts};
 
-impl<'a> SourceFiles<'a> {
-    pub fn new(sources: &'a Sources) -> Self {
-        let line_starts = sources
-            .iter()
-            .map(|(_, s)| files::line_starts(&s.text).collect())
-            .collect();
-        SourceFiles {
-            sources,
-            line_starts,
-        }
-    }
+/// The most diagnostics rendered as text for one pack; the rest are counted in a last line
+/// (the JSON form lists them all). A thousand broken includes stay one screen.
+pub const MAX_SHOWN: usize = 20;
 
-    fn text(&self, id: SourceId) -> Result<&'a str, files::Error> {
-        if (id.0 as usize) < self.sources.len() {
-            Ok(&self.sources.get(id).text)
-        } else {
-            Err(files::Error::FileMissing)
-        }
-    }
-}
-
-impl<'a> Files<'a> for SourceFiles<'a> {
-    type FileId = SourceId;
-    type Name = &'a str;
-    type Source = &'a str;
-
-    fn name(&'a self, id: SourceId) -> Result<&'a str, files::Error> {
-        self.text(id)?;
-        Ok(&self.sources.get(id).name)
-    }
-
-    fn source(&'a self, id: SourceId) -> Result<&'a str, files::Error> {
-        self.text(id)
-    }
-
-    fn line_index(&'a self, id: SourceId, byte_index: usize) -> Result<usize, files::Error> {
-        let starts = self
-            .line_starts
-            .get(id.0 as usize)
-            .ok_or(files::Error::FileMissing)?;
-        Ok(starts
-            .binary_search(&byte_index)
-            .unwrap_or_else(|next| next - 1))
-    }
-
-    fn line_range(&'a self, id: SourceId, line: usize) -> Result<Range<usize>, files::Error> {
-        let text = self.text(id)?;
-        let starts = &self.line_starts[id.0 as usize];
-        let start = *starts.get(line).ok_or(files::Error::LineTooLarge {
-            given: line,
-            max: starts.len() - 1,
-        })?;
-        let end = starts.get(line + 1).copied().unwrap_or(text.len());
-        Ok(start..end)
-    }
-}
-
-/// A span that is safe to slice `text` with: inside it and on character boundaries.
-fn clamp(text: &str, span: &Range<usize>) -> Range<usize> {
-    let fix = |mut i: usize| {
-        i = i.min(text.len());
-        while !text.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    };
-    let start = fix(span.start);
-    start..fix(span.end).max(start)
-}
-
-fn to_codespan(d: &Diagnostic, sources: &Sources) -> cs::Diagnostic<SourceId> {
+/// One diagnostic for `codespan-reporting`, over the excerpt of its files it shows, with
+/// every text from the input escaped.
+fn to_codespan(
+    d: &Diagnostic,
+    sources: &Sources,
+    excerpt: &Excerpt,
+    starts: &LineStarts,
+) -> cs::Diagnostic<SourceId> {
     let severity = match d.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
@@ -101,21 +37,44 @@ fn to_codespan(d: &Diagnostic, sources: &Sources) -> cs::Diagnostic<SourceId> {
             } else {
                 LabelStyle::Secondary
             };
-            let span = clamp(&sources.get(l.source).text, &l.span);
-            cs::Label::new(style, l.source, span).with_message(&l.message)
+            cs::Label::new(style, l.source, excerpt.span(sources, starts, l))
+                .with_message(escape(&l.message))
         })
         .collect();
     let notes = d
         .help
         .iter()
-        .map(|h| format!("help: {h}"))
-        .chain(d.notes.iter().map(|n| format!("note: {n}")))
+        .map(|h| format!("help: {}", escape(h)))
+        .chain(d.notes.iter().map(|n| format!("note: {}", escape(n))))
         .collect();
     cs::Diagnostic::new(severity)
         .with_code(d.code)
-        .with_message(&d.message)
+        .with_message(escape(&d.message))
         .with_labels(labels)
         .with_notes(notes)
+}
+
+/// Renders each diagnostic (at most [`MAX_SHOWN`]) through `emit_one`, then the count of
+/// those left out.
+fn each_shown(
+    sources: &Sources,
+    diagnostics: &[Diagnostic],
+    mut emit_one: impl FnMut(
+        &Diagnostic,
+        &Excerpt,
+        cs::Diagnostic<SourceId>,
+    ) -> Result<(), files::Error>,
+) -> Result<Option<String>, files::Error> {
+    let starts = LineStarts::new(sources);
+    for d in diagnostics.iter().take(MAX_SHOWN) {
+        let excerpt = Excerpt::new(sources, &starts, &d.labels);
+        let shown = to_codespan(d, sources, &excerpt, &starts);
+        emit_one(d, &excerpt, shown)?;
+    }
+    let left = diagnostics.len().saturating_sub(MAX_SHOWN);
+    Ok((left > 0).then(|| {
+        format!("note: {left} more findings not shown (`--format json` lists them all)\n\n")
+    }))
 }
 
 /// Writes diagnostics rustc-style; `out` decides about colour.
@@ -124,25 +83,29 @@ pub fn emit(
     sources: &Sources,
     diagnostics: &[Diagnostic],
 ) -> Result<(), files::Error> {
-    let files = SourceFiles::new(sources);
     let config = Config::default();
-    for d in diagnostics {
-        term::emit_to_write_style(&mut out, &config, &files, &to_codespan(d, sources))?;
+    let rest = each_shown(sources, diagnostics, |_, excerpt, shown| {
+        term::emit_to_write_style(&mut out, &config, excerpt, &shown)
+    })?;
+    if let Some(rest) = rest {
+        out.write_all(rest.as_bytes())?;
     }
     Ok(())
 }
 
 /// The same, as plain text (tests, snapshots).
 pub fn to_string(sources: &Sources, diagnostics: &[Diagnostic]) -> String {
-    let files = SourceFiles::new(sources);
     let config = Config::default();
-    diagnostics
-        .iter()
-        .map(|d| {
-            term::emit_into_string(&config, &files, &to_codespan(d, sources))
-                .unwrap_or_else(|e| format!("{}: {} (cannot show: {e})\n", d.code, d.message))
-        })
-        .collect()
+    let mut text = String::new();
+    let rest = each_shown(sources, diagnostics, |d, excerpt, shown| {
+        text += &term::emit_into_string(&config, excerpt, &shown)
+            .unwrap_or_else(|e| format!("{}: {} (cannot show: {e})\n", d.code, escape(&d.message)));
+        Ok(())
+    });
+    if let Ok(Some(rest)) = rest {
+        text += &rest;
+    }
+    text
 }
 
 /// Version of the JSON shape; bumped on any incompatible change.

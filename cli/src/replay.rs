@@ -11,7 +11,8 @@ use grail_engine::replay::{Failure, LogEntry, ReplayFile, ReplayOptions};
 use grail_engine::seats::seat_name;
 
 use crate::exit::{CliError, CliResult, input};
-use crate::games::{open_game, read_replay};
+use crate::games::{open_game, open_with_lineage, read_replay};
+use crate::render::escape;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -33,13 +34,81 @@ pub struct ReplayArgs {
 pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
     let file = read_replay(&args.file)?;
     let game = match &args.pack {
-        // `./` keeps a bare folder name from being read as a bundled game id.
-        Some(dir) => open_game(content, &Path::new(".").join(dir).to_string_lossy(), None),
-        None => open_game(content, &file.replay.game, file.replay.variant.as_deref()),
-    }
-    .map_err(input)?;
+        Some(dir) => {
+            // `./` keeps a bare folder name from being read as a bundled game id.
+            let (game, lineage) =
+                open_with_lineage(content, &Path::new(".").join(dir).to_string_lossy(), None)
+                    .map_err(input)?;
+            check_pack_game(&args.file, &file.replay.game, dir, &lineage)?;
+            game
+        }
+        None => {
+            check_bundled_id(
+                &args.file,
+                &file.replay.game,
+                file.replay.variant.as_deref(),
+            )?;
+            open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?
+        }
+    };
     let mut stdout = std::io::stdout().lock();
     replay(game.as_ref(), &file, &args, &mut stdout)
+}
+
+/// A replay names its game by id; only with `--pack` may that game be something other than
+/// a bundled one. A path here (`../../etc/passwd`) would make grail read any file as a pack.
+fn check_bundled_id(path: &Path, game: &str, variant: Option<&str>) -> CliResult {
+    let plain = |name: &str| {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && !name.contains(['/', '\\'])
+            && !name.chars().any(char::is_control)
+    };
+    if !plain(game) {
+        return Err(input(format!(
+            "{}: the replay's game `{}` is not the id of a bundled game; \
+             to run it with a pack folder, give the folder with --pack DIR",
+            path.display(),
+            escape(game)
+        )));
+    }
+    match variant {
+        Some(v) if !plain(v) => Err(input(format!(
+            "{}: the replay's variant `{}` is not the id of a variant",
+            path.display(),
+            escape(v)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// With `--pack`, the replay's game must be that pack or one it extends: its id (or the last
+/// part of the path it was recorded with) is in the pack's lineage or is the folder's name.
+fn check_pack_game(path: &Path, game: &str, dir: &Path, lineage: &[String]) -> CliResult {
+    let last = |s: &str| -> String {
+        s.trim_end_matches(['/', '\\'])
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let name = last(game);
+    let folder = last(&dir.to_string_lossy());
+    if lineage.contains(&name) || (!name.is_empty() && name == folder) {
+        return Ok(());
+    }
+    Err(input(format!(
+        "{}: the replay is a game of `{}`, but the pack {} is `{}`",
+        path.display(),
+        escape(game),
+        dir.display(),
+        lineage
+            .iter()
+            .rev()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join("` extending `")
+    )))
 }
 
 pub fn replay(
@@ -84,7 +153,7 @@ pub fn replay(
             Ok(())
         }
         Some(failure) => {
-            eprintln!("error: {}", locate(&args.file, &failure));
+            eprintln!("error: {}", escape(&locate(&args.file, &failure)));
             Err(CliError::Reported)
         }
     }

@@ -155,7 +155,12 @@ pub fn simulate(
         progress: Some(&progress),
         record: Some(&record),
     };
-    let result = match args.threads {
+    // More threads than games, or than a machine could use, only cost start-up time.
+    let threads = args.threads.map(|n| {
+        n.min(usize::try_from(total).unwrap_or(usize::MAX).max(1))
+            .min(MAX_THREADS)
+    });
+    let result = match threads {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
@@ -184,6 +189,9 @@ pub fn simulate(
     out.flush()?;
     Ok(())
 }
+
+/// The most worker threads `--threads` starts, whatever it asks for.
+const MAX_THREADS: usize = 256;
 
 fn record_path(dir: &Path, game: &str, players: usize, index: u64) -> PathBuf {
     let name = crate::save::file_name_part(game);

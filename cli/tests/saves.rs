@@ -1,6 +1,6 @@
 //! Saves and recorded replays through the real binary: a killed or interrupted `grail play`
 //! leaves a save that resumes and verifies, from any folder; no save is overwritten by
-//! another game; a replay recorded from a pack given by a relative path runs from elsewhere.
+//! another game; a replay recorded from a pack given by a relative path names it absolutely.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -116,11 +116,14 @@ fn files(dir: &Path) -> Vec<String> {
 }
 
 /// The save replays (every digest), resumes from another folder to the end, and then
-/// verifies as a finished game.
+/// verifies as a finished game. (`grail replay` runs a game that is not bundled only with
+/// `--pack`; `grail play --resume` opens the pack the save names.)
 fn resumes_and_verifies(save: &Path) {
     let elsewhere = repo();
+    let pack = save.with_file_name("longpack");
+    let pack = pack.to_str().unwrap();
     let save = save.to_str().unwrap();
-    let o = run(&elsewhere, &["replay", save]);
+    let o = run(&elsewhere, &["replay", save, "--pack", pack]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let o = run(&elsewhere, &["play", "--resume", save]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
@@ -129,7 +132,7 @@ fn resumes_and_verifies(save: &Path) {
         "{}",
         text(&o.stdout)
     );
-    let o = run(&elsewhere, &["replay", "--verify", save]);
+    let o = run(&elsewhere, &["replay", "--verify", save, "--pack", pack]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(text(&o.stdout).starts_with("verified "));
 }
@@ -205,7 +208,10 @@ fn a_long_game_is_saved_in_time_linear_in_its_moves() {
         "{:?}",
         started.elapsed()
     );
-    let o = run(&dir, &["replay", "--verify", "long.ron"]);
+    let o = run(
+        &dir,
+        &["replay", "--verify", "long.ron", "--pack", "longpack"],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 }
 
@@ -302,7 +308,7 @@ fn save_refuses_a_file_that_is_not_this_games_save_unless_forced() {
 }
 
 #[test]
-fn recorded_replays_of_a_pack_given_by_path_run_from_another_folder() {
+fn recorded_replays_name_a_pack_given_by_a_relative_path_absolutely() {
     let dir = scratch("record");
     pack_copy(&dir, "mypack", str::to_string);
     let o = run(
@@ -320,7 +326,22 @@ fn recorded_replays_of_a_pack_given_by_path_run_from_another_folder() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let replay = dir.join("rec/mypack-2p-000001.ron");
-    let o = run(&repo(), &["replay", "--verify", replay.to_str().unwrap()]);
+    let recorded = std::fs::read_to_string(&replay).unwrap();
+    let absolute = std::fs::canonicalize(dir.join("mypack")).unwrap();
+    assert!(
+        recorded.contains(&format!("game: {:?},", absolute.to_str().unwrap())),
+        "{recorded}"
+    );
+    let o = run(
+        &repo(),
+        &[
+            "replay",
+            "--verify",
+            replay.to_str().unwrap(),
+            "--pack",
+            absolute.to_str().unwrap(),
+        ],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 
     // A bundled game's folder given by path is recorded by its id.

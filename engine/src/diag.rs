@@ -174,6 +174,9 @@ pub fn did_you_mean<'a>(
     let limit = (word.chars().count() / 3).max(1) + 1;
     candidates
         .into_iter()
+        // Never the word itself: a name can exist and still fail (a file that is a symlink
+        // loop), and "did you mean `x`?" about `x` misleads.
+        .filter(|&c| c != word)
         .map(|c| (edit_distance(word, c), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, c)| (d, c.len()))
@@ -216,5 +219,6 @@ mod tests {
         assert_eq!(did_you_mean("colour", ["color", "value"]), Some("color"));
         assert_eq!(did_you_mean("vlaue", ["color", "value"]), Some("value"));
         assert_eq!(did_you_mean("strength", ["color", "value"]), None);
+        assert_eq!(did_you_mean("loop.toml", ["loop.toml"]), None);
     }
 }

@@ -3,13 +3,35 @@
 //! (Written with the pack format; the king-arthur rulebook module may take its spec over.)
 
 use grail_engine::cond::Type;
-use grail_schema::{ConditionSpec, ParamKind, ParamSpec, RulesSpec, SetSpec};
+use grail_engine::diag::Diagnostic;
+use grail_schema::{ConditionSpec, Pack, ParamKind, ParamSpec, RulesSpec, SetSpec};
 
 pub use crate::quests::SPEC as QUESTS;
 
 /// Every rulebook this build knows.
 pub fn catalog() -> &'static [RulesSpec] {
     &[KING_ARTHUR, ARTUS, VIRTUES, QUESTS]
+}
+
+/// The sets a rulebook needs that hold no card: such a pack would load, and every game of
+/// it would run to its turn limit with nothing to do. (A product set is as full as its
+/// factors, which are checked themselves.)
+pub(crate) fn empty_sets(pack: &Pack, spec: &RulesSpec) -> Vec<Diagnostic> {
+    pack.sets
+        .iter()
+        .filter(|set| spec.sets.iter().any(|s| s.id == set.id))
+        .filter(|set| set.product.is_empty() && set.cards.iter().all(|c| c.copies == 0))
+        .map(|set| {
+            Diagnostic::error(
+                "empty-set",
+                format!(
+                    "the `{}` rules need cards in set `{}`, and it has none",
+                    spec.id, set.id
+                ),
+            )
+            .at(set.loc.source, set.loc.span.clone(), "no cards")
+        })
+        .collect()
 }
 
 pub const KING_ARTHUR: RulesSpec = RulesSpec {

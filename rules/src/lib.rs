@@ -19,6 +19,12 @@ pub use catalog::catalog;
 
 /// Compiles a loaded pack with the rulebook it names.
 pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
+    if let Some(spec) = catalog().iter().find(|s| s.id == pack.rules) {
+        let empty = catalog::empty_sets(pack, spec);
+        if !empty.is_empty() {
+            return Err(empty);
+        }
+    }
     match pack.rules.as_str() {
         "king-arthur" => Ok(loaded(king_arthur::compile(pack)?, pack)),
         "artus" => Ok(loaded(artus::compile(pack)?, pack)),

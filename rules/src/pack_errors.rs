@@ -1,9 +1,10 @@
 //! The diagnostics a rulebook collects while compiling its pack: every problem is reported
 //! at once, each pointing into the pack where it can.
 
+use grail_engine::cond::solve::unsatisfiable;
 use grail_engine::diag::Diagnostic;
-use grail_schema::Pack;
 use grail_schema::model::Loc;
+use grail_schema::{NamedCondition, Pack};
 
 pub(crate) struct Errors(pub(crate) Vec<Diagnostic>);
 
@@ -20,6 +21,29 @@ impl Errors {
     pub(crate) fn here(&mut self, loc: &Loc, code: &'static str, message: String) {
         self.at(loc, code, message, "here");
     }
+    /// Reports `what` (at `loc`) when no cards of `deck` (copies per type) can ever meet
+    /// `condition` with `args`: a value no payment reaches, such as an adversary no hand of
+    /// knights could challenge, which would stall every game that draws it.
+    pub(crate) fn unreachable(
+        &mut self,
+        condition: &NamedCondition,
+        deck: &[u8],
+        args: &[i64],
+        loc: &Loc,
+        what: String,
+    ) {
+        if let Some(why) = unsatisfiable(&condition.program, &condition.expr, deck, args) {
+            self.0.push(
+                Diagnostic::error("unreachable", what)
+                    .at(loc.source, loc.span.clone(), "never reached")
+                    .with_note(format!(
+                        "no cards of the pack meet condition `{}`: {why}",
+                        condition.name
+                    )),
+            );
+        }
+    }
+
     /// At the param `name` when the pack has it.
     pub(crate) fn at_param(
         &mut self,

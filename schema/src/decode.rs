@@ -18,11 +18,12 @@ use crate::node::{Entry, Node, NodeKind};
 /// Decodes one file. Fields that fail to decode are left out, with a diagnostic.
 pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> PackFile {
     let mut dec = Decoder { source, diags };
+    dec.no_control_characters(node, "the file");
     let Some(mut f) = dec.fields(node, "the file") else {
         return PackFile::default();
     };
     let pack = f.node("pack").and_then(|n| header(f.dec, n));
-    let params = f.table("params", |dec, _, n| dec.param(n));
+    let params = f.table("params", |dec, key, n| dec.param(key, n));
     let sets = f.table("sets", |dec, _, n| set(dec, n));
     let conditions = f.table("conditions", |dec, _, n| condition(dec, n));
     f.finish();
@@ -33,6 +34,12 @@ pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> 
         conditions,
     }
 }
+
+/// The largest magnitude of any number a pack declares (points, attribute values and
+/// ranges, params). No game needs more, and it keeps every sum the engine forms of them
+/// (255 copies of 64 card types, a score over a long game) far inside `i64`, so no
+/// arithmetic on pack numbers can wrap.
+pub const MAX_NUMBER: i64 = 1_000_000_000;
 
 /// The card fields that are not attribute values, for did-you-mean on unknown card keys.
 pub const CARD_FIELDS: &[&str] = &[
@@ -132,8 +139,8 @@ fn domain(dec: &mut Decoder, node: &Node) -> Option<Sp<DomainDef>> {
         }
         NodeKind::Table(_) => {
             let mut f = dec.fields(node, "an attribute range")?;
-            let min = f.required_int("min", i64::MIN, i64::MAX);
-            let max = f.required_int("max", i64::MIN, i64::MAX);
+            let min = f.required_int("min", -MAX_NUMBER, MAX_NUMBER);
+            let max = f.required_int("max", -MAX_NUMBER, MAX_NUMBER);
             f.finish();
             let (min, max) = (min?.value, max?.value);
             if min > max {
@@ -163,14 +170,14 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
     let id = f.required_str("id");
     let name = f.str("name");
     let copies = f.int("copies", 0, 255);
-    let points = f.int("points", i64::MIN, i64::MAX);
+    let points = f.int("points", -MAX_NUMBER, MAX_NUMBER);
     let condition = f.str("condition");
     let text = f.str("text");
     let overrides = f.array("overrides", override_def);
     let effects = f.array("effects", effect);
     let remove = f.bool("remove");
     debug_assert_eq!(f.known, CARD_FIELDS);
-    let attributes = f.rest(|dec, n| dec.attr_value(n));
+    let attributes = f.rest(|dec, key, n| dec.attr_value(key, n));
     Some(CardDef {
         id: id?,
         name,
@@ -188,7 +195,7 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
 fn override_def(dec: &mut Decoder, node: &Node) -> Option<OverrideDef> {
     let mut f = dec.fields(node, "an override")?;
     let when = f.required_str("when");
-    let values = f.rest(|dec, n| dec.attr_value(n));
+    let values = f.rest(|dec, key, n| dec.attr_value(key, n));
     Some(OverrideDef {
         when: when?,
         values,
@@ -198,7 +205,7 @@ fn override_def(dec: &mut Decoder, node: &Node) -> Option<OverrideDef> {
 fn effect(dec: &mut Decoder, node: &Node) -> Option<EffectDef> {
     let mut f = dec.fields(node, "an effect")?;
     let kind = f.required_str("kind");
-    let fields = f.rest(|_, n| Some(n.clone()));
+    let fields = f.rest(|_, _, n| Some(n.clone()));
     Some(EffectDef {
         kind: kind?,
         fields,
@@ -285,6 +292,50 @@ impl<'d> Decoder<'d> {
         }
     }
 
+    /// Names and texts end up on the player's terminal, where `\u{1b}[2J` would clear the
+    /// screen: a control character other than newline and tab, in any string or key of the
+    /// file, is an error. (The value is still decoded, so nothing else is reported for want
+    /// of it.)
+    fn no_control_characters(&mut self, node: &Node, key: &str) {
+        let control = |s: &str| {
+            s.chars()
+                .find(|&c| c.is_control() && c != '\n' && c != '\t')
+        };
+        match &node.kind {
+            NodeKind::Str(s) => {
+                if let Some(c) = control(s) {
+                    self.control_character(format!("`{key}`"), c, node.span.clone());
+                }
+            }
+            NodeKind::Array(items) => {
+                for item in items {
+                    self.no_control_characters(item, key);
+                }
+            }
+            NodeKind::Table(entries) => {
+                for e in entries {
+                    if let Some(c) = control(&e.key) {
+                        self.control_character("a key".into(), c, e.key_span.clone());
+                    }
+                    self.no_control_characters(&e.value, &e.key);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn control_character(&mut self, what: String, c: char, span: Range<usize>) {
+        self.error(
+            "control-character",
+            format!(
+                "{what} contains the control character U+{:04X}",
+                u32::from(c)
+            ),
+            span,
+            "control characters other than newline and tab are not allowed",
+        );
+    }
+
     fn strs(&mut self, node: &Node, key: &str) -> Vec<Sp<String>> {
         let NodeKind::Array(items) = &node.kind else {
             self.wrong_type(node, &format!("`{key}`"), "a list of strings");
@@ -312,22 +363,28 @@ impl<'d> Decoder<'d> {
         }
     }
 
-    fn param(&mut self, node: &Node) -> Option<Sp<ParamValue>> {
+    fn param(&mut self, key: &str, node: &Node) -> Option<Sp<ParamValue>> {
         let value = match &node.kind {
-            NodeKind::Int(v) => ParamValue::Int(*v),
+            NodeKind::Int(_) => {
+                ParamValue::Int(self.int(node, key, -MAX_NUMBER, MAX_NUMBER)?.value)
+            }
             NodeKind::Bool(v) => ParamValue::Bool(*v),
             NodeKind::Str(v) => ParamValue::Text(v.clone()),
             _ => {
-                self.wrong_type(node, "a param", "an integer, a boolean or a string");
+                self.wrong_type(
+                    node,
+                    &format!("param `{key}`"),
+                    "an integer, a boolean or a string",
+                );
                 return None;
             }
         };
         Some(Sp::new(value, self.loc(node)))
     }
 
-    fn attr_value(&mut self, node: &Node) -> Option<Sp<AttrValue>> {
+    fn attr_value(&mut self, key: &str, node: &Node) -> Option<Sp<AttrValue>> {
         let value = match &node.kind {
-            NodeKind::Int(v) => AttrValue::Int(*v),
+            NodeKind::Int(_) => AttrValue::Int(self.int(node, key, -MAX_NUMBER, MAX_NUMBER)?.value),
             NodeKind::Str(v) => AttrValue::Sym(v.clone()),
             _ => {
                 self.wrong_type(node, "an attribute value", "a name or an integer");
@@ -458,7 +515,7 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
     }
 
     /// The keys not taken, for open tables (card attributes, effect fields).
-    fn rest<T>(mut self, mut item: impl FnMut(&mut Decoder, &Node) -> Option<T>) -> Table<T> {
+    fn rest<T>(mut self, mut item: impl FnMut(&mut Decoder, &str, &Node) -> Option<T>) -> Table<T> {
         let mut out = Vec::new();
         let entries = self.entries;
         for (i, e) in entries.iter().enumerate() {
@@ -468,7 +525,7 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
             self.used[i] = true;
             if self.known.contains(&e.key.as_str()) {
                 self.duplicate(e);
-            } else if let Some(v) = item(self.dec, &e.value) {
+            } else if let Some(v) = item(self.dec, &e.key, &e.value) {
                 out.push((self.key(e), v));
             }
         }
@@ -509,6 +566,45 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
             Diagnostic::error("duplicate-id", format!("`{}` is given twice", e.key))
                 .at(self.dec.source, e.key_span.clone(), "given again here")
                 .also(self.dec.source, first, "first given here"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{self, Format};
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        let node = syntax::parse(Format::Toml, SourceId(0), text).expect("parses");
+        let mut diags = Vec::new();
+        pack_file(SourceId(0), &node, &mut diags);
+        diags.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn control_characters_are_refused_in_every_string_and_key() {
+        assert_eq!(codes("[params]\nx = \"a\\u001bb\""), ["control-character"]);
+        assert_eq!(
+            codes("[sets.a]\n[[sets.a.cards]]\nid = \"c\"\n\"k\\u0007\" = 1"),
+            ["control-character"]
+        );
+        assert_eq!(
+            codes(
+                "[sets.a]\n[[sets.a.cards]]\nid = \"c\"\neffects = [{ kind = \"x\", to = [\"\\u009b\"] }]"
+            ),
+            ["control-character"]
+        );
+        assert!(codes("[params]\nx = \"two\\nlines\\tand a tab\"").is_empty());
+    }
+
+    #[test]
+    fn numbers_are_bounded_where_declared() {
+        assert_eq!(codes("[params]\nx = 1000000001"), ["out-of-range"]);
+        assert!(codes("[params]\nx = -1000000000").is_empty());
+        assert_eq!(
+            codes("[sets.a]\n[[sets.a.cards]]\nid = \"c\"\npoints = 9223372036854775807"),
+            ["out-of-range"]
         );
     }
 }

@@ -22,7 +22,7 @@ pub struct Disk;
 
 impl FileSource for Disk {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        read_regular(path, MAX_FILE_BYTES)
     }
     fn is_file(&self, path: &Path) -> bool {
         path.is_file()
@@ -40,6 +40,39 @@ impl FileSource for Disk {
         out.sort();
         out
     }
+}
+
+/// The largest pack file the loader reads.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a regular file of at most `limit` bytes. Anything else (a FIFO, which would block,
+/// a device such as `/dev/zero`, which never ends, a folder) is refused before it is opened,
+/// and the limit is enforced while reading, not taken from the size the file reports.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let not_regular = || {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a folder, FIFO or device)",
+        )
+    };
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::open(path)?;
+    // Checked again on the open file, in case the path changed in between.
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("larger than {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Files held in memory, by path.
@@ -126,6 +159,24 @@ pub fn display(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_regular_files_are_read_and_only_up_to_the_limit() {
+        let dir = std::env::temp_dir().join(format!("grail-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.toml");
+        std::fs::write(&file, "0123456789").unwrap();
+        assert_eq!(read_regular(&file, 10).unwrap().len(), 10);
+        let too_big = read_regular(&file, 9).unwrap_err();
+        assert_eq!(too_big.kind(), io::ErrorKind::FileTooLarge);
+        let folder = read_regular(&dir, 10).unwrap_err();
+        assert_eq!(folder.kind(), io::ErrorKind::InvalidInput);
+        if Path::new("/dev/zero").exists() {
+            let device = read_regular(Path::new("/dev/zero"), 10).unwrap_err();
+            assert_eq!(device.kind(), io::ErrorKind::InvalidInput);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn normalize_resolves_dots_textually() {

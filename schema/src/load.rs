@@ -97,8 +97,16 @@ impl<'a> Loader<'a> {
             diags: Vec::new(),
             chain: Vec::new(),
         };
+        // Findings of reading and decoding the files come before those of checking the
+        // whole: a file that cannot be read or a value that cannot be decoded is the cause of
+        // what the checks then miss (`hand_size = nan` before "needs param `hand_size`").
+        let mut read_stage = 0;
         let pack = match self.root_file(path) {
-            Some(root) => run.pack(&root, None).and_then(|merged| run.resolve(merged)),
+            Some(root) => {
+                let merged = run.pack(&root, None);
+                read_stage = run.diags.len();
+                merged.and_then(|merged| run.resolve(merged))
+            }
             None => {
                 run.diags.push(Diagnostic::error(
                     "missing-file",
@@ -110,9 +118,12 @@ impl<'a> Loader<'a> {
                 None
             }
         };
-        // In file order, as a reader meets them; findings without a place first.
-        run.diags
-            .sort_by_key(|d| d.primary().map(|l| (l.source, l.span.start)));
+        // Within each stage, in file order, as a reader meets them; findings without a
+        // place first.
+        let (read, checked) = run.diags.split_at_mut(read_stage);
+        for stage in [read, checked] {
+            stage.sort_by_key(|d| d.primary().map(|l| (l.source, l.span.start)));
+        }
         let sources = Arc::new(run.sources);
         let has_errors = run.diags.iter().any(Diagnostic::is_error);
         Loaded {
@@ -156,7 +167,12 @@ impl<'a> Loader<'a> {
         let Some(v) = variant else {
             return self.load(&folder).with_origin(origin);
         };
-        match bundled::pack_file_in(self.files, &folder.join("variants"), v) {
+        // A variant is a file stem in `variants/`, never a path out of it.
+        let plain = !v.is_empty() && !v.starts_with('.') && !v.contains(['/', '\\']);
+        let file = plain
+            .then(|| bundled::pack_file_in(self.files, &folder.join("variants"), v))
+            .flatten();
+        match file {
             Some(file) => self.load(&file).with_origin(origin),
             None => {
                 let known: Vec<String> = self
@@ -218,9 +234,10 @@ impl Run<'_, '_> {
         let bytes = match self.loader.files.read(path) {
             Ok(b) => b,
             Err(e) => {
-                let why = match e.kind() {
-                    std::io::ErrorKind::NotFound => "no such file".to_owned(),
-                    _ => e.to_string(),
+                let not_found = e.kind() == std::io::ErrorKind::NotFound;
+                let why = match not_found {
+                    true => "no such file".to_owned(),
+                    false => e.to_string(),
                 };
                 let mut d = Diagnostic::error(
                     "missing-file",
@@ -228,7 +245,9 @@ impl Run<'_, '_> {
                 );
                 if let Some(at) = from {
                     d = d.at(at.source, at.span.clone(), "named here");
-                    if let Some(near) = self.sibling_near(path) {
+                    // A file that is there but unreadable (a symlink loop, a FIFO) needs no
+                    // other name.
+                    if let Some(near) = self.sibling_near(path).filter(|_| not_found) {
                         d = d.with_help(format!("did you mean `{near}`?"));
                     }
                 }

@@ -75,6 +75,28 @@ fn check(case: &str, codes: &[&str]) {
     insta::assert_snapshot!(case, text);
 }
 
+/// Like [`check`], for a pack that loads: also compiles it with its rulebook, as `grail
+/// lint` does, for what a rulebook requires of its pack.
+fn check_built(case: &str, codes: &[&str]) {
+    let loaded = load(case);
+    let pack = loaded.pack.as_ref().unwrap_or_else(|| {
+        panic!(
+            "`{case}` loads:\n{}",
+            render::to_string(&loaded.sources, &loaded.diagnostics)
+        )
+    });
+    let diagnostics = grail_rules::build(pack).err().unwrap_or_default();
+    let mut found: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+    found.sort();
+    found.dedup();
+    // Findings in the bundled pack it extends are shown by absolute path: not in snapshots.
+    let content = grail_schema::files::normalize(&grail_tests::content_dir());
+    let text = render::to_string(&loaded.sources, &diagnostics)
+        .replace(&content.display().to_string(), "<content>");
+    assert_eq!(found, codes, "codes reported for `{case}`:\n{text}");
+    insta::assert_snapshot!(case, text);
+}
+
 /// Like [`check`], and snapshots the JSON form too.
 fn check_json(case: &str, codes: &[&str]) {
     check(case, codes);
@@ -318,4 +340,54 @@ fn unsatisfiable_condition() {
 #[test]
 fn pack_params_are_condition_constants() {
     check("condition-param", &[]);
+}
+
+#[test]
+fn control_characters_are_refused() {
+    // `\u001b[2J` in a name would clear the player's screen; the snippet shows it escaped.
+    check("control-character", &["control-character"]);
+}
+
+#[test]
+fn numbers_are_bounded_where_declared() {
+    // Points of i64::MAX would make every score wrap.
+    check("number-out-of-range", &["out-of-range"]);
+}
+
+#[test]
+fn a_value_that_cannot_be_decoded_comes_before_what_it_causes() {
+    // `rounds = nan` is the cause; the missing param is its consequence and comes after.
+    check("param-not-decoded", &["wrong-type", "missing-param"]);
+    let loaded = load("param-not-decoded");
+    let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["wrong-type", "missing-param"]);
+}
+
+#[test]
+fn an_include_that_cannot_be_read_is_not_its_own_suggestion() {
+    check("include-symlink-loop", &["missing-file"]);
+    let loaded = load("include-symlink-loop");
+    assert!(loaded.diagnostics.iter().all(|d| d.help.is_none()));
+}
+
+#[test]
+fn long_lines_and_many_findings_stay_short() {
+    let loaded = load("long-lines");
+    assert_eq!(loaded.errors(), 40);
+    let text = render::to_string(&loaded.sources, &loaded.diagnostics);
+    assert!(
+        text.lines().all(|l| l.chars().count() < 160),
+        "no long line:\n{text}"
+    );
+    check("long-lines", &["missing-file"]);
+}
+
+#[test]
+fn a_set_the_rules_need_may_not_be_empty() {
+    check_built("empty-set", &["empty-set"]);
+}
+
+#[test]
+fn a_value_no_payment_reaches_is_an_error() {
+    check_built("unreachable-value", &["unreachable"]);
 }

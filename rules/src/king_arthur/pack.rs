@@ -104,6 +104,21 @@ pub fn compile(pack: &Pack) -> Result<KingArthur, Vec<Diagnostic>> {
         );
     }
     let seal_colors = seal_colors(&mut e, pack, seal_set, &n);
+    if let Some(challenge) = challenge {
+        let deck: Vec<u8> = knights.cards.iter().map(|c| c.copies).collect();
+        for (card, &power) in adversaries.cards.iter().zip(&power) {
+            e.unreachable(
+                challenge,
+                &deck,
+                &[power],
+                &card.loc,
+                format!(
+                    "no hand of knights can challenge adversary `{}` (power {power})",
+                    card.id
+                ),
+            );
+        }
+    }
 
     if !e.0.is_empty() {
         return Err(e.0);

@@ -150,13 +150,18 @@ impl Quests {
         let from = usize::from(q.stage);
         match s.phase {
             Phase::Bid => {
-                // The high bid is worth the rest of the quest if nobody after can beat it.
-                let Some((high, bid)) = s.bidding.high() else {
-                    return 0.0;
+                // The high bid is worth the rest of the quest if nobody after can beat it;
+                // so is the least bid for the bidder to move who can make it (he may first
+                // play a card: Mordred on a rival's ally, an ally with free bids).
+                let bid = match s.bidding.high() {
+                    Some((high, bid)) if high == me => bid,
+                    _ if s.bidding.current() == Some(me)
+                        && self.max_bid(s, seat) >= s.bidding.min_bid() =>
+                    {
+                        s.bidding.min_bid()
+                    }
+                    _ => return 0.0,
                 };
-                if high != me {
-                    return 0.0;
-                }
                 let beaten = s
                     .bidding
                     .to_ask()

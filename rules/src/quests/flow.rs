@@ -298,13 +298,7 @@ impl Quests {
                 out(Action::Decline);
             }
             Phase::Commit | Phase::Joust => self.commit_options(s, seat, out),
-            Phase::Bid => {
-                let top = self.max_bid(s, seat).min(u32::from(u8::MAX));
-                for bid in s.bidding.min_bid()..=top {
-                    out(Action::Bid(bid as u8));
-                }
-                out(Action::Drop);
-            }
+            Phase::Bid => self.bid_options(s, seat, out),
             Phase::PayBid { .. } => {
                 for (t, _) in me.hand.iter() {
                     out(Action::Discard(t));
@@ -320,6 +314,65 @@ impl Quests {
             _ => {}
         }
         self.abilities(s, seat, out);
+    }
+
+    /// The bidder's choices: a bid from the least allowed to the most he can offer, or
+    /// dropping out; alone on the test, the minimum, which he must bid if he can ("the
+    /// player bids the minimum bid indicated"), or else dropping out. Before either he may
+    /// put cards into play whose free bids raise what he can offer (`test_plays`).
+    fn bid_options(&self, s: &State, seat: Seat, out: &mut impl FnMut(Action)) {
+        let min = s.bidding.min_bid();
+        let max = self.max_bid(s, seat);
+        let lone = s.quest.questors.len() == 1;
+        let top = if lone { min.min(max) } else { max }.min(u32::from(u8::MAX));
+        for bid in min..=top {
+            out(Action::Bid(bid as u8));
+        }
+        if !lone || max < min {
+            out(Action::Drop);
+        }
+        self.test_plays(s, seat, out);
+    }
+
+    /// The cards a bidder may put from hand into play at his turn to bid, as the pack reads
+    /// "A player may play any number of Ally Cards at any time" (`allies_during_tests`) and
+    /// the Amour's bids "when faced with a Test" (`amour_during_tests`).
+    fn test_plays(&self, s: &State, seat: Seat, out: &mut impl FnMut(Action)) {
+        let me = s.player(seat);
+        if self.n.allies_during_tests {
+            for (t, _) in me.hand.iter_among(self.masks[Kind::Ally as usize]) {
+                out(Action::Play(t));
+            }
+        }
+        if self.n.amour_during_tests && me.amour.total() < u32::from(self.n.amours_per_quest) {
+            for (t, _) in me.hand.iter_among(self.masks[Kind::Amour as usize]) {
+                out(Action::Play(t));
+            }
+        }
+    }
+
+    /// Whether the bidder to move has a choice besides the one step the rules would take
+    /// for him: dropping out when he cannot reach the least bid, or, alone on the test,
+    /// bidding the minimum when he can.
+    fn bid_has_choice(&self, s: &State, seat: Seat) -> bool {
+        let lone = s.quest.questors.len() == 1;
+        if !lone && self.max_bid(s, seat) >= s.bidding.min_bid() {
+            return true;
+        }
+        let mut plays = false;
+        self.test_plays(s, seat, &mut |_| plays = true);
+        plays || self.has_ability(s, seat)
+    }
+
+    /// Whether `seat` may use a card ability now (Mordred, Merlin).
+    fn has_ability(&self, s: &State, seat: Seat) -> bool {
+        let me = s.player(seat);
+        if me.hand.held() & self.remover_mask == 0 && me.allies.held() & self.previewer_mask == 0 {
+            return false;
+        }
+        let mut n = 0;
+        self.abilities(s, seat, &mut |_| n += 1);
+        n > 0
     }
 
     /// Whether the player to commit has anything to choose besides `done`.
@@ -343,12 +396,7 @@ impl Quests {
         {
             return true;
         }
-        if hand & self.remover_mask == 0 && me.allies.held() & self.previewer_mask == 0 {
-            return false;
-        }
-        let mut n = 0;
-        self.abilities(s, seat, &mut |_| n += 1);
-        n > 0
+        self.has_ability(s, seat)
     }
 
     /// Carries out a legal action, then the steps that follow it.
@@ -401,9 +449,14 @@ impl Quests {
                 }
             }
             Action::Play(card) => {
+                let amour = self.is(card, Kind::Amour);
                 let p = s.player_mut(seat);
                 p.hand.remove(card, 1);
-                p.allies.add(card, 1);
+                if amour {
+                    p.amour.add(card, 1);
+                } else {
+                    p.allies.add(card, 1);
+                }
                 self.refresh_seat(s, seat);
                 ev.emit(|| Event::PlaysAlly { seat, card });
             }
@@ -457,6 +510,7 @@ impl Quests {
                     ev.emit(|| Event::Committed { seat, cards });
                 }
             }
+            Action::Bid(_) if s.quest.questors.len() == 1 => self.lone_bid(s, seat, ev),
             Action::Bid(bid) => {
                 s.bidding.bid(u32::from(bid));
                 ev.emit(|| Event::Bids { seat, bid });
@@ -489,6 +543,8 @@ impl Quests {
                 Phase::TurnStart => self.turn_start(s, ev),
                 Phase::Sponsor => match s.offer.current() {
                     Some(p) if self.can_sponsor(s, p as Seat) => return,
+                    // He cannot sponsor, but it is his turn and he may still play Mordred.
+                    Some(p) if self.has_ability(s, p as Seat) => return,
                     Some(p) => {
                         s.offer.answer(false);
                         ev.emit(|| Event::Declines {
@@ -530,7 +586,13 @@ impl Quests {
                 },
                 Phase::StageReveal => self.stage_reveal(s, ev),
                 Phase::Bid => match s.bidding.current() {
-                    Some(p) if self.max_bid(s, p as Seat) >= s.bidding.min_bid() => return,
+                    Some(p) if self.bid_has_choice(s, p as Seat) => return,
+                    Some(p)
+                        if s.quest.questors.len() == 1
+                            && self.max_bid(s, p as Seat) >= s.bidding.min_bid() =>
+                    {
+                        self.lone_bid(s, p as Seat, ev)
+                    }
                     Some(p) => {
                         s.bidding.drop_out();
                         ev.emit(|| Event::Drops {
@@ -749,33 +811,14 @@ impl Quests {
             test,
             min_bid: printed,
         });
-        if s.quest.questors.len() == 1 {
+        let opening = if s.quest.questors.len() > 1 {
+            printed.max(self.n.opening_min_bid)
+        } else if printed > 0 {
             // The lone questor "bids the minimum bid indicated on the Test Card", or 3.
-            let seat = s.quest.questors.iter().next().unwrap_or_default() as Seat;
-            let need = if printed > 0 {
-                printed
-            } else {
-                self.n.lone_min_bid
-            };
-            let free = self.free_bids(s, seat).clamp(0, i64::from(u8::MAX)) as u8;
-            if self.max_bid(s, seat) >= u32::from(need) {
-                ev.emit(|| Event::LoneBid {
-                    seat,
-                    bid: need,
-                    free,
-                });
-                s.phase = Phase::PayBid {
-                    seat,
-                    left: need.saturating_sub(free),
-                };
-            } else {
-                ev.emit(|| Event::Drops { seat, forced: true });
-                s.quest.questors = SeatSet::EMPTY;
-                s.phase = Phase::QuestEnd;
-            }
-            return;
-        }
-        let opening = printed.max(self.n.opening_min_bid);
+            printed
+        } else {
+            self.n.lone_min_bid
+        };
         s.bidding = Bidding::new(
             first,
             s.quest.questors,
@@ -862,6 +905,21 @@ impl Quests {
                 player.amour.add(t, n);
             }
         }
+    }
+
+    /// The lone questor bids the minimum and goes on to pay it.
+    fn lone_bid(&self, s: &mut State, seat: Seat, ev: &mut impl EventSink<Event>) {
+        let need = s.bidding.min_bid().min(u32::from(u8::MAX)) as u8;
+        let free = self.free_bids(s, seat).clamp(0, i64::from(u8::MAX)) as u8;
+        ev.emit(|| Event::LoneBid {
+            seat,
+            bid: need,
+            free,
+        });
+        s.phase = Phase::PayBid {
+            seat,
+            left: need.saturating_sub(free),
+        };
     }
 
     fn bidding_over(&self, s: &mut State, ev: &mut impl EventSink<Event>) {

@@ -202,6 +202,9 @@ pub struct Numbers {
     pub(crate) shields_per_entrant: u32,
     pub(crate) tiebreak_rounds: u8,
     pub(crate) final_tournament: bool,
+    /// Whether a bidder may put allies, and an Amour, from hand into play at his turn to bid.
+    pub(crate) allies_during_tests: bool,
+    pub(crate) amour_during_tests: bool,
     pub(crate) partner_same_player: bool,
     pub(crate) next_after_sponsor: bool,
     pub(crate) turn_limit: u32,

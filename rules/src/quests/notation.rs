@@ -150,7 +150,8 @@ impl Quests {
             "  done                       the stage or the commitment is complete",
             "  bid <n> | drop             bid cards on a test, or drop out",
             "  discard <card>             discard (test bid, hand limit, event)",
-            "  play <ally>                over the hand limit: put an ally into play instead",
+            "  play <ally>                over the hand limit, or bidding on a test: put an ally",
+            "                             (or there an Amour) into play",
             "  use <card> P2 <ally>       sacrifice Mordred to remove another player's ally",
             "  use <card> stage <n>       with Merlin in play: look at a face-down stage",
             "  pass                       decline, drop, or done, whichever applies",
@@ -311,7 +312,9 @@ impl Quests {
             (Action::Bid(n), Phase::Bid) => {
                 let min = s.bidding.min_bid();
                 let max = self.max_bid(s, seat);
-                if u32::from(n) < min {
+                if s.quest.questors.len() == 1 && u32::from(n) > min && max >= min {
+                    format!("alone on the test you bid its minimum, {min}")
+                } else if u32::from(n) < min {
                     format!("a bid must be at least {min}")
                 } else {
                     format!(
@@ -328,6 +331,26 @@ impl Quests {
                     .get(usize::from(me.owe_kind))
                     .map_or("card", |k| k.name())
             ),
+            (Action::Drop, Phase::Bid) => format!(
+                "alone on the test you must bid its minimum, {}, when you can",
+                s.bidding.min_bid()
+            ),
+            (Action::Play(c), Phase::Bid)
+                if self.is(c, Kind::Amour) && self.n.amour_during_tests =>
+            {
+                format!("at most {} Amour per quest", self.n.amours_per_quest)
+            }
+            (Action::Play(c), Phase::Bid)
+                if !self.is(c, Kind::Ally) && !self.is(c, Kind::Amour) =>
+            {
+                format!("{} is neither an ally nor an Amour", name(c))
+            }
+            (Action::Play(c), Phase::Bid) if self.is(c, Kind::Amour) => {
+                "an Amour comes into play in a stage's or tournament's commitment".into()
+            }
+            (Action::Play(_), _) if self.n.allies_during_tests => {
+                "an ally is put into play from hand only over the hand limit or at one's turn to bid on a test; commit it in a stage or tournament instead".into()
+            }
             (Action::Play(_), _) => {
                 "an ally is put into play from hand only over the hand limit; commit it in a stage or tournament instead".into()
             }

@@ -180,6 +180,8 @@ fn numbers(e: &mut Errors, pack: &Pack) -> Numbers {
         shields_per_entrant: big(e, "shields_per_entrant"),
         tiebreak_rounds: small(e, "tiebreak_rounds"),
         final_tournament: flag(e, "final_tournament"),
+        allies_during_tests: flag(e, "allies_during_tests"),
+        amour_during_tests: flag(e, "amour_during_tests"),
         partner_same_player: flag(e, "partner_same_player"),
         next_after_sponsor,
         turn_limit: big(e, "turn_limit"),

@@ -101,6 +101,14 @@ pub const SPEC: RulesSpec = RulesSpec {
             "players who become Knights of the Round Table in one turn play a final tournament",
         ),
         flag(
+            "allies_during_tests",
+            "a bidder may put allies from hand into play at his turn to bid",
+        ),
+        flag(
+            "amour_during_tests",
+            "a bidder may put an Amour from hand into play at his turn to bid",
+        ),
+        flag(
             "partner_same_player",
             "a situational value counts only allies in the same player's area",
         ),

@@ -290,7 +290,8 @@ pub enum Action {
     Drop,
     /// A card from hand to the discard pile (hand limit, test bid, event).
     Discard(Card),
-    /// An ally from hand into play (hand limit).
+    /// An ally from hand into play (hand limit, a test's bidding), or an Amour (a test's
+    /// bidding).
     Play(Card),
     /// Sacrifices `card` (Mordred) to remove `ally` from `seat`'s allies in play.
     Remove {

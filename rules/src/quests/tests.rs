@@ -471,6 +471,7 @@ fn a_lone_questor_who_cannot_bid_the_minimum_drops_out_and_the_quest_is_over() {
                     "dagger",
                 ],
             ),
+            ("adventure", &["saxons"]),
         ],
     );
     play(
@@ -484,16 +485,13 @@ fn a_lone_questor_who_cannot_bid_the_minimum_drops_out_and_the_quest_is_over() {
             "done",
         ],
     );
-    // P2 is left with two cards and no free bids before he joins: he cannot bid 3.
-    let keep: Counts = s.players[1].hand.cards().take(1).collect();
-    let mut gone = s.players[1].hand;
-    for (t, n) in keep.iter() {
-        gone.remove(t, n);
-    }
-    for c in gone.cards() {
+    // P2 is left with two cards and no free bids before he joins: he cannot bid 3. (A
+    // foe and whatever he draws, which an ally or Amour could turn into a choice.)
+    for c in s.players[1].hand.cards() {
         s.adventure_discard.push(c);
     }
-    s.players[1].hand = keep;
+    s.players[1].hand = Counts::EMPTY;
+    s.players[1].hand.add(card(&q, "thieves"), 1);
     play(&q, &mut s, &["join"]);
     assert_eq!(s.players[1].hand.total(), 2);
     assert!(s.quest.questors.is_empty(), "he dropped out");
@@ -660,4 +658,221 @@ fn the_invariant_check_notices_a_lost_card_and_an_overfull_hand() {
     }
     full.limit_check = false;
     assert!(q.check_invariants(&full).is_err());
+}
+
+/// P1 sponsors Boar Hunt with the Test of Morgan Le Fey (minimum 3) first; P2 holds only
+/// Queen Guinevere, and joins: with the card he draws he holds 2, short of the 3.
+fn lone_questor_with_guinevere(q: &Quests) -> State {
+    let mut s = setup(
+        q,
+        2,
+        &[
+            ("story", &["boar-hunt"]),
+            (
+                "P1",
+                &[
+                    "test-of-morgan-le-fey",
+                    "boar",
+                    "thieves",
+                    "thieves",
+                    "saxons",
+                    "saxons",
+                    "robber-knight",
+                    "robber-knight",
+                    "evil-knight",
+                    "sword",
+                    "horse",
+                    "dagger",
+                ],
+            ),
+            ("adventure", &["thieves"]),
+        ],
+    );
+    play(
+        q,
+        &mut s,
+        &[
+            "sponsor",
+            "add test-of-morgan-le-fey",
+            "done",
+            "add boar",
+            "done",
+        ],
+    );
+    for c in s.players[1].hand.cards() {
+        s.adventure_discard.push(c);
+    }
+    s.players[1].hand = Counts::EMPTY;
+    s.players[1].hand.add(card(q, "queen-guinevere"), 1);
+    play(q, &mut s, &["join"]);
+    s
+}
+
+#[test]
+fn a_lone_questor_short_of_the_minimum_may_first_put_an_ally_with_free_bids_into_play() {
+    // RB: "A player may play any number of Ally Cards at any time"; free bids count "if the
+    // player has the card in play during a Test".
+    let q = rules();
+    let mut s = lone_questor_with_guinevere(&q);
+    assert_eq!(s.phase, Phase::Bid, "he is not dropped out at once");
+    let mut legal = Vec::new();
+    q.legal_actions(&s, &mut legal);
+    let named: Vec<String> = legal.iter().map(|a| q.format_action(&s, a)).collect();
+    assert_eq!(named, ["drop", "play queen-guinevere"]);
+    play(&q, &mut s, &["play queen-guinevere"]);
+    // One card and 3 free bids reach the 3, which he then bids (nothing else is left to him):
+    // the free bids pay it all, and he goes on to the Boar.
+    assert_eq!(
+        s.players[1].hand.total(),
+        2,
+        "1 kept and 1 drawn for the test"
+    );
+    assert!(s.quest.questors.contains(1));
+    assert_eq!(s.quest.stage, 1);
+}
+
+#[test]
+fn without_allies_during_tests_the_lone_questor_short_of_the_minimum_drops_out() {
+    let mut q = rules();
+    q.n.allies_during_tests = false;
+    let s = lone_questor_with_guinevere(&q);
+    assert!(s.quest.questors.is_empty(), "he dropped out");
+    assert_eq!(s.players[1].hand.total(), 2);
+    assert!(s.players[1].allies.is_empty());
+}
+
+/// Four players on Rescue the Fair Maiden (stage 2 the Test of Valor); P3 has King Arthur (2
+/// free bids) in play and Mordred in hand, P4 Queen Guinevere (3 free bids) in play and
+/// `p4_cards` in hand. P2 has opened the bidding with 3; P3 is to bid.
+fn greedy_mordred_bidding(q: &Quests, p4_cards: u32) -> State {
+    let mut s = setup(
+        q,
+        4,
+        &[
+            ("story", &["rescue-the-fair-maiden"]),
+            (
+                "P1",
+                &[
+                    "thieves",
+                    "test-of-valor",
+                    "black-knight",
+                    "dagger",
+                    "sword",
+                    "horse",
+                    "saxons",
+                    "saxons",
+                    "robber-knight",
+                    "robber-knight",
+                    "evil-knight",
+                    "giant",
+                ],
+            ),
+            ("P2", &["sword", "thieves", "thieves", "boar", "saxons"]),
+            (
+                "P3",
+                &["mordred", "king-arthur", "lance", "sword", "thieves"],
+            ),
+            ("P4", &["queen-guinevere", "sword", "thieves", "boar"]),
+            (
+                "adventure",
+                &["sword", "sword", "sword", "horse", "horse", "horse"],
+            ),
+        ],
+    );
+    play(
+        q,
+        &mut s,
+        &[
+            "sponsor",
+            "add thieves",
+            "done",
+            "add test-of-valor",
+            "done",
+            "add black-knight",
+            "done",
+            "join",
+            "join",
+            "join",
+            "discard sword",
+            "play king-arthur",
+            "play queen-guinevere",
+            "done",
+            "done",
+            "done",
+            "discard horse",
+            "discard horse",
+            "discard horse",
+            "bid 3",
+        ],
+    );
+    let p4 = &mut s.players[3];
+    let gone: Vec<u8> = p4.hand.cards().skip(p4_cards as usize).collect();
+    for c in gone {
+        p4.hand.remove(c, 1);
+        s.adventure_discard.push(c);
+    }
+    s
+}
+
+fn greedy_choice(q: &Quests, s: &State) -> String {
+    use grail_engine::agent::{Agent, GreedyAgent};
+    let seat = q.to_move(s).expect("someone decides");
+    let mut legal = Vec::new();
+    q.legal_actions(s, &mut legal);
+    let mut view = q.observe(s, seat, &mut GameRng::new(3));
+    let i = GreedyAgent::new(5).choose(q, seat, Some(&mut view), &legal);
+    q.format_action(s, &legal[i])
+}
+
+#[test]
+fn the_greedy_bot_plays_mordred_when_it_turns_the_bidding_its_way() {
+    let q = rules();
+    // With Guinevere, P4 (3 cards, 3 free bids) could outbid P3's 4; without her he cannot.
+    let s = greedy_mordred_bidding(&q, 3);
+    assert_eq!(q.to_move(&s), Some(2));
+    assert_eq!(q.max_bid(&s, 3), 6);
+    assert_eq!(greedy_choice(&q, &s), "use mordred P4 queen-guinevere");
+    // P4 with no cards cannot outbid 4 even with her: Mordred would change nothing.
+    let s = greedy_mordred_bidding(&q, 0);
+    assert_eq!(q.max_bid(&s, 3), 3);
+    assert_ne!(greedy_choice(&q, &s), "use mordred P4 queen-guinevere");
+}
+
+/// The bidding's new choices under every reading the params allow: in random games the
+/// rules' laws hold after every move, every bid offered is one the bidder can make, and a
+/// bidder is asked only when he has a choice.
+#[test]
+fn random_games_keep_the_laws_under_each_reading_of_the_bidding() {
+    use grail_engine::bidding::Rounds;
+    for (rounds, plays) in [
+        (Rounds::UntilOneLeft, true),
+        (Rounds::UntilOneLeft, false),
+        (Rounds::OnePass, false),
+    ] {
+        let mut q = rules();
+        q.n.test_bidding = rounds;
+        q.n.allies_during_tests = plays;
+        q.n.amour_during_tests = plays;
+        let mut bids = 0;
+        for seed in 0..6 {
+            let mut rng = GameRng::new(seed);
+            random_game(&q, 4, seed, &mut rng, |s, _, _| {
+                let at = format!("{rounds:?} plays {plays} seed {seed} turn {}", s.turn);
+                assert_eq!(q.check_invariants(s), Ok(()), "{at}");
+                if s.phase == Phase::Bid && q.over_limit(s).is_none() {
+                    bids += 1;
+                    let seat = q.to_move(s).expect("a bidder") as u8;
+                    let mut legal = Vec::new();
+                    q.legal_actions(s, &mut legal);
+                    for a in &legal {
+                        if let super::state::Action::Bid(b) = a {
+                            assert!(u32::from(*b) <= q.max_bid(s, seat), "{at}");
+                        }
+                    }
+                    assert!(legal.len() > 1, "{at}: asked with nothing to choose");
+                }
+            });
+        }
+        assert!(bids > 0, "{rounds:?} plays {plays}: no test was bid on");
+    }
 }
