@@ -13,6 +13,10 @@ use crate::exit::{CliError, input};
 /// Opens a bundled game by id, or a pack folder by path, in the given variant: loads and
 /// checks the pack, then compiles it with its rulebook. A pack with errors is refused with
 /// its diagnostics rendered.
+///
+/// A pack given by path is opened by its absolute path, or by its id when it is a bundled
+/// game's folder: that is the name saves and recorded replays carry, so they open again
+/// from any working directory.
 pub fn open_game(
     content: &Path,
     game: &str,
@@ -28,10 +32,11 @@ pub fn open_with_lineage(
     game: &str,
     variant: Option<&str>,
 ) -> Result<(Box<dyn DynGame>, Vec<String>), String> {
+    let game = lasting_name(content, game);
     let loaded = Loader::new(&Disk)
         .with_content(content)
         .with_rules(grail_rules::catalog())
-        .load_game(game, variant);
+        .load_game(&game, variant);
     let Some(pack) = &loaded.pack else {
         let errors: Vec<_> = loaded
             .diagnostics
@@ -49,6 +54,27 @@ pub fn open_with_lineage(
             .trim_end()
             .to_string()),
     }
+}
+
+/// How to name a game so that it opens from any folder. Bundled ids (no `/`, `\\`, no
+/// leading `.`, as the loader reads them) stay; a path becomes absolute, or the bundled id
+/// when it is a bundled game's folder. A path that does not resolve stays as given, for the
+/// loader's error.
+fn lasting_name(content: &Path, game: &str) -> String {
+    if !game.contains(['/', '\\']) && !game.starts_with('.') {
+        return game.to_string();
+    }
+    let Ok(path) = std::fs::canonicalize(game) else {
+        return game.to_string();
+    };
+    if let (Ok(bundled), Some(id)) = (std::fs::canonicalize(content), path.file_name())
+        && path.parent() == Some(bundled.as_path())
+        && let Some(id) = id.to_str()
+        && !id.starts_with('.')
+    {
+        return id.to_string();
+    }
+    path.to_string_lossy().into_owned()
 }
 
 /// Reads and parses a replay or save file, with the path in every error.
@@ -77,6 +103,15 @@ pub fn read_replay(path: &Path) -> Result<ReplayFile, CliError> {
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    let written = std::fs::File::create(&tmp).and_then(|mut file| {
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
 }

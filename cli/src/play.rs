@@ -1,7 +1,8 @@
 //! `grail play`: a game in the terminal against bots. The human sees only their own view,
-//! picks a move by number or notation, and the move log is saved after every move so a
-//! killed game continues with `--resume`. Without a terminal on stdin, bots play every
-//! seat and the game is printed.
+//! picks a move by number or notation, and every move is appended to the save as it is
+//! played (`save.rs`), so a killed or interrupted game continues with `--resume`. A save is
+//! never overwritten by another game. Without a terminal on stdin, bots play every seat and
+//! the game is printed.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -11,12 +12,14 @@ use grail_engine::agent::AgentKind;
 use grail_engine::facade::{DynGame, DynMatch};
 use grail_engine::game::{Seat, Setup};
 use grail_engine::play::{PlayError, Played};
+use grail_engine::replay::{Replay, Step};
 use grail_engine::seats::seat_name;
 
 use crate::exit::{CliError, CliResult, input};
-use crate::games::{open_game, read_replay, write_atomic};
+use crate::games::{open_game, read_replay};
 use crate::menu::write_moves;
 use crate::replay::{locate, write_outcome};
+use crate::save::{SaveFile, check_target, file_name_part, free_name};
 use crate::sim::parse_agent;
 
 #[derive(Args, Debug)]
@@ -38,9 +41,13 @@ pub struct PlayArgs {
     /// The game's seed (default: from the clock; it is printed, so a game can be replayed).
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
-    /// Where to save the move log (default: under $XDG_DATA_HOME/grail/saves).
+    /// Where to save the move log (default: a new file under $XDG_DATA_HOME/grail/saves).
+    /// An existing FILE must be a save of this same game.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// With --save: overwrite FILE even if it is not a save of this game.
+    #[arg(long, requires = "save")]
+    pub force: bool,
     /// Continue a saved game.
     #[arg(long, value_name = "FILE", conflicts_with = "game")]
     pub resume: Option<PathBuf>,
@@ -95,6 +102,7 @@ pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
             }
         }
     }
+    crate::interrupt::announce_save_on_interrupt(&session.save);
     let stdin = std::io::stdin();
     let mut input_lines = stdin.lock();
     let mut stdout = std::io::stdout().lock();
@@ -121,20 +129,25 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
         .map(|s| if s == seat { Player::Human } else { bots })
         .collect();
     let save = match &args.save {
-        Some(path) => path.clone(),
+        Some(path) => {
+            check_target(path, &m.to_replay(None), true, args.force)?;
+            path.clone()
+        }
         None => {
+            // A pack opened by path is named by its path; its last part names the file.
+            let name = file_name_part(game.game_id());
             let stem = match game.variant() {
-                Some(v) => format!("{}-{v}-{seed}.ron", game.game_id()),
-                None => format!("{}-{seed}.ron", game.game_id()),
+                Some(v) => format!("{name}-{v}-{seed}"),
+                None => format!("{name}-{seed}"),
             };
-            default_save_dir()?.join(stem)
+            free_name(&default_save_dir()?, &stem)
         }
     };
     Ok(Session {
         game,
         m,
         table,
-        save,
+        save: absolute(save),
     })
 }
 
@@ -168,12 +181,25 @@ pub fn resume<'g>(
             }
         })
         .collect();
+    let save = match &args.save {
+        Some(other) if other != path => {
+            check_target(other, &m.to_replay(None), false, args.force)?;
+            other.clone()
+        }
+        _ => path.to_path_buf(),
+    };
     Ok(Session {
         game,
         m,
         table,
-        save: args.save.clone().unwrap_or_else(|| path.to_path_buf()),
+        save: absolute(save),
     })
+}
+
+/// The save's path as shown in "continue with: grail play --resume …", which then works
+/// from any folder.
+fn absolute(path: PathBuf) -> PathBuf {
+    std::path::absolute(&path).unwrap_or(path)
 }
 
 fn human_seat(seat: usize, players: usize) -> Result<Seat, CliError> {
@@ -244,17 +270,17 @@ pub fn play(
             writeln!(out, "    {event}")?;
         }
     }
-    if let Some(parent) = session.save.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| input(format!("cannot create {}: {e}", parent.display())))?;
-    }
-    save(session)?;
+    let mut saver =
+        SaveFile::begin(&session.save, &to_replay(session)).map_err(|e| save_error(session, e))?;
 
     while let Some(seat) = session.m.to_move() {
         let played = match session.table.get(seat).copied() {
             Some(Player::Human) => match human_turn(session, seat, input_lines, out)? {
                 Some(played) => played,
                 None => {
+                    saver
+                        .close(&to_replay(session))
+                        .map_err(|e| save_error(session, e))?;
                     writeln!(
                         out,
                         "Saved. Continue with: grail play --resume {}",
@@ -278,8 +304,13 @@ pub fn play(
         let shown = played.shown_to(viewer(session));
         writeln!(out, "{} ({who}): {}", seat_name(played.seat), shown.text)?;
         write_events(out, &shown.events)?;
-        save(session)?;
+        saver
+            .append(&Step::Move(played.text, played.digest))
+            .map_err(|e| save_error(session, e))?;
     }
+    saver
+        .close(&to_replay(session))
+        .map_err(|e| save_error(session, e))?;
     writeln!(out, "\n{}", session.m.render(None).trim_end())?;
     if let Some(outcome) = session.m.outcome() {
         let agents: Vec<String> = session.table.iter().map(|p| p.name().to_string()).collect();
@@ -302,11 +333,14 @@ fn write_events(out: &mut dyn Write, events: &[String]) -> std::io::Result<()> {
     Ok(())
 }
 
-fn save(session: &Session<'_>) -> CliResult {
+/// The game so far, as the save holds it (O(moves): only when a session starts or stops).
+fn to_replay(session: &Session<'_>) -> Replay {
     let agents = session.table.iter().map(|p| p.name().to_string()).collect();
-    let text = session.m.to_replay(Some(agents)).to_ron();
-    write_atomic(&session.save, &text)
-        .map_err(|e| input(format!("cannot save to {}: {e}", session.save.display())))
+    session.m.to_replay(Some(agents))
+}
+
+fn save_error(session: &Session<'_>, e: std::io::Error) -> CliError {
+    input(format!("cannot save to {}: {e}", session.save.display()))
 }
 
 const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \

@@ -194,21 +194,6 @@ pub fn simulate(
 const MAX_THREADS: usize = 256;
 
 fn record_path(dir: &Path, game: &str, players: usize, index: u64) -> PathBuf {
-    // A pack opened by path is named by its path; keep only its last part for the file.
-    let name = game
-        .trim_end_matches(['/', '\\'])
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(game);
-    let name: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let name = crate::save::file_name_part(game);
     dir.join(format!("{name}-{players}p-{index:06}.ron"))
 }

@@ -316,3 +316,44 @@ fn a_failing_script_is_reported_and_exits_1() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("   1. P1 draw"), "{out}");
 }
+
+#[test]
+fn an_old_whole_ron_save_resumes_and_is_rewritten_as_an_appended_save() {
+    let dir = scratch("old-save");
+    let save = dir.join("old.ron");
+    let game = toy();
+    // A save as earlier versions wrote it: the whole replay, rewritten after every move.
+    let args = play_args(&["toy", "--players", "2", "--seed", "3"]);
+    let mut m = play::start(game.as_ref(), &args).unwrap().m;
+    for _ in 0..3 {
+        m.bot_move(grail_engine::agent::AgentKind::Greedy).unwrap();
+    }
+    let agents = Some(vec!["greedy".to_string(), "greedy".to_string()]);
+    std::fs::write(&save, m.to_replay(agents).to_ron()).unwrap();
+
+    let file = read_replay(&save).unwrap();
+    let args = play_args(&["--resume", save.to_str().unwrap()]);
+    let mut session = play::resume(game.as_ref(), &args, &save, &file).unwrap();
+    assert_eq!(session.m.history().len(), 3);
+    let mut out = Vec::new();
+    play::play(&mut session, &mut "".as_bytes(), &mut out).unwrap();
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(
+        text.lines().nth(1),
+        Some(grail_engine::replay::SAVE_MARKER),
+        "{text}"
+    );
+    let file = read_replay(&save).unwrap();
+    replay::replay(
+        game.as_ref(),
+        &file,
+        &replay_args(&save, true),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no stray files"
+    );
+}

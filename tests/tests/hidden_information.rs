@@ -470,6 +470,7 @@ fn a_bots_only_quests_game_prints_no_face_down_card() {
         save: Some(dir.join("quests.ron")),
         resume: None,
         ignore_content_hash: false,
+        force: false,
     };
     let mut session = grail_cli::play::start(game.as_ref(), &args).unwrap();
     for p in &mut session.table {

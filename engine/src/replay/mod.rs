@@ -3,7 +3,9 @@
 //! A replay names the game, variant, content hash, player count and seed, optionally stacks
 //! piles, and lists steps: recorded moves with the digest of the state after them, hand-written
 //! moves, expectations on [`Rules::inspect`](crate::game::Rules::inspect), moves that must be
-//! refused, and how the game must end. A script is a replay written by hand. The file format
+//! refused, and how the game must end. A step's move may name the seat expected to make it
+//! (`Play("P2: done")`); the step fails when another seat is to move. A script is a replay
+//! written by hand. The file format
 //! is RON (see `docs/replays.md`):
 //!
 //! ```ron
@@ -17,6 +19,7 @@
 //!     stack: {"adversaries": ["dragon-4", "monster-2"]},
 //!     steps: [
 //!         Move("challenge dragon-4", "3fa2c1d0"),
+//!         Play("P2: done"),
 //!         Expect("score P1", "12"),
 //!         Illegal("challenge dragon-4", "needs strength 4"),
 //!         End(reason: "adventures-taken", scores: [12, 8, 3], winners: ["P1"]),
@@ -141,12 +144,19 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// The second line of a save written as the game goes (see [`Replay::save_text`]).
+pub const SAVE_MARKER: &str = "// grail save: one move per line, appended as it is played";
+/// What closes a save's step list, and the file, when the game stops.
+pub const SAVE_CLOSE: &str = "    ],\n)\n";
+
 /// A parsed replay with the text it came from, so errors can point into it.
 #[derive(Clone, Debug)]
 pub struct ReplayFile {
     pub replay: Replay,
     text: Option<String>,
     step_offsets: Vec<usize>,
+    /// A save whose list was never closed (the process was killed while playing).
+    open: bool,
 }
 
 impl ReplayFile {
@@ -162,18 +172,30 @@ impl ReplayFile {
                 position: None,
             });
         }
-        let options = ron::Options::default()
-            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-            .with_recursion_limit(MAX_NESTING);
-        let replay: Replay = options.from_str(text).map_err(|e| FileError {
-            message: e.code.to_string(),
-            position: Some((e.span.start.line, e.span.start.col)),
-        })?;
+        let parsed = match parse_ron(text) {
+            Ok(replay) => (replay, text.to_string(), false),
+            // A save left open by a killed process reads up to its last whole move.
+            Err(e) => match save_body_len(text).map(|n| format!("{}{SAVE_CLOSE}", &text[..n])) {
+                Some(closed) if closed != text => match parse_ron(&closed) {
+                    Ok(replay) => (replay, closed, true),
+                    Err(_) => return Err(e),
+                },
+                _ => return Err(e),
+            },
+        };
+        let (replay, text, open) = parsed;
         Ok(ReplayFile {
-            step_offsets: locate::step_offsets(text),
-            text: Some(text.to_string()),
+            step_offsets: locate::step_offsets(&text),
+            text: Some(text),
             replay,
+            open,
         })
+    }
+
+    /// Whether this is a save whose step list was never closed: the process playing it
+    /// was killed. It was read up to its last complete move.
+    pub fn is_open(&self) -> bool {
+        self.open
     }
 
     /// A replay built in memory (no source text, so errors carry no line numbers).
@@ -182,6 +204,7 @@ impl ReplayFile {
             replay,
             text: None,
             step_offsets: Vec::new(),
+            open: false,
         }
     }
 
@@ -194,6 +217,45 @@ impl ReplayFile {
         }
         Some(line_col(text, *self.step_offsets.get(index)?))
     }
+}
+
+fn parse_ron(text: &str) -> Result<Replay, FileError> {
+    let options = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .with_recursion_limit(MAX_NESTING);
+    options.from_str(text).map_err(|e| FileError {
+        message: e.code.to_string(),
+        position: Some((e.span.start.line, e.span.start.col)),
+    })
+}
+
+/// For a save (its second line is [`SAVE_MARKER`]), how many bytes hold its head and its
+/// complete step lines: what a writer keeps to append more moves, and what a reader closes
+/// with [`SAVE_CLOSE`]. A line cut short by a kill and a closing already written are left
+/// out. `None` for any other text.
+pub fn save_body_len(text: &str) -> Option<usize> {
+    if text.lines().nth(1) != Some(SAVE_MARKER) {
+        return None;
+    }
+    let whole_lines = &text[..text.rfind('\n')? + 1];
+    let body = whole_lines.strip_suffix(")\n").unwrap_or(whole_lines);
+    let body = body.strip_suffix("    ],\n").unwrap_or(body);
+    Some(body.len())
+}
+
+/// Splits the seat a step names off its move: `"P2: done"` → `(Some("P2"), "done")`. The
+/// prefix is part of the step syntax, not of any game's notation: `P`, digits, a colon.
+/// Text without one is all move.
+pub fn split_seat(text: &str) -> (Option<&str>, &str) {
+    let trimmed = text.trim_start();
+    if let Some((seat, rest)) = trimmed.split_once(':')
+        && let Some(digits) = seat.strip_prefix(['P', 'p'])
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return (Some(seat), rest.trim_start());
+    }
+    (None, text)
 }
 
 impl Replay {
@@ -243,15 +305,43 @@ impl Replay {
 
     /// The file text: one step per line, readable and diff-friendly.
     pub fn to_ron(&self) -> String {
-        let config = ron::ser::PrettyConfig::new()
-            .depth_limit(2)
-            .indentor("    ")
-            .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
-        let mut text = ron::ser::to_string_pretty(self, config)
+        let mut text = ron::ser::to_string_pretty(self, pretty(2))
             .expect("replays hold only strings, integers and lists");
         text.push('\n');
         text
     }
+
+    /// The text of a save that is still being written: [`Replay::to_ron`] with the
+    /// [`SAVE_MARKER`] on its second line and without the [`SAVE_CLOSE`] of its step list,
+    /// so each move is appended as one [`step_line`] and the file is closed when the game
+    /// stops. A reader takes it as it stands at any moment, closed or not.
+    pub fn save_text(&self) -> String {
+        let text = self.to_ron();
+        let (attribute, rest) = text.split_once('\n').expect("to_ron writes several lines");
+        let rest = rest
+            .strip_suffix("    steps: [],\n)\n")
+            .map(|head| format!("{head}    steps: [\n"))
+            .or_else(|| rest.strip_suffix(SAVE_CLOSE).map(str::to_string))
+            .expect("to_ron ends with the step list");
+        format!("{attribute}\n{SAVE_MARKER}\n{rest}")
+    }
+}
+
+/// One step as a line of a file, as [`Replay::to_ron`] writes it.
+pub fn step_line(step: &Step) -> String {
+    let text = ron::ser::to_string_pretty(step, pretty(0))
+        .expect("steps hold only strings, integers and lists");
+    let text = text
+        .strip_prefix("#![enable(implicit_some)]\n")
+        .unwrap_or(&text);
+    format!("        {text},\n")
+}
+
+fn pretty(depth_limit: usize) -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new()
+        .depth_limit(depth_limit)
+        .indentor("    ")
+        .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
 #[cfg(test)]
@@ -283,6 +373,90 @@ mod tests {
         assert!(steps("Move(\"a\")").is_err());
         assert!(steps("Jump(\"a\")").is_err());
         assert!(steps("End(reason: \"r\", colour: 1)").is_err());
+    }
+
+    #[test]
+    fn a_seat_prefix_is_split_off_the_move() {
+        assert_eq!(split_seat("P2: done"), (Some("P2"), "done"));
+        assert_eq!(split_seat(" p12:add sword"), (Some("p12"), "add sword"));
+        assert_eq!(split_seat("done"), (None, "done"));
+        // Only `P` and digits before the colon make a seat.
+        assert_eq!(split_seat("P: done"), (None, "P: done"));
+        assert_eq!(split_seat("Px2: done"), (None, "Px2: done"));
+        assert_eq!(split_seat("offer P2: 3"), (None, "offer P2: 3"));
+    }
+
+    fn replay(steps: Vec<Step>) -> Replay {
+        Replay {
+            game: "g".into(),
+            variant: Some("v".into()),
+            content_hash: Some("c0ffee".into()),
+            players: 2,
+            seed: 7,
+            stack: BTreeMap::new(),
+            agents: Some(vec!["human".into(), "greedy".into()]),
+            steps,
+        }
+    }
+
+    fn sample_steps() -> Vec<Step> {
+        vec![
+            Step::Move("bank \"v5\"\\ é".into(), "00ff00ff".into()),
+            Step::Move("draw".into(), "12345678".into()),
+            Step::End {
+                reason: Some("time".into()),
+                scores: Some(vec![3, -1]),
+                winners: Some(vec!["P1".into()]),
+            },
+        ]
+    }
+
+    #[test]
+    fn a_save_is_the_replay_text_written_a_line_at_a_time() {
+        let steps = sample_steps();
+        let mut text = replay(Vec::new()).save_text();
+        assert_eq!(text.lines().nth(1), Some(SAVE_MARKER));
+        for step in &steps {
+            text += &step_line(step);
+        }
+        text += SAVE_CLOSE;
+        let full = replay(steps.clone());
+        let marked = full
+            .to_ron()
+            .replacen('\n', &format!("\n{SAVE_MARKER}\n"), 1);
+        assert_eq!(text, marked);
+        assert_eq!(full.save_text() + SAVE_CLOSE, marked);
+        let file = ReplayFile::parse(&text).unwrap();
+        assert_eq!(file.replay, full);
+        assert!(!file.is_open());
+    }
+
+    #[test]
+    fn a_save_cut_anywhere_reads_up_to_its_last_whole_step() {
+        let steps = sample_steps();
+        let head = replay(Vec::new()).save_text();
+        let mut text = head.clone();
+        let mut ends = vec![text.len()];
+        for step in &steps {
+            text += &step_line(step);
+            ends.push(text.len());
+        }
+        text += SAVE_CLOSE;
+        for cut in (head.len()..text.len()).filter(|&c| text.is_char_boundary(c)) {
+            let file = ReplayFile::parse(&text[..cut])
+                .unwrap_or_else(|e| panic!("cut at {cut}: {e}\n{}", &text[..cut]));
+            let whole = ends.iter().filter(|&&end| end <= cut).count() - 1;
+            assert_eq!(file.replay.steps, steps[..whole], "cut at {cut}");
+            // Once its closing bracket is written, the file is whole RON.
+            assert_eq!(file.is_open(), cut < text.len() - 1, "cut at {cut}");
+            assert_eq!(file.step_position(0).is_some(), whole > 0);
+        }
+        // Without the marker, a cut file is an error as before.
+        let plain = replay(steps).to_ron();
+        assert!(ReplayFile::parse(&plain[..plain.len() - 4]).is_err());
+        // So is a save broken elsewhere than at its end.
+        let broken = text.replace("seed: 7", "seed: x");
+        assert!(ReplayFile::parse(&broken[..broken.len() - 4]).is_err());
     }
 
     #[test]

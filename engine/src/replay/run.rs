@@ -3,10 +3,10 @@
 
 use std::fmt;
 
-use super::{ReplayFile, Step};
-use crate::game::{Outcome, Rules};
+use super::{ReplayFile, Step, split_seat};
+use crate::game::{Outcome, Rules, Seat};
 use crate::play::{Match, PlayError, Played};
-use crate::seats::seat_name;
+use crate::seats::{parse_seat, seat_name};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReplayOptions {
@@ -85,6 +85,14 @@ pub enum Problem {
     NotIllegal { text: String },
     /// `Illegal`'s move was refused for another reason.
     Reason { expected: String, actual: String },
+    /// The step names the seat it expects to move (`Play("P2: done")`), and another seat
+    /// is to move (`None`: nobody, the game is over).
+    Seat {
+        expected: Seat,
+        actual: Option<Seat>,
+    },
+    /// The step's seat prefix names no seat of this table.
+    NoSuchSeat { seat: String, players: usize },
     /// `End` found the game still going.
     NotOver,
     /// `--verify`: the steps ran out before the game ended.
@@ -136,6 +144,17 @@ impl fmt::Display for Problem {
             Problem::Reason { expected, actual } => write!(
                 f,
                 "the move was refused, but the reason {actual:?} does not contain {expected:?}"
+            ),
+            Problem::Seat { expected, actual } => {
+                write!(f, "expected {} to move, but ", seat_name(*expected))?;
+                match actual {
+                    Some(seat) => write!(f, "{} is to move", seat_name(*seat)),
+                    None => f.write_str("the game is over"),
+                }
+            }
+            Problem::NoSuchSeat { seat, players } => write!(
+                f,
+                "'{seat}' is not a seat of this game (its seats are P1 to P{players})"
             ),
             Problem::NotOver => f.write_str("the game is not over"),
             Problem::Unfinished => f.write_str("the replay stops before the game is over"),
@@ -330,12 +349,15 @@ fn check_step<R: Rules>(
             });
         }
         Step::Illegal(text, expected) => {
+            let text = expect_seat(m, text)?;
             let reason = match m.parse(text) {
                 Err(e) => e.reason().to_string(),
                 Ok(action) => {
                     let legal = m.legal_actions().contains(&action);
                     if legal {
-                        return Err(Problem::NotIllegal { text: text.clone() });
+                        return Err(Problem::NotIllegal {
+                            text: text.to_string(),
+                        });
                     }
                     m.rules().why_illegal(m.state(), &action)
                 }
@@ -401,7 +423,25 @@ fn check_step<R: Rules>(
     Ok(false)
 }
 
+/// Checks the seat a step names, if it names one, and returns the move text without it.
+fn expect_seat<'t, R: Rules>(m: &Match<'_, R>, text: &'t str) -> Result<&'t str, Problem> {
+    let (seat, text) = split_seat(text);
+    if let Some(seat) = seat {
+        let players = m.setup().players;
+        let expected = parse_seat(seat, players).ok_or_else(|| Problem::NoSuchSeat {
+            seat: seat.to_string(),
+            players,
+        })?;
+        let actual = m.to_move();
+        if actual != Some(expected) {
+            return Err(Problem::Seat { expected, actual });
+        }
+    }
+    Ok(text)
+}
+
 fn play<R: Rules>(m: &mut Match<'_, R>, text: &str) -> Result<Played, Problem> {
+    let text = expect_seat(m, text)?;
     match m.play_text(text) {
         Ok(played) => Ok(played.clone()),
         Err(error) => {

@@ -216,6 +216,40 @@ fn failed_expectations_name_their_step_and_line() {
 }
 
 #[test]
+fn a_step_that_names_a_seat_fails_when_another_seat_is_to_move() {
+    let named = SCRIPT
+        .replace("Play(\"bank v3\")", "Play(\"P1: bank v3\")")
+        .replace("Play(\"pass\")", "Play(\"P2: pass\")")
+        .replace("Illegal(\"bank v1\"", "Illegal(\"P2: bank v1\"");
+    run_text(&named, ReplayOptions::default()).unwrap();
+
+    let wrong = SCRIPT.replace("Play(\"pass\")", "Play(\"P3: pass\")");
+    let failure = run_text(&wrong, ReplayOptions::default()).unwrap_err();
+    assert_eq!(
+        failure.to_string(),
+        "step 6 (line 13, column 9) Play(\"P3: pass\"): expected P3 to move, but P2 is to move"
+    );
+    let wrong = SCRIPT.replace("Illegal(\"bank v1\"", "Illegal(\"P1: bank v1\"");
+    let failure = run_text(&wrong, ReplayOptions::default()).unwrap_err();
+    assert_eq!(failure.step, Some(8));
+    assert_eq!(
+        failure.problem,
+        Problem::Seat {
+            expected: 0,
+            actual: Some(1)
+        }
+    );
+    let wrong = SCRIPT.replace("Play(\"pass\")", "Play(\"P4: pass\")");
+    let failure = run_text(&wrong, ReplayOptions::default()).unwrap_err();
+    assert!(
+        failure
+            .to_string()
+            .ends_with("'P4' is not a seat of this game (its seats are P1 to P3)"),
+        "{failure}"
+    );
+}
+
+#[test]
 fn end_steps_check_reason_scores_and_winners() {
     let text = recorded(26);
     let file = ReplayFile::parse(&text).unwrap();
