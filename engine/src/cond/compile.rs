@@ -32,6 +32,9 @@ pub struct Program {
     narrow: bool,
     /// Some op asks which types are held (`distinct`, `cards`): only then is it worked out.
     reads_held: bool,
+    /// What one evaluation costs the solver's node budget: 1, plus a share for each
+    /// `cards(…)` whose filters overlap (its matching grows with the square of the filters).
+    node_cost: usize,
 }
 
 /// The top-level conjuncts by shape, worked out once so the solver never allocates.
@@ -158,10 +161,23 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
         small_weights: None,
         narrow: false,
         reads_held: false,
+        node_cost: 1,
     };
     p.root = p.lower(&checked.root, universe);
     const NARROW: u64 = i64::MAX as u64 / (255 * 64);
     p.narrow = p.weights.iter().all(|w| w.unsigned_abs() <= NARROW);
+    p.node_cost = 1 + p
+        .ops
+        .iter()
+        .map(|op| match *op {
+            Op::Cards {
+                len,
+                disjoint: false,
+                ..
+            } => (len as usize).pow(2) / 16,
+            _ => 0,
+        })
+        .sum::<usize>();
     p.reads_held = p
         .ops
         .iter()
@@ -471,6 +487,13 @@ impl Program {
 
     pub fn ty(&self) -> Type {
         self.ty
+    }
+
+    /// What one node of a payment search over this program counts against
+    /// [`super::solve::NODE_BUDGET`]: 1 for every shape the bundled packs use; more when
+    /// `cards(…)` has many overlapping filters, so the budget bounds the work, not the nodes.
+    pub fn node_cost(&self) -> usize {
+        self.node_cost
     }
 
     /// How many item types the program was compiled for (the length of a counts slice).

@@ -21,7 +21,9 @@ use super::Program;
 use super::ast::CmpOp;
 use super::compile::{NO_GROUP, Op, Shape};
 
-/// The largest number of search nodes spent on one question before giving up on it.
+/// The largest number of search nodes spent on one question before giving up on it (a node
+/// over a program with many overlapping `cards(…)` filters counts as several: see
+/// [`Program::node_cost`]).
 pub const NODE_BUDGET: usize = 1 << 20;
 
 /// A payment: per-type counts, `len` types long.
@@ -458,7 +460,7 @@ impl<'a> Search<'a> {
     }
 
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
+        self.nodes += self.program.node_cost();
         if self.nodes > NODE_BUDGET {
             self.exhausted = true;
             self.stopped = true;
