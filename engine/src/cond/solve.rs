@@ -765,7 +765,7 @@ pub enum Satisfiable {
     NeedsArguments,
 }
 
-/// A [`Satisfiable`] answer and the steps spent on it: search nodes plus values tried, at
+/// A [`Satisfiable`] answer and the steps spent on it: search nodes plus values written, at
 /// most [`DECIDE_BUDGET`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -818,7 +818,7 @@ pub fn satisfiable(program: &Program, source: &str, deck: &[u8], args: &[i64]) -
 /// Whether some sub-multiset of `deck` meets `program`, decided by the values its counts and
 /// sums can take rather than by a payment search (what [`satisfiable`] falls back on). `None`
 /// when the program reads the cards otherwise (`distinct`, `cards`) or more than
-/// [`values::VALUE_BUDGET`] vectors would be needed.
+/// [`values::VALUE_BUDGET`] values would be written.
 pub fn exists_by_values(program: &Program, deck: &[u8], args: &[i64]) -> Option<bool> {
     values::exists(program, deck, args, &mut 0)
 }

@@ -1,17 +1,18 @@
 //! Deciding a condition by the values its sums can take rather than by the cards: a
 //! condition that reads the cards only through `count(…)` and `sum(…)` is met by some
 //! sub-multiset iff some reachable vector of those sums meets it. Reachable vectors are
-//! built type by type (each type adds 0 to all its copies), a few hundred for the shapes
+//! built type by type (each type adds 0 to all its copies): a few hundred for the shapes
 //! that defeat the payment search (`count(*) * count(*) = 7`), within a step budget.
 
 use std::collections::BTreeSet;
 
 use crate::cond::Program;
 
-/// The most vectors [`exists`] builds (summed over the types) before it gives up.
+/// The most values [`exists`] writes (vectors built times their length, summed over the
+/// types) before it gives up: this bounds its time and its memory (a few MB) alike.
 pub const VALUE_BUDGET: usize = 1 << 20;
 
-/// Whether some sub-multiset of `deck` meets `program`, adding the vectors built to `steps`.
+/// Whether some sub-multiset of `deck` meets `program`, adding the values written to `steps`.
 /// `None` when the program reads the cards otherwise (`distinct`, `cards`) or the budget ran
 /// out.
 pub(super) fn exists(
@@ -38,7 +39,7 @@ pub(super) fn exists(
                         *x = x.saturating_add(w);
                     }
                 }
-                *steps += 1;
+                *steps += v.len().max(1);
                 if *steps > budget {
                     *steps = budget;
                     return None;
