@@ -836,12 +836,13 @@ fn match_filters(
 ) -> Result<(), Shortfall> {
     const START: u8 = u8::MAX;
     let filters = &filters[..filters.len().min(MAX_CARDS_FILTERS)];
-    let mut spare = [0u8; 64];
+    // Per type, the copies no filter has taken yet; `free`: the types that have some.
+    let (mut spare, mut free) = ([0u8; 64], 0u64);
     for t in bits(held) {
         spare[t as usize] = counts.get(t as usize).copied().unwrap_or(0);
+        free |= u64::from(spare[t as usize] > 0) << t;
     }
-    // The types with a copy no filter has taken yet.
-    let mut free = held;
+    let held = free;
     // Per filter, the type whose copy it holds.
     let mut owner = [0u8; MAX_CARDS_FILTERS];
     for (f, &mask) in filters.iter().enumerate() {
@@ -1022,6 +1023,15 @@ mod tests {
             held,
             &counts,
             &mut steps
+        ));
+        // A type marked held without copies is never taken.
+        let no_first = [0u8, 1];
+        assert!(distinct_representatives(&[0b11], 0b11, &no_first, &mut 0));
+        assert!(!distinct_representatives(
+            &[0b11, 0b10],
+            0b11,
+            &no_first,
+            &mut 0
         ));
         // A chain of moves: filter `i` takes type `i` or `i + 1`; the last one only type 0,
         // which every other filter must give up by moving one type along.
