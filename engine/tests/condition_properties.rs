@@ -381,3 +381,122 @@ fn the_largest_argument_answers_a_one_colour_threshold_and_declines_an_exact_one
     let exact = compiled("sum(value) = $p").unwrap();
     assert_eq!(ceiling::largest_argument(&exact, &hand, &[0, 0], 0), None);
 }
+
+/// Filters that overlap one another in many ways: thresholds on the value, colours, and their
+/// unions, so `cards(…)` with many of them is a hard matching.
+fn overlapping_filter() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (1i64..6).prop_map(|v| format!("value>={v}")),
+        (1i64..6).prop_map(|v| format!("value<={v}")),
+        prop::sample::select(COLORS.to_vec()).prop_map(|c| format!("color={c}")),
+        (prop::sample::select(COLORS.to_vec()), 1i64..6)
+            .prop_map(|(c, v)| format!("color={c} | value>={v}")),
+        Just("*".to_string()),
+    ]
+}
+
+fn many_filters() -> impl Strategy<Value = String> {
+    prop::collection::vec(overlapping_filter(), 8..=24)
+        .prop_map(|fs| format!("cards({})", fs.join(", ")))
+}
+
+/// A hand of up to `max` cards, each type at most `copies` times.
+fn hand_of(max: usize, copies: u8) -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec((0usize..15, 1u8..=copies), 0..=max).prop_map(|cards| {
+        let mut counts = vec![0u8; 15];
+        for (t, c) in cards {
+            counts[t] = counts[t].max(c);
+        }
+        counts
+    })
+}
+
+/// Conditions built to defeat pruning: products and differences of counts (neither growing
+/// nor shrinking), many overlapping `cards(…)` filters, and deep nesting of both.
+fn adversarial() -> impl Strategy<Value = String> {
+    let count = || overlapping_filter().prop_map(|f| format!("count({f})"));
+    let leaf = prop_oneof![
+        (
+            count(),
+            count(),
+            0i64..40,
+            prop::sample::select(vec!["=", "!=", "<", ">="])
+        )
+            .prop_map(|(a, b, k, op)| format!("{a} * {b} {op} {k}")),
+        (count(), count(), 0i64..10).prop_map(|(a, b, k)| format!("{a} - {b} = {k}")),
+        many_filters(),
+        (overlapping_filter(), 1i64..5).prop_map(|(f, k)| format!("distinct(value, {f}) = {k}")),
+    ];
+    leaf.prop_recursive(4, 8, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|x| format!("not ({x})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) and ({b})")),
+            (inner.clone(), inner).prop_map(|(a, b)| format!("({a}) or ({b})")),
+        ]
+    })
+}
+
+fn parsed(src: &str) -> Result<cond::Expr, TestCaseError> {
+    cond::parse(src).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// `cards(…)` with up to 24 overlapping filters: the compiled matching agrees with the
+    /// reference's item-by-item matching, within its polynomial step bound.
+    #[test]
+    fn many_overlapping_filters_agree_with_the_reference(src in many_filters(), hand in hand_of(15, 4)) {
+        let u = adversaries();
+        let program = compiled(&src)?;
+        let want = reference::eval(&parsed(&src)?, &u, &[], &items(&hand)) != 0;
+        prop_assert_eq!(program.test(&hand, &[0, 0]), want, "{} on {}", src, describe(&u, &hand));
+        // The same matching, counting its steps, over the filters' type masks.
+        let ExprKind::Cards(filters) = parsed(&src)?.kind else { unreachable!("a cards(…) call") };
+        let masks: Vec<u64> = filters
+            .iter()
+            .map(|f| (0..15).filter(|&t| reference::filter_matches(f, &u, &[], t)).fold(0, |m, t| m | 1 << t))
+            .collect();
+        let held = (0..15).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
+        let mut steps = 0;
+        let met = cond::compile::distinct_representatives(&masks, held, &hand, &mut steps);
+        prop_assert_eq!(met, want);
+        prop_assert!(steps <= cond::compile::matching_budget(masks.len()), "{} steps", steps);
+    }
+
+    /// On decks small enough to try every sub-multiset, the lint's question is answered (no
+    /// giving up) and agrees with brute force; the values walk agrees too where it applies.
+    #[test]
+    fn adversarial_conditions_are_decided_like_brute_force(src in adversarial(), deck in hand_of(7, 2)) {
+        let u = adversaries();
+        let program = compiled(&src)?;
+        let expr = parsed(&src)?;
+        let any = !reference::brute_force_payments(&expr, &u, &[], &deck).is_empty();
+        let decision = solve::satisfiable(&program, &src, &deck, &[0, 0]);
+        let answer = match decision.answer {
+            solve::Satisfiable::Yes => true,
+            solve::Satisfiable::Never(_) => false,
+            other => return Err(TestCaseError::fail(format!("{src}: {other:?}"))),
+        };
+        prop_assert_eq!(answer, any, "{} on {}", src, describe(&u, &deck));
+        if let Some(by_values) = solve::exists_by_values(&program, &deck, &[0, 0]) {
+            prop_assert_eq!(by_values, any, "by values: {} on {}", src, describe(&u, &deck));
+        }
+    }
+}
+
+proptest! {
+    // Each case may spend the whole budget (a second or so): few cases.
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Over the full 44-card deck (too many sub-multisets to try), every adversarial condition
+    /// is answered within the decision's step budget, counted, not timed.
+    #[test]
+    fn adversarial_conditions_stay_within_the_step_budget(src in adversarial()) {
+        let program = compiled(&src)?;
+        let decision = solve::satisfiable(&program, &src, &DECK, &[0, 0]);
+        prop_assert!(decision.steps <= solve::DECIDE_BUDGET, "{}: {:?}", src, decision);
+        let effort = solve::payments_counted(&program, &DECK, &[0, 0], |_| true);
+        prop_assert!(effort.nodes <= solve::NODE_BUDGET, "{}: {:?}", src, effort);
+    }
+}

@@ -4,6 +4,7 @@
 
 mod support;
 
+use grail_engine::cond::solve::Satisfiable;
 use grail_engine::cond::{self, Params, Type, solve};
 use support::*;
 
@@ -202,7 +203,11 @@ fn unmeetable_conditions_say_why() {
     let u = adversaries();
     let why = |src: &str| {
         let program = condition(src, &u);
-        solve::unsatisfiable(&program, src, &DECK, &[])
+        match solve::satisfiable(&program, src, &DECK, &[]).answer {
+            Satisfiable::Never(why) => Some(why),
+            Satisfiable::Yes => None,
+            other => panic!("`{src}` should be decided: {other:?}"),
+        }
     };
     assert_eq!(
         why("sum(color=red) >= 40").as_deref(),
@@ -222,6 +227,56 @@ fn unmeetable_conditions_say_why() {
     assert_eq!(why("count(*) = 3"), None);
 }
 
+/// A condition that neither grows nor shrinks as cards are added defeats the payment search's
+/// pruning; over the 44-card deck its budget runs out. Reading only counts and sums, it is
+/// still decided, by the values they can take.
+#[test]
+fn a_product_of_counts_is_decided_by_the_values_it_can_take() {
+    let u = adversaries();
+    let decide = |src: &str| solve::satisfiable(&condition(src, &u), src, &DECK, &[]);
+    let square = decide("count(*) * count(*) = 7");
+    assert!(
+        matches!(&square.answer, Satisfiable::Never(why) if why.contains("every value")),
+        "{square:?}"
+    );
+    assert!(
+        square.steps > solve::NODE_BUDGET,
+        "the search alone gave up"
+    );
+    assert!(square.steps <= solve::DECIDE_BUDGET);
+    assert_eq!(decide("count(*) * count(*) = 9").answer, Satisfiable::Yes);
+    assert_eq!(
+        decide("count(color=red) * sum(color=blue) = 2 * 13").answer,
+        Satisfiable::Yes
+    );
+}
+
+/// What cannot be decided within the budget says so: never a silent pass.
+#[test]
+fn a_check_that_runs_out_of_steps_gives_up_visibly() {
+    let u = adversaries();
+    // Never met (47 is prime and above the deck's 44 cards), but telling which colours a
+    // choice shows is beyond the values walk.
+    let src = "count(*) * distinct(color) = 47";
+    let decision = solve::satisfiable(&condition(src, &u), src, &DECK, &[]);
+    assert_eq!(decision.answer, Satisfiable::GaveUp);
+    assert_eq!(decision.steps, solve::NODE_BUDGET);
+    // Runtime arguments missing: nothing to decide, and no work done.
+    let u = knights();
+    let src = "sum(strength) >= $power";
+    let program = cond::compile(
+        &cond::check(
+            &cond::parse(src).unwrap(),
+            &u,
+            &Params::default().argument("power", Type::Int),
+        )
+        .unwrap(),
+        &u,
+    );
+    let decision = solve::satisfiable(&program, src, &[2; 7], &[]);
+    assert_eq!(decision.answer, Satisfiable::NeedsArguments);
+}
+
 fn check_error(src: &str) -> cond::CondError {
     let expr = cond::parse(src).unwrap();
     let params = Params::default()
@@ -230,6 +285,22 @@ fn check_error(src: &str) -> cond::CondError {
     let mut errors = cond::check(&expr, &adversaries(), &params).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     errors.remove(0)
+}
+
+#[test]
+fn cards_takes_at_most_64_filters() {
+    let src = format!("cards({})", vec!["*"; 65].join(", "));
+    let e = check_error(&src);
+    assert_eq!((e.code, e.span.clone()), ("too-many-filters", 0..src.len()));
+    let src = format!("cards({})", vec!["*"; 64].join(", "));
+    assert!(
+        cond::check(
+            &cond::parse(&src).unwrap(),
+            &adversaries(),
+            &Params::default()
+        )
+        .is_ok()
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use grail_engine::cond::solve::Satisfiable;
 use grail_engine::cond::universe::MAX_TYPES;
 use grail_engine::cond::{
     self, Attr, CondError, Domain, ItemType, Params, Program, Type, Universe, Value,
@@ -806,15 +807,34 @@ impl Resolver<'_> {
         }
         let program = cond::compile(&checked, universe);
         if let (Type::Bool, Some((deck, over))) = (checked.ty, deck) {
-            if let Some(why) = cond::solve::unsatisfiable(&program, &text.value, deck, &[]) {
-                self.diags.push(
+            let decision = cond::solve::satisfiable(&program, &text.value, deck, &[]);
+            match decision.answer {
+                Satisfiable::Never(why) => self.diags.push(
                     Diagnostic::error(
                         "unsatisfiable",
                         format!("{what} can never be met by the cards of {over}"),
                     )
                     .at(text.loc.source, text.loc.span.clone(), "never true")
                     .with_note(why),
-                );
+                ),
+                // Never a silent pass: say the check could not tell.
+                Satisfiable::GaveUp => self.diags.push(
+                    Diagnostic::warning(
+                        "could-not-decide",
+                        format!(
+                            "could not decide whether any subset of the cards of {over} can \
+                             meet {what} (the search gave up after {} steps)",
+                            decision.steps
+                        ),
+                    )
+                    .at(text.loc.source, text.loc.span.clone(), "not checked")
+                    .with_help(
+                        "a condition that grows or shrinks as cards are added (`count(…) >= n`, \
+                         `sum(…) <= n`) is decided at once; products and exact counts of \
+                         `distinct(…)` or `cards(…)` may take a search too large to finish",
+                    ),
+                ),
+                Satisfiable::Yes | Satisfiable::NeedsArguments => {}
             }
         }
         Some((program, checked.ty))

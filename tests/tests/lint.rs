@@ -338,6 +338,16 @@ fn unsatisfiable_condition() {
 }
 
 #[test]
+fn many_overlapping_card_filters_are_decided_quickly() {
+    check("cards-many-filters", &["unsatisfiable"]);
+}
+
+#[test]
+fn a_product_of_counts_is_decided_or_visibly_not() {
+    check("never-met-product", &["unsatisfiable", "could-not-decide"]);
+}
+
+#[test]
 fn pack_params_are_condition_constants() {
     check("condition-param", &[]);
 }

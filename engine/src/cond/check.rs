@@ -3,6 +3,7 @@
 //! attribute and type indices instead of names, ready to compile.
 
 use super::ast::{ArithOp, CmpOp, Expr, ExprKind, Filter, FilterKind, LiteralKind, Name, Span};
+use super::compile::MAX_CARDS_FILTERS;
 use super::{CondError, Domain, Params, Universe, Value};
 use crate::diag::did_you_mean;
 
@@ -231,6 +232,19 @@ impl<'a> Checker<'a> {
                 let attr = self.attr(attr);
                 let f = self.filter(f);
                 (node(NodeKind::Distinct(attr?, f?)), Type::Int)
+            }
+            ExprKind::Cards(filters) if filters.len() > MAX_CARDS_FILTERS => {
+                self.errors.push(err(
+                    "too-many-filters",
+                    e.span.clone(),
+                    format!(
+                        "`cards(…)` takes at most {MAX_CARDS_FILTERS} filters; this one has {}",
+                        filters.len()
+                    ),
+                    "too many filters",
+                    Some("to ask for many cards alike, count them: `count(filter) >= n`".into()),
+                ));
+                return None;
             }
             ExprKind::Cards(filters) => {
                 let resolved: Vec<Option<RFilter>> =

@@ -32,6 +32,9 @@ pub struct Program {
     narrow: bool,
     /// Some op asks which types are held (`distinct`, `cards`): only then is it worked out.
     reads_held: bool,
+    /// What one evaluation costs the solver's node budget: 1, plus a share for each
+    /// `cards(…)` whose filters overlap (its matching grows with the square of the filters).
+    node_cost: usize,
 }
 
 /// The top-level conjuncts by shape, worked out once so the solver never allocates.
@@ -158,10 +161,23 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
         small_weights: None,
         narrow: false,
         reads_held: false,
+        node_cost: 1,
     };
     p.root = p.lower(&checked.root, universe);
     const NARROW: u64 = i64::MAX as u64 / (255 * 64);
     p.narrow = p.weights.iter().all(|w| w.unsigned_abs() <= NARROW);
+    p.node_cost = 1 + p
+        .ops
+        .iter()
+        .map(|op| match *op {
+            Op::Cards {
+                len,
+                disjoint: false,
+                ..
+            } => (len as usize).pow(2) / 16,
+            _ => 0,
+        })
+        .sum::<usize>();
     p.reads_held = p
         .ops
         .iter()
@@ -400,7 +416,7 @@ impl Program {
             }
             NodeKind::Cards(filters) => {
                 let mut ms: Vec<u64> = filters.iter().map(|f| mask(f, universe)).collect();
-                // Most constrained filter first: the search backtracks less.
+                // Most constrained filter first: each usually takes a spare type at once.
                 ms.sort_by_key(|m| m.count_ones());
                 let offset = self.masks.len() as u32;
                 self.masks.extend(&ms);
@@ -473,6 +489,13 @@ impl Program {
         self.ty
     }
 
+    /// What one node of a payment search over this program counts against
+    /// [`super::solve::NODE_BUDGET`]: 1 for every shape the bundled packs use; more when
+    /// `cards(…)` has many overlapping filters, so the budget bounds the work, not the nodes.
+    pub fn node_cost(&self) -> usize {
+        self.node_cost
+    }
+
     /// How many item types the program was compiled for (the length of a counts slice).
     pub fn types(&self) -> usize {
         self.types
@@ -496,6 +519,48 @@ impl Program {
                 _ => 0,
             }
         })
+    }
+
+    /// Where the `cards(…)` op `i` fails over `counts`, if it does.
+    pub(crate) fn cards_shortfall(&self, i: u32, counts: &[u8]) -> Option<Shortfall> {
+        let Op::Cards { filters, len, .. } = self.ops[i as usize] else {
+            return None;
+        };
+        let held = self.union(filters, len) & present(self.own_types(counts));
+        match_filters(self.group_masks(filters, len), held, counts, &mut 0).err()
+    }
+
+    /// The `Sum` ops (op index, weights offset), when they are the only ops that read the
+    /// items (no `distinct`, no `cards`): the program's value is then a function of theirs.
+    pub(crate) fn sum_ops(&self) -> Option<Vec<(u32, u32)>> {
+        let mut sums = Vec::new();
+        for (i, op) in self.ops.iter().enumerate() {
+            match *op {
+                Op::Sum { weights, .. } => sums.push((i as u32, weights)),
+                Op::Distinct { .. } | Op::Cards { .. } => return None,
+                _ => {}
+            }
+        }
+        Some(sums)
+    }
+
+    /// Evaluates op `i` as [`Self::eval`] does, with each `Sum` op's value given by
+    /// `sum_value` (by op index) instead of worked out from counts. Not for `distinct` or
+    /// `cards` (see [`Self::sum_ops`]), which read as 0.
+    pub(crate) fn eval_sums(&self, i: u32, sum_value: &dyn Fn(u32) -> i64, args: &[i64]) -> i64 {
+        let eval = |x: u32| self.eval_sums(x, sum_value, args);
+        match self.ops[i as usize] {
+            Op::Const(c) => c,
+            Op::Arg(slot) => args.get(slot as usize).copied().unwrap_or(0),
+            Op::Not(x) => i64::from(eval(x) == 0),
+            Op::And(a, b) => i64::from(eval(a) != 0 && eval(b) != 0),
+            Op::Or(a, b) => i64::from(eval(a) != 0 || eval(b) != 0),
+            Op::Cmp(op, a, b) => i64::from(op.holds(eval(a), eval(b))),
+            Op::Arith(op, a, b) => op.apply(eval(a), eval(b)),
+            Op::Neg(x) => eval(x).saturating_neg(),
+            Op::Sum { .. } => sum_value(i),
+            Op::Distinct { .. } | Op::Cards { .. } => 0,
+        }
     }
 
     /// Evaluates a condition over per-type counts with the runtime arguments.
@@ -616,7 +681,6 @@ impl Program {
     }
 
     fn eval_op(&self, op: Op, counts: &[u8], present: u64, args: &[i64]) -> i64 {
-        let get = |t: u32| i64::from(counts.get(t as usize).copied().unwrap_or(0));
         let eval = |x: u32| self.eval_in(x, counts, present, args);
         match op {
             Op::Const(c) => c,
@@ -661,11 +725,13 @@ impl Program {
             }
             Op::Cards { filters, len, .. } => {
                 let held = self.union(filters, len) & present;
-                let mut left = [0u8; 64];
-                for t in bits(held) {
-                    left[t as usize] = get(t) as u8;
-                }
-                i64::from(assign(self.group_masks(filters, len), held, &mut left))
+                let mut steps = 0;
+                i64::from(distinct_representatives(
+                    self.group_masks(filters, len),
+                    held,
+                    counts,
+                    &mut steps,
+                ))
             }
         }
     }
@@ -735,23 +801,128 @@ pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
 
 pub(crate) use crate::counts::nonzero_mask as present;
 
-/// Whether each filter can take its own item from `left` (a distinct representative each);
-/// only the types in `held` have any.
-fn assign(filters: &[u64], held: u64, left: &mut [u8; 64]) -> bool {
-    let Some((&first, rest)) = filters.split_first() else {
-        return true;
-    };
-    for t in bits(first & held) {
-        if left[t as usize] > 0 {
-            left[t as usize] -= 1;
-            let ok = assign(rest, held, left);
-            left[t as usize] += 1;
-            if ok {
-                return true;
+/// Whether each filter (a type mask) can have an item of its own (distinct representatives)
+/// among `counts`, of which only the types in `held` are looked at: a bipartite
+/// matching of filters to item types, type `t` offering `counts[t]` copies, found by
+/// augmenting paths (Kuhn's algorithm). Filters come most constrained first, so in the usual
+/// shapes each takes a spare type straight away. Otherwise a breadth-first search over the
+/// (at most 64) types looks for a chain of filters that can each move to another of their
+/// types, ending at a spare copy: O(n · (n + 64)) per filter, never a search over every way of
+/// handing out the items. `steps` counts the filters and types visited. At most
+/// [`MAX_CARDS_FILTERS`] filters (the checker enforces it).
+pub fn distinct_representatives(
+    filters: &[u64],
+    held: u64,
+    counts: &[u8],
+    steps: &mut usize,
+) -> bool {
+    match_filters(filters, held, counts, steps).is_ok()
+}
+
+/// When the filters cannot all have an item: some of them (`filters`) match only `items`
+/// items between them, fewer than they are (Hall's condition fails there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shortfall {
+    pub filters: usize,
+    pub items: usize,
+}
+
+/// [`distinct_representatives`], saying where it fails.
+fn match_filters(
+    filters: &[u64],
+    held: u64,
+    counts: &[u8],
+    steps: &mut usize,
+) -> Result<(), Shortfall> {
+    const START: u8 = u8::MAX;
+    let filters = &filters[..filters.len().min(MAX_CARDS_FILTERS)];
+    // Per type, the copies no filter has taken yet; `free`: the types that have some.
+    let (mut spare, mut free) = ([0u8; 64], 0u64);
+    for t in bits(held) {
+        spare[t as usize] = counts.get(t as usize).copied().unwrap_or(0);
+        free |= u64::from(spare[t as usize] > 0) << t;
+    }
+    let held = free;
+    // Per filter, the type whose copy it holds.
+    let mut owner = [0u8; MAX_CARDS_FILTERS];
+    for (f, &mask) in filters.iter().enumerate() {
+        *steps += 1;
+        let direct = mask & free;
+        let end = if direct != 0 {
+            let t = direct.trailing_zeros();
+            owner[f] = t as u8;
+            t
+        } else {
+            // Per type reached: the type a filter moves from to get here (START for `f`
+            // itself), and which filter.
+            let mut came_from = [(START, 0u8); 64];
+            let mut seen = mask & held;
+            for t in bits(seen) {
+                came_from[t as usize] = (START, f as u8);
             }
+            let mut frontier = seen;
+            loop {
+                if frontier == 0 {
+                    // Every type `f` could reach is taken by filters that can reach no other.
+                    let reached = owner[..f].iter().filter(|&&t| seen >> t & 1 != 0);
+                    return Err(Shortfall {
+                        filters: 1 + reached.count(),
+                        items: bits(seen).map(|t| usize::from(counts[t as usize])).sum(),
+                    });
+                }
+                let mut next = 0u64;
+                for (g, &from) in owner[..f].iter().enumerate() {
+                    *steps += 1;
+                    if frontier >> from & 1 != 0 {
+                        let new = filters[g] & held & !seen & !next;
+                        for t in bits(new) {
+                            came_from[t as usize] = (from, g as u8);
+                        }
+                        next |= new;
+                    }
+                }
+                seen |= next;
+                if next & free != 0 {
+                    break;
+                }
+                frontier = next;
+            }
+            // Walk the chain back from the spare copy, moving each filter along it.
+            let end = (seen & free).trailing_zeros();
+            let mut t = end as u8;
+            loop {
+                *steps += 1;
+                let (from, g) = came_from[t as usize];
+                owner[g as usize] = t;
+                if from == START {
+                    break;
+                }
+                t = from;
+            }
+            end
+        };
+        spare[end as usize] -= 1;
+        if spare[end as usize] == 0 {
+            free &= !(1u64 << end);
         }
     }
-    false
+    Ok(())
+}
+
+/// The most filters `cards(…)` takes: as many as a condition has item types.
+pub const MAX_CARDS_FILTERS: usize = 64;
+
+/// The most steps [`distinct_representatives`] counts for `n` filters: each filter one, and
+/// when it finds no spare type at once, up to 64 layers of the search over the filters before
+/// it plus a chain of up to 64 moves.
+pub const fn matching_budget(n: usize) -> usize {
+    let mut total = 0;
+    let mut f = 0;
+    while f < n {
+        total += 1 + 64 * f + 64;
+        f += 1;
+    }
+    total
 }
 
 #[cfg(test)]
@@ -824,6 +995,62 @@ mod tests {
         );
         assert_eq!(present(&[]), 0);
         assert_eq!(present(&[0, 0, 3]), 1 << 2);
+    }
+
+    /// Fifteen filters over the same fourteen single copies and one more over everything: a
+    /// search over ways of handing out the copies would try 14! of them; the matching fails
+    /// within its polynomial bound and names the fifteen filters and fourteen items.
+    #[test]
+    fn overlapping_filters_are_matched_not_searched() {
+        let narrow = (1u64 << 14) - 1;
+        let mut filters = vec![narrow; 15];
+        filters.push(u64::MAX);
+        let counts = [1u8; 20];
+        let held = (1u64 << 20) - 1;
+        let mut steps = 0;
+        assert_eq!(
+            match_filters(&filters, held, &counts, &mut steps),
+            Err(Shortfall {
+                filters: 15,
+                items: 14
+            })
+        );
+        assert!(steps <= matching_budget(16), "{steps}");
+        // With one narrow filter fewer, each gets its own copy (the wide ones move over).
+        let mut steps = 0;
+        assert!(distinct_representatives(
+            &filters[1..],
+            held,
+            &counts,
+            &mut steps
+        ));
+        // A type marked held without copies is never taken.
+        let no_first = [0u8, 1];
+        assert!(distinct_representatives(&[0b11], 0b11, &no_first, &mut 0));
+        assert!(!distinct_representatives(
+            &[0b11, 0b10],
+            0b11,
+            &no_first,
+            &mut 0
+        ));
+        // A chain of moves: filter `i` takes type `i` or `i + 1`; the last one only type 0,
+        // which every other filter must give up by moving one type along.
+        let mut chain: Vec<u64> = (0..10).map(|t| 0b11u64 << t).collect();
+        chain.push(1);
+        let mut steps = 0;
+        assert!(distinct_representatives(
+            &chain,
+            (1 << 11) - 1,
+            &counts,
+            &mut steps
+        ));
+        assert_eq!(
+            match_filters(&chain, (1 << 10) - 1, &counts, &mut 0),
+            Err(Shortfall {
+                filters: 11,
+                items: 10
+            })
+        );
     }
 
     proptest::proptest! {

@@ -51,10 +51,7 @@ pub fn eval(expr: &Expr, universe: &Universe, bindings: Bindings<'_>, items: &[u
             seen.len() as i64
         }
         ExprKind::Cards(filters) => {
-            let mut used = vec![false; items.len()];
-            i64::from(distinct_representatives(
-                filters, universe, bindings, items, &mut used,
-            ))
+            i64::from(distinct_representatives(filters, universe, bindings, items))
         }
     }
 }
@@ -121,24 +118,42 @@ pub fn filter_matches(f: &Filter, universe: &Universe, bindings: Bindings<'_>, t
     }
 }
 
+/// Whether every filter can have an item of its own: a maximum bipartite matching of
+/// filters to items by augmenting paths, one item at a time (no types, no masks).
 fn distinct_representatives(
     filters: &[Filter],
     universe: &Universe,
     bindings: Bindings<'_>,
     items: &[usize],
-    used: &mut [bool],
 ) -> bool {
-    let Some((first, rest)) = filters.split_first() else {
-        return true;
-    };
-    for i in 0..items.len() {
-        if !used[i] && filter_matches(first, universe, bindings, items[i]) {
-            used[i] = true;
-            let ok = distinct_representatives(rest, universe, bindings, items, used);
-            used[i] = false;
-            if ok {
-                return true;
-            }
+    let fits = |f: usize, i: usize| filter_matches(&filters[f], universe, bindings, items[i]);
+    // Per item, the filter it stands for.
+    let mut taken_by: Vec<Option<usize>> = vec![None; items.len()];
+    (0..filters.len()).all(|f| {
+        let mut visited = vec![false; items.len()];
+        augment(f, &fits, &mut taken_by, &mut visited)
+    })
+}
+
+/// Finds filter `f` an item, moving other filters to other items if need be.
+fn augment(
+    f: usize,
+    fits: &dyn Fn(usize, usize) -> bool,
+    taken_by: &mut [Option<usize>],
+    visited: &mut [bool],
+) -> bool {
+    for i in 0..taken_by.len() {
+        if visited[i] || !fits(f, i) {
+            continue;
+        }
+        visited[i] = true;
+        let free = match taken_by[i] {
+            None => true,
+            Some(g) => augment(g, fits, taken_by, visited),
+        };
+        if free {
+            taken_by[i] = Some(f);
+            return true;
         }
     }
     false

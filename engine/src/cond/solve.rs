@@ -15,12 +15,15 @@
 
 pub(crate) mod groups;
 mod linear;
+pub mod values;
 
 use super::Program;
 use super::ast::CmpOp;
 use super::compile::{NO_GROUP, Op, Shape};
 
-/// The largest number of search nodes spent on one question before giving up on it.
+/// The largest number of search nodes spent on one question before giving up on it (a node
+/// over a program with many overlapping `cards(…)` filters counts as several: see
+/// [`Program::node_cost`]).
 pub const NODE_BUDGET: usize = 1 << 20;
 
 /// A payment: per-type counts, `len` types long.
@@ -61,14 +64,35 @@ pub fn payments(
     program: &Program,
     hand: &[u8],
     args: &[i64],
-    mut found: impl FnMut(&Payment) -> bool,
+    found: impl FnMut(&Payment) -> bool,
 ) -> bool {
-    if let Some(finished) = linear::payments(program, hand, args, &mut found) {
-        return finished;
+    !payments_counted(program, hand, args, found).gave_up
+}
+
+/// How much a search did: the nodes it visited (at most [`NODE_BUDGET`]) and whether the
+/// budget ran out before it finished.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    pub nodes: usize,
+    pub gave_up: bool,
+}
+
+/// [`payments`], saying how much it searched.
+pub fn payments_counted(
+    program: &Program,
+    hand: &[u8],
+    args: &[i64],
+    mut found: impl FnMut(&Payment) -> bool,
+) -> Effort {
+    if let Some(effort) = linear::payments(program, hand, args, &mut found) {
+        return effort;
     }
     let mut search = Search::new(program, hand, args, &mut found, None);
     search.run();
-    !search.exhausted
+    Effort {
+        nodes: search.nodes.min(NODE_BUDGET),
+        gave_up: search.exhausted,
+    }
 }
 
 /// Whether any legal payment exists (equivalently: whether some sub-multiset meets it).
@@ -436,7 +460,7 @@ impl<'a> Search<'a> {
     }
 
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
+        self.nodes += self.program.node_cost();
         if self.nodes > NODE_BUDGET {
             self.exhausted = true;
             self.stopped = true;
@@ -727,23 +751,76 @@ impl Threshold {
     }
 }
 
-/// Why no sub-multiset of `deck` can ever meet `program`, or `None` if one can (or if that
-/// cannot be decided: runtime arguments missing, or the search budget ran out). `source` is
-/// the condition's text, quoted in the explanation.
-pub fn unsatisfiable(program: &Program, source: &str, deck: &[u8], args: &[i64]) -> Option<String> {
+/// Whether some sub-multiset of a deck can meet a condition (the lint's question), as far as
+/// a bounded amount of work can tell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Satisfiable {
+    /// Some sub-multiset meets it.
+    Yes,
+    /// None ever does; why, in words.
+    Never(String),
+    /// The work ran out before an answer: neither a pass nor a failure.
+    GaveUp,
+    /// It reads runtime arguments that were not given, so there is nothing to decide yet.
+    NeedsArguments,
+}
+
+/// A [`Satisfiable`] answer and the steps spent on it: search nodes plus values written, at
+/// most [`DECIDE_BUDGET`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub answer: Satisfiable,
+    pub steps: usize,
+}
+
+/// The most steps [`satisfiable`] spends: the payment search's budget, then as much again for
+/// walking the values a condition's sums can take.
+pub const DECIDE_BUDGET: usize = NODE_BUDGET + values::VALUE_BUDGET;
+
+/// Whether any sub-multiset of `deck` meets `program`, within [`DECIDE_BUDGET`] steps.
+/// `source` is the condition's text, quoted in the explanation. The payment search decides
+/// most conditions; when its budget runs out (a condition that neither grows nor shrinks with
+/// the cards, over a large deck), one that reads the cards only through counts and sums is
+/// decided by the values those can take (`count(*) * count(*) = 7`: the count is 0 to the
+/// deck's size, and no square is 7). Anything else past the budget is [`Satisfiable::GaveUp`].
+pub fn satisfiable(program: &Program, source: &str, deck: &[u8], args: &[i64]) -> Decision {
     if args.len() < program.args() {
-        return None;
+        return Decision {
+            answer: Satisfiable::NeedsArguments,
+            steps: 0,
+        };
     }
     let mut any = false;
-    let finished = payments(program, deck, args, |_| {
+    let search = payments_counted(program, deck, args, |_| {
         any = true;
         false
     });
-    if any || !finished {
-        return None;
-    }
-    let why = explain(program, program.root(), source, deck, args);
-    Some(why.unwrap_or_else(|| "no combination of the cards meets it".into()))
+    let mut steps = search.nodes;
+    let answer = if any {
+        Satisfiable::Yes
+    } else if !search.gave_up {
+        let why = explain(program, program.root(), source, deck, args);
+        Satisfiable::Never(why.unwrap_or_else(|| "no combination of the cards meets it".into()))
+    } else {
+        match values::exists(program, deck, args, &mut steps) {
+            Some(true) => Satisfiable::Yes,
+            Some(false) => Satisfiable::Never(
+                "no choice of the cards gives counts and sums that meet it (every value they \
+                 can take was tried)"
+                    .into(),
+            ),
+            None => Satisfiable::GaveUp,
+        }
+    };
+    Decision { answer, steps }
+}
+
+/// Whether some sub-multiset of `deck` meets `program`, decided by the values its counts and
+/// sums can take rather than by a payment search (what [`satisfiable`] falls back on). `None`
+/// when the program reads the cards otherwise (`distinct`, `cards`) or more than
+/// [`values::VALUE_BUDGET`] values would be written.
+pub fn exists_by_values(program: &Program, deck: &[u8], args: &[i64]) -> Option<bool> {
+    values::exists(program, deck, args, &mut 0)
 }
 
 /// Which part of `program` a payment (or any multiset) fails, in words: the first top-level
@@ -820,10 +897,22 @@ fn explain(program: &Program, i: u32, source: &str, deck: &[u8], args: &[i64]) -
                 op.symbol()
             ))
         }
-        Op::Cards { .. } if !holds(i) => Some(format!(
-            "there are not enough distinct cards for `{}`",
-            text(program, i, source)
-        )),
+        Op::Cards { len, .. } if !holds(i) => {
+            let quoted = text(program, i, source);
+            Some(match program.cards_shortfall(i, deck) {
+                Some(s) if s.filters < len as usize => format!(
+                    "there are not enough distinct cards for `{quoted}`: {} of its filters match \
+                     only {} cards between them",
+                    s.filters, s.items
+                ),
+                Some(s) => format!(
+                    "there are not enough distinct cards for `{quoted}`: its {} filters match \
+                     only {} cards between them",
+                    s.filters, s.items
+                ),
+                None => format!("there are not enough distinct cards for `{quoted}`"),
+            })
+        }
         Op::Const(0) => Some(format!("`{}` is always false", text(program, i, source))),
         _ => None,
     }

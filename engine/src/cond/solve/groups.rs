@@ -53,7 +53,9 @@ pub(super) fn exists_within_groups(
         }
         return Some(bits(present).any(|i| meets(!grouped | groups[i as usize])));
     }
-    if choose(n as u64, k as u64) > MAX_CHOICES {
+    // Each choice costs an evaluation, dearer with many overlapping `cards(…)` filters.
+    let cost = choose(n as u64, k as u64).saturating_mul(program.node_cost() as u64);
+    if cost > MAX_CHOICES {
         return None;
     }
     let mut indices = [0usize; 64];

@@ -4,20 +4,20 @@
 //! so the same payments in the same order and the same node budget) with the sums kept in a
 //! few registers instead of evaluated.
 
-use super::{NODE_BUDGET, Payment};
+use super::{Effort, NODE_BUDGET, Payment};
 use crate::cond::Program;
 use crate::cond::ast::CmpOp;
 use crate::cond::compile::{GroupLimit, NO_GROUP};
 
 /// [`super::payments`] when every growing conjunct is `sum(…) ⋈ bound` and nothing else
-/// limits a payment but, at most, one group (`distinct(…) <= 1`). `Some(finished)`, or `None`
+/// limits a payment but, at most, one group (`distinct(…) <= 1`). `Some(effort)`, or `None`
 /// for other shapes.
 pub(super) fn payments(
     program: &Program,
     hand: &[u8],
     args: &[i64],
     found: &mut dyn FnMut(&Payment) -> bool,
-) -> Option<bool> {
+) -> Option<Effort> {
     let plan = program.plan();
     let linear = &plan.up_linear;
     if !plan.mixed.is_empty()
@@ -37,7 +37,7 @@ pub(super) fn payments(
     };
     let hand = program.own_types(hand);
     if !program.constants_hold(args) {
-        return Some(true);
+        return Some(Effort::default());
     }
     // The number of sums as a constant: the per-card loops over them unroll.
     match linear.len() {
@@ -48,14 +48,14 @@ pub(super) fn payments(
     }
 }
 
-/// Lists the payments of a program with exactly `N` sums; whether the listing finished.
+/// Lists the payments of a program with exactly `N` sums; how much it searched.
 fn walk<const N: usize>(
     program: &Program,
     hand: &[u8],
     args: &[i64],
     limit: Option<&GroupLimit>,
     found: &mut dyn FnMut(&Payment) -> bool,
-) -> bool {
+) -> Effort {
     const UNGROUPED: [u8; 64] = [NO_GROUP; 64];
     let linear = &program.plan().up_linear;
     let masks = limit.map_or(&[][..], |limit| program.groups(limit));
@@ -87,14 +87,17 @@ fn walk<const N: usize>(
         };
     }
     if !walk.holds(|s| s.reach) {
-        return true;
+        return Effort::default();
     }
     if walk.holds(|s| s.pay) {
         walk.emit();
-        return true;
+        return Effort::default();
     }
     walk.run(0, u64::MAX);
-    !walk.exhausted
+    Effort {
+        nodes: walk.nodes.min(NODE_BUDGET),
+        gave_up: walk.exhausted,
+    }
 }
 
 const MAX_SUMS: usize = 4;
