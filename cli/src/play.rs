@@ -18,7 +18,7 @@ use grail_engine::seats::seat_name;
 use crate::exit::{CliError, CliResult, input};
 use crate::games::{open_game, read_replay};
 use crate::menu::write_moves;
-use crate::replay::{locate, write_outcome};
+use crate::replay::{check_recorded_game, locate, write_outcome};
 use crate::save::{SaveFile, check_target, file_name_part, free_name};
 use crate::sim::parse_agent;
 
@@ -84,6 +84,7 @@ pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
     let game;
     let session = if let Some(path) = &args.resume {
         let file = read_replay(path)?;
+        check_recorded_game(path, &file.replay.game, file.replay.variant.as_deref())?;
         game =
             open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
         resume(game.as_ref(), &args, path, &file)?

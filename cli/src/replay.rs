@@ -43,7 +43,7 @@ pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
             game
         }
         None => {
-            check_bundled_id(
+            check_recorded_game(
                 &args.file,
                 &file.replay.game,
                 file.replay.variant.as_deref(),
@@ -55,19 +55,27 @@ pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
     replay(game.as_ref(), &file, &args, &mut stdout)
 }
 
-/// A replay names its game by id; only with `--pack` may that game be something other than
-/// a bundled one. A path here (`../../etc/passwd`) would make grail read any file as a pack.
-fn check_bundled_id(path: &Path, game: &str, variant: Option<&str>) -> CliResult {
+/// A replay or save names its game by a bundled id, or, for a pack that is not bundled, by
+/// the absolute path of the pack folder it was recorded with (so it runs from any folder).
+/// Anything else (`../../etc/passwd`, a relative path, a file) is refused before it is read:
+/// only a folder holding a `pack.toml` is ever opened as a pack. `--pack` overrides.
+pub fn check_recorded_game(path: &Path, game: &str, variant: Option<&str>) -> CliResult {
     let plain = |name: &str| {
         !name.is_empty()
             && !name.starts_with('.')
             && !name.contains(['/', '\\'])
             && !name.chars().any(char::is_control)
     };
-    if !plain(game) {
+    let pack_folder = |name: &str| {
+        let folder = Path::new(name);
+        folder.is_absolute()
+            && !name.chars().any(char::is_control)
+            && std::fs::metadata(folder.join("pack.toml")).is_ok_and(|m| m.is_file())
+    };
+    if !plain(game) && !pack_folder(game) {
         return Err(input(format!(
-            "{}: the replay's game `{}` is not the id of a bundled game; \
-             to run it with a pack folder, give the folder with --pack DIR",
+            "{}: the replay's game `{}` is neither a bundled game nor the absolute path of a \
+             pack folder; to run it with a pack folder, give the folder with --pack DIR",
             path.display(),
             escape(game)
         )));

@@ -86,7 +86,9 @@ fn a_replays_game_is_a_bundled_id_not_a_path() {
     let run = grail(&["replay", file.to_str().unwrap()], SOON);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(
-        run.stderr.contains("is not the id of a bundled game") && run.stderr.contains("--pack"),
+        run.stderr
+            .contains("is neither a bundled game nor the absolute path of a pack folder")
+            && run.stderr.contains("--pack"),
         "{}",
         run.stderr
     );
@@ -95,6 +97,39 @@ fn a_replays_game_is_a_bundled_id_not_a_path() {
         "no line of the file: {}",
         run.stderr
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// An absolute path is taken only as a pack folder (one holding a `pack.toml`): a file, or a
+/// folder that is not a pack, is refused before anything in it is read, by `replay` and by
+/// `play --resume` alike.
+#[test]
+fn a_recorded_absolute_path_opens_only_a_pack_folder() {
+    let dir = temp_dir("game-abs");
+    let not_a_pack = dir.join("not-a-pack");
+    std::fs::create_dir_all(&not_a_pack).unwrap();
+    for game in ["/etc/passwd", not_a_pack.to_str().unwrap()] {
+        let file = dir.join("evil.ron");
+        std::fs::write(
+            &file,
+            format!("(game: {game:?}, players: 2, seed: 1, steps: [])"),
+        )
+        .unwrap();
+        for args in [
+            vec!["replay", file.to_str().unwrap()],
+            vec!["play", "--resume", file.to_str().unwrap()],
+        ] {
+            let run = grail(&args, SOON);
+            assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr
+                    .contains("is neither a bundled game nor the absolute path of a pack folder"),
+                "{args:?}: {}",
+                run.stderr
+            );
+            assert!(!run.stderr.contains("root:"), "{}", run.stderr);
+        }
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }
 

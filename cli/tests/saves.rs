@@ -116,14 +116,16 @@ fn files(dir: &Path) -> Vec<String> {
 }
 
 /// The save replays (every digest), resumes from another folder to the end, and then
-/// verifies as a finished game. (`grail replay` runs a game that is not bundled only with
-/// `--pack`; `grail play --resume` opens the pack the save names.)
+/// verifies as a finished game, with and without `--pack` (the save names its pack folder by
+/// its absolute path).
 fn resumes_and_verifies(save: &Path) {
     let elsewhere = repo();
     let pack = save.with_file_name("longpack");
     let pack = pack.to_str().unwrap();
     let save = save.to_str().unwrap();
     let o = run(&elsewhere, &["replay", save, "--pack", pack]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = run(&elsewhere, &["replay", save]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let o = run(&elsewhere, &["play", "--resume", save]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
@@ -342,6 +344,9 @@ fn recorded_replays_name_a_pack_given_by_a_relative_path_absolutely() {
             absolute.to_str().unwrap(),
         ],
     );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    // From another folder, without --pack: the recorded folder is found by its path.
+    let o = run(&repo(), &["replay", "--verify", replay.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 
     // A bundled game's folder given by path is recorded by its id.

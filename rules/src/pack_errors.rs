@@ -1,7 +1,7 @@
 //! The diagnostics a rulebook collects while compiling its pack: every problem is reported
 //! at once, each pointing into the pack where it can.
 
-use grail_engine::cond::solve::unsatisfiable;
+use grail_engine::cond::solve::{Satisfiable, satisfiable};
 use grail_engine::diag::Diagnostic;
 use grail_schema::model::Loc;
 use grail_schema::{NamedCondition, Pack};
@@ -32,15 +32,35 @@ impl Errors {
         loc: &Loc,
         what: String,
     ) {
-        if let Some(why) = unsatisfiable(&condition.program, &condition.expr, deck, args) {
-            self.0.push(
+        let decision = satisfiable(&condition.program, &condition.expr, deck, args);
+        match decision.answer {
+            Satisfiable::Never(why) => self.0.push(
                 Diagnostic::error("unreachable", what)
                     .at(loc.source, loc.span.clone(), "never reached")
                     .with_note(format!(
                         "no cards of the pack meet condition `{}`: {why}",
                         condition.name
                     )),
-            );
+            ),
+            // Never a silent pass: the rulebook cannot carry warnings into play, so a value
+            // it cannot show reachable is refused, with the way out.
+            Satisfiable::GaveUp => self.0.push(
+                Diagnostic::error(
+                    "could-not-decide",
+                    format!(
+                        "could not decide whether this value can be reached (the search of \
+                         condition `{}` gave up after {} steps)",
+                        condition.name, decision.steps
+                    ),
+                )
+                .at(loc.source, loc.span.clone(), "not checked")
+                .with_note(format!("the check was: {what}"))
+                .with_help(
+                    "write the condition so that it grows or shrinks as cards are added \
+                     (`count(…) >= n`, `sum(…) <= $arg`), which is decided at once",
+                ),
+            ),
+            Satisfiable::Yes | Satisfiable::NeedsArguments => {}
         }
     }
 
