@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
@@ -69,7 +69,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args, &content),
         Command::Replay(args) => replay::run(args, &content),
         Command::Sim(args) => sim::run(args, &content),
-        Command::List => reported(list::run(&content, &mut std::io::stdout().lock())),
+        Command::List => list::run(&content, &mut std::io::stdout().lock()),
         Command::Lint { paths, format } => {
             let reports = lint::lint(&paths, &content);
             let color = if std::io::stdout().is_terminal() {
@@ -99,14 +99,16 @@ fn clap_error(e: clap::Error) -> CliError {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
-        // Our own value parsers' errors keep their code (`unknown-agent`).
-        ErrorKind::ValueValidation => match std::error::Error::source(&e)
-            .and_then(|s| s.downcast_ref::<grail_cli::sim::BadValue>())
-        {
-            Some(bad) => bad.code,
-            None => "invalid-value",
+        // A value not among an argument's possible ones: for the agents, name the problem.
+        ErrorKind::InvalidValue => match e.get(ContextKind::InvalidArg) {
+            Some(ContextValue::String(arg))
+                if arg.starts_with("--agents") || arg.starts_with("--bots") =>
+            {
+                "unknown-agent"
+            }
+            _ => "invalid-value",
         },
-        ErrorKind::InvalidValue => "invalid-value",
+        ErrorKind::ValueValidation => "invalid-value",
         ErrorKind::UnknownArgument => "unknown-flag",
         ErrorKind::InvalidSubcommand => "unknown-command",
         ErrorKind::MissingRequiredArgument | ErrorKind::MissingSubcommand => "missing-argument",

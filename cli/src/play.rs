@@ -20,7 +20,7 @@ use crate::games::{open_game, open_recorded_game, read_replay};
 use crate::menu::write_moves;
 use crate::replay::{check_recorded_game, locate, write_outcome};
 use crate::save::{SaveFile, check_target, file_name_part, free_name};
-use crate::sim::{parse_agent, players_out_of_range};
+use crate::sim::{agent_parser, players_out_of_range};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -36,10 +36,9 @@ pub struct PlayArgs {
     /// Your seat, counting from 1.
     #[arg(long)]
     pub seat: Option<usize>,
-    /// The bots at the other seats, in seat order and repeated to fill the table: a list of
-    /// random, greedy (`greedy,random`). Default: greedy. Without a terminal the first of
-    /// them also plays your seat.
-    #[arg(long, value_delimiter = ',', value_parser = parse_agent, value_name = "AGENT,...")]
+    /// The bots at the other seats, in seat order, a list repeated to fill the table
+    /// (`greedy,random`). Default: greedy. Without a terminal the first also plays your seat.
+    #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub bots: Vec<AgentKind>,
     /// The game's seed (default: from the clock; it is printed, so a game can be replayed).
     #[arg(long, conflicts_with = "resume")]

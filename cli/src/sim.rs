@@ -4,9 +4,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use grail_engine::agent::AgentKind;
-use grail_engine::diag::no_such;
 use grail_engine::facade::DynGame;
 use grail_engine::sim::{GameRecord, SimConfig, SimHooks};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -32,9 +32,8 @@ pub struct SimArgs {
     /// The seed the games are dealt from: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Agents by seat, repeated to fill the table: a list of random, greedy
-    /// (`greedy,random`). Default: random.
-    #[arg(long, value_delimiter = ',', value_parser = parse_agent, value_name = "AGENT,...")]
+    /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
+    #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub agents: Vec<AgentKind>,
     /// Write every game as a replay file into this folder.
     #[arg(long, value_name = "DIR")]
@@ -55,37 +54,18 @@ pub enum Format {
     Csv,
 }
 
-/// A command-line value our own parsers refused, with the code the error shows.
-#[derive(Debug)]
-pub struct BadValue {
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl std::fmt::Display for BadValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for BadValue {}
-
-/// An agent by name, with a did-you-mean for a near miss.
-pub fn parse_agent(s: &str) -> Result<AgentKind, BadValue> {
-    s.trim().parse().map_err(|_| BadValue {
-        code: "unknown-agent",
-        message: no_such("agent", s, AgentKind::ALL.map(AgentKind::name)),
-    })
+/// The agents by name, for `--agents` and `--bots`: clap lists them in the help, completes
+/// them and suggests the nearest for a misspelt one.
+pub fn agent_parser() -> impl TypedValueParser<Value = AgentKind> {
+    PossibleValuesParser::new(AgentKind::ALL.map(AgentKind::name))
+        .try_map(|name| name.parse::<AgentKind>())
 }
 
 /// A count that must be at least 1 (`--games`, `--threads`): zero would do nothing.
-pub fn at_least_one<N: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<N, BadValue> {
+pub fn at_least_one<N: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<N, String> {
     match s.trim().parse::<N>() {
         Ok(n) if n >= N::from(1) => Ok(n),
-        _ => Err(BadValue {
-            code: "invalid-value",
-            message: format!("`{s}` is not a number of at least 1"),
-        }),
+        _ => Err(format!("`{s}` is not a number of at least 1")),
     }
 }
 

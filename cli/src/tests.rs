@@ -76,7 +76,7 @@ fn bots_and_agents_take_lists_and_suggest_near_names() {
     let err = Cli::try_parse_from(["grail", "sim", "toy", "--agents", "gredy"])
         .err()
         .unwrap();
-    assert!(err.to_string().contains("did you mean `greedy`?"), "{err}");
+    assert!(err.to_string().contains("'greedy'"), "{err}");
     for games in ["0", "-1", "many"] {
         assert!(Cli::try_parse_from(["grail", "sim", "toy", "--games", games]).is_err());
     }

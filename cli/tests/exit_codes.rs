@@ -72,7 +72,6 @@ fn unknown_names_and_counts_out_of_range_are_usage_errors() {
     for (args, near) in [
         (["sim", "kng-arthur", "--games", "1"], "king-arthur"),
         (["sim", "king-arthur", "--variant", "sels"], "seals"),
-        (["sim", "king-arthur", "--agents", "gredy"], "greedy"),
     ] {
         let stderr = String::from_utf8_lossy(&grail(&args).stderr).into_owned();
         assert!(
@@ -80,6 +79,17 @@ fn unknown_names_and_counts_out_of_range_are_usage_errors() {
             "{stderr}"
         );
     }
+    // Agents are clap's possible values: listed, and the nearest suggested.
+    let stderr = grail(&["sim", "king-arthur", "--agents", "random,gredy"]).stderr;
+    let stderr = String::from_utf8_lossy(&stderr);
+    assert!(
+        stderr.contains("[possible values: random, greedy]"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a similar value exists: 'greedy'"),
+        "{stderr}"
+    );
 }
 
 /// Issue 16: "`schema --out` errors name no path".
