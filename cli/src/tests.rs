@@ -225,6 +225,38 @@ fn play_args(args: &[&str]) -> PlayArgs {
     }
 }
 
+/// Issue 16: "`play --bots greedy,random` is refused although `sim --agents` takes a list".
+#[test]
+fn play_seats_a_list_of_bots_in_order_around_the_human() {
+    let dir = scratch("bot-list");
+    let game = toy();
+    let save = dir.join("game.ron");
+    let args = play_args(&[
+        "toy",
+        "--players",
+        "4",
+        "--seat",
+        "2",
+        "--seed",
+        "1",
+        "--bots",
+        "random,greedy",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let session = play::start(game.as_ref(), &args).unwrap();
+    use AgentKind::{Greedy, Random};
+    assert_eq!(
+        session.table,
+        [
+            Player::Bot(Random),
+            Player::Human,
+            Player::Bot(Greedy),
+            Player::Bot(Random)
+        ]
+    );
+}
+
 #[test]
 fn a_human_game_explains_bad_moves_saves_and_resumes() {
     let dir = scratch("play");
