@@ -8,7 +8,11 @@ use grail_engine::replay::{FileError, MAX_REPLAY_BYTES, ReplayFile};
 use grail_schema::files::read_regular;
 use grail_schema::{Disk, Loader};
 
-use crate::exit::{CliError, input};
+use crate::exit::{CliError, failure};
+
+/// The diagnostic codes that mean the command line named a game or variant that is not
+/// there: a usage error (exit 2), not a broken pack.
+const USAGE_CODES: [&str; 2] = ["unknown-game", "unknown-variant"];
 
 /// Opens a bundled game by id, or a pack folder by path, in the given variant: loads and
 /// checks the pack, then compiles it with its rulebook. A pack with errors is refused with
@@ -21,8 +25,21 @@ pub fn open_game(
     content: &Path,
     game: &str,
     variant: Option<&str>,
-) -> Result<Box<dyn DynGame>, String> {
+) -> Result<Box<dyn DynGame>, CliError> {
     open_with_lineage(content, game, variant).map(|(game, _)| game)
+}
+
+/// [`open_game`] for a game a file names (a replay, a save): an unknown game or variant
+/// there is bad input (exit 1), not a bad command line.
+pub fn open_recorded_game(
+    content: &Path,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<Box<dyn DynGame>, CliError> {
+    open_game(content, game, variant).map_err(|e| match e {
+        CliError::Rendered { text, .. } => CliError::Rendered { text, usage: false },
+        other => other,
+    })
 }
 
 /// [`open_game`], also giving the ids of the packs the game was built from (its `extends`
@@ -31,7 +48,7 @@ pub fn open_with_lineage(
     content: &Path,
     game: &str,
     variant: Option<&str>,
-) -> Result<(Box<dyn DynGame>, Vec<String>), String> {
+) -> Result<(Box<dyn DynGame>, Vec<String>), CliError> {
     let game = lasting_name(content, game);
     let loaded = Loader::new(&Disk)
         .with_content(content)
@@ -44,15 +61,17 @@ pub fn open_with_lineage(
             .filter(|d| d.is_error())
             .cloned()
             .collect();
-        return Err(render::to_string(&loaded.sources, &errors)
-            .trim_end()
-            .to_string());
+        return Err(CliError::Rendered {
+            text: render::to_string(&loaded.sources, &errors),
+            usage: errors.iter().any(|d| USAGE_CODES.contains(&d.code)),
+        });
     };
     match grail_rules::build(pack) {
         Ok(game) => Ok((game, pack.lineage.clone())),
-        Err(diagnostics) => Err(render::to_string(&loaded.sources, &diagnostics)
-            .trim_end()
-            .to_string()),
+        Err(diagnostics) => Err(CliError::Rendered {
+            text: render::to_string(&loaded.sources, &diagnostics),
+            usage: false,
+        }),
     }
 }
 
@@ -81,20 +100,24 @@ fn lasting_name(content: &Path, game: &str) -> String {
 pub fn read_replay(path: &Path) -> Result<ReplayFile, CliError> {
     let shown = path.display();
     let bytes = read_regular(path, MAX_REPLAY_BYTES as u64).map_err(|e| match e.kind() {
-        std::io::ErrorKind::FileTooLarge => input(format!(
-            "{shown}: replays larger than {MAX_REPLAY_BYTES} bytes are refused"
-        )),
-        _ => input(format!("cannot read {shown}: {e}")),
+        std::io::ErrorKind::FileTooLarge => failure(
+            "file-too-large",
+            format!("{shown}: replays larger than {MAX_REPLAY_BYTES} bytes are refused"),
+        ),
+        _ => failure("cannot-read", format!("cannot read {shown}: {e}")),
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        input(format!(
-            "{shown}: not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
+        failure(
+            "not-utf8",
+            format!(
+                "{shown}: not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
     })?;
     ReplayFile::parse(&text).map_err(|e: FileError| match e.position {
-        Some((line, col)) => input(format!("{shown}:{line}:{col}: {}", e.message)),
-        None => input(format!("{shown}: {}", e.message)),
+        Some((line, col)) => failure("bad-replay", format!("{shown}:{line}:{col}: {}", e.message)),
+        None => failure("bad-replay", format!("{shown}: {}", e.message)),
     })
 }
 

@@ -64,7 +64,7 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
         Format::Text => {
             for r in reports {
                 render::emit(out, &r.loaded.sources, &r.loaded.diagnostics)
-                    .map_err(io::Error::other)?;
+                    .map_err(render::io_error)?;
             }
             for r in reports {
                 if let Some(p) = &r.loaded.pack {
@@ -108,7 +108,8 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
                 "errors": errors,
                 "warnings": warnings,
             });
-            serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+            // `io::Error::from` keeps the kind of a write error (a closed pipe stays one).
+            serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
             writeln!(out)?;
         }
     }

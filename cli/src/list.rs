@@ -1,16 +1,20 @@
 //! `grail list`: the bundled games and their variants, with player counts.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 
 use grail_schema::{Disk, discover};
 
-/// Returns whether any game was found.
-pub fn run(content: &Path, out: &mut dyn Write) -> io::Result<bool> {
+use crate::exit::{CliResult, failure};
+
+/// Lists the games; none found is a failure naming the folder looked in.
+pub fn run(content: &Path, out: &mut dyn Write) -> CliResult {
     let games = discover(&Disk, content);
     if games.is_empty() {
-        writeln!(out, "no games found in {}", content.display())?;
-        return Ok(false);
+        return Err(failure(
+            "no-games",
+            format!("no games found in {}", content.display()),
+        ));
     }
     let players = |p: Option<(u8, u8)>| match p {
         Some((lo, hi)) if lo == hi => format!("{lo} players"),
@@ -41,5 +45,5 @@ pub fn run(content: &Path, out: &mut dyn Write) -> io::Result<bool> {
             )?;
         }
     }
-    Ok(true)
+    Ok(())
 }

@@ -10,9 +10,10 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use grail_cli::exit::{self, CliError, CliResult};
+use grail_cli::exit::{self, CliError, CliResult, usage};
 use grail_cli::{content, lint, list, play, replay, schema, sim};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
@@ -40,25 +41,35 @@ enum Command {
     Lint {
         /// Pack folders, root files or variant files
         paths: Vec<PathBuf>,
+        /// How to print the findings: text for people, json for tools
         #[arg(long, value_enum, default_value = "text")]
         format: lint::Format,
     },
     /// Write the JSON Schemas of the pack format (to stdout without --out).
     Schema {
+        /// Write every schema as a file into DIR (created if missing)
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+    },
+    /// Print a shell completion script (e.g. `grail completions bash > ~/.grail.bash`).
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 
 fn main() -> ExitCode {
-    // Usage errors exit with 2 (clap's convention), `--help` and `--version` with 0.
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return exit::finish(Err(clap_error(e))),
+    };
     let content = content::content_dir(cli.content.as_deref());
     let result = match cli.command {
         Command::Play(args) => play::run(args, &content),
         Command::Replay(args) => replay::run(args, &content),
         Command::Sim(args) => sim::run(args, &content),
-        Command::List => reported(list::run(&content, &mut std::io::stdout().lock())),
+        Command::List => list::run(&content, &mut std::io::stdout().lock()),
         Command::Lint { paths, format } => {
             let reports = lint::lint(&paths, &content);
             let color = if std::io::stdout().is_terminal() {
@@ -69,11 +80,49 @@ fn main() -> ExitCode {
             let stdout = StandardStream::stdout(color);
             reported(lint::print(&reports, format, &mut stdout.lock()))
         }
-        Command::Schema { out } => {
-            schema::run(out.as_deref(), &mut std::io::stdout().lock()).map_err(CliError::from)
+        Command::Schema { out } => schema::run(out.as_deref(), &mut std::io::stdout().lock()),
+        Command::Completions { shell } => {
+            // Into memory first: `generate` panics on a failed write (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "grail", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout().lock(), &script)
+                .map_err(CliError::from)
         }
     };
     exit::finish(result)
+}
+
+/// A command line clap refused, as a usage error with a code naming the problem; `--help`
+/// and `--version` (and `grail` alone, which shows the help) are clap's to print.
+fn clap_error(e: clap::Error) -> CliError {
+    let code = match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        // A value not among an argument's possible ones: for the agents, name the problem.
+        ErrorKind::InvalidValue => match e.get(ContextKind::InvalidArg) {
+            Some(ContextValue::String(arg))
+                if arg.starts_with("--agents") || arg.starts_with("--bots") =>
+            {
+                "unknown-agent"
+            }
+            _ => "invalid-value",
+        },
+        ErrorKind::ValueValidation => "invalid-value",
+        ErrorKind::UnknownArgument => "unknown-flag",
+        ErrorKind::InvalidSubcommand => "unknown-command",
+        ErrorKind::MissingRequiredArgument | ErrorKind::MissingSubcommand => "missing-argument",
+        ErrorKind::ArgumentConflict => "conflicting-arguments",
+        ErrorKind::NoEquals
+        | ErrorKind::TooManyValues
+        | ErrorKind::TooFewValues
+        | ErrorKind::WrongNumberOfValues => "invalid-value",
+        _ => "usage",
+    };
+    // clap's text starts with its own `error: `; ours carries the code instead.
+    let text = e.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text).trim_end();
+    usage(code, text)
 }
 
 /// A command that printed its own findings: `false` means the input was wrong (exit 1).

@@ -15,18 +15,19 @@ use grail_engine::play::{PlayError, Played};
 use grail_engine::replay::{Replay, Step};
 use grail_engine::seats::seat_name;
 
-use crate::exit::{CliError, CliResult, input};
-use crate::games::{open_game, read_replay};
+use crate::exit::{CliError, CliResult, failure, usage};
+use crate::games::{open_game, open_recorded_game, read_replay};
 use crate::menu::write_moves;
 use crate::replay::{check_recorded_game, locate, write_outcome};
 use crate::save::{SaveFile, check_target, file_name_part, free_name};
-use crate::sim::parse_agent;
+use crate::sim::{agent_parser, players_out_of_range};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// A bundled game id or a pack folder.
+    /// A bundled game id or a pack folder (`grail list` shows the games).
     #[arg(required_unless_present = "resume")]
     pub game: Option<String>,
+    /// A variant of the game (`grail list` shows each game's variants).
     #[arg(long, conflicts_with = "resume")]
     pub variant: Option<String>,
     /// Number of players (default: the pack's `players.default`, else the fewest allowed).
@@ -35,9 +36,10 @@ pub struct PlayArgs {
     /// Your seat, counting from 1.
     #[arg(long)]
     pub seat: Option<usize>,
-    /// The bots at the other seats.
-    #[arg(long, value_parser = parse_agent)]
-    pub bots: Option<AgentKind>,
+    /// The bots at the other seats, in seat order, a list repeated to fill the table
+    /// (`greedy,random`). Default: greedy. Without a terminal the first also plays your seat.
+    #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
+    pub bots: Vec<AgentKind>,
     /// The game's seed (default: from the clock; it is printed, so a game can be replayed).
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
@@ -85,21 +87,20 @@ pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
     let session = if let Some(path) = &args.resume {
         let file = read_replay(path)?;
         check_recorded_game(path, &file.replay.game, file.replay.variant.as_deref())?;
-        game =
-            open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?;
+        game = open_recorded_game(content, &file.replay.game, file.replay.variant.as_deref())?;
         resume(game.as_ref(), &args, path, &file)?
     } else {
         let name = args.game.as_deref().unwrap_or_default();
-        game = open_game(content, name, args.variant.as_deref()).map_err(input)?;
+        game = open_game(content, name, args.variant.as_deref())?;
         start(game.as_ref(), &args)?
     };
     let mut session = session;
     if !interactive {
         // Nobody to ask: bots play every seat.
-        let bots = args.bots.unwrap_or(AgentKind::Greedy);
+        let bot = Player::Bot(args.bots.first().copied().unwrap_or(AgentKind::Greedy));
         for p in &mut session.table {
             if *p == Player::Human {
-                *p = Player::Bot(bots);
+                *p = bot;
             }
         }
     }
@@ -115,19 +116,17 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
     let range = game.players();
     let players = args.players.unwrap_or(game.default_players());
     if !range.contains(&players) {
-        return Err(input(format!(
-            "{} is for {} to {} players, not {players}",
-            game.game_id(),
-            range.start(),
-            range.end()
-        )));
+        return Err(players_out_of_range(game, players));
     }
     let seat = human_seat(args.seat.unwrap_or(1), players)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let m = game.new_match(Setup::new(players, seed)).map_err(input)?;
-    let bots = Player::Bot(args.bots.unwrap_or(AgentKind::Greedy));
+    let m = game
+        .new_match(Setup::new(players, seed))
+        .map_err(|e| failure("game-failed", e))?;
+    // The bots take the other seats in order, the list repeated as often as needed.
+    let mut bots = bot_list(&args.bots);
     let table = (0..players)
-        .map(|s| if s == seat { Player::Human } else { bots })
+        .map(|s| if s == seat { Player::Human } else { bots() })
         .collect();
     let save = match &args.save {
         Some(path) => {
@@ -160,24 +159,27 @@ pub fn resume<'g>(
     path: &Path,
     file: &grail_engine::replay::ReplayFile,
 ) -> Result<Session<'g>, CliError> {
-    let m = game
-        .resume(file, args.ignore_content_hash)
-        .map_err(|failure| input(format!("cannot resume: {}", locate(path, &failure))))?;
+    let m = game.resume(file, args.ignore_content_hash).map_err(|f| {
+        failure(
+            "cannot-resume",
+            format!("cannot resume: {}", locate(path, &f)),
+        )
+    })?;
     let players = file.replay.players;
     let saved = file.replay.agents.clone().unwrap_or_default();
     let human = match args.seat {
         Some(seat) => Some(human_seat(seat, players)?),
         None => saved.iter().position(|a| a == "human"),
     };
-    let default_bot = args.bots.unwrap_or(AgentKind::Greedy);
+    let mut bots = bot_list(&args.bots);
     let table = (0..players)
         .map(|s| {
             if Some(s) == human {
                 Player::Human
             } else {
-                match (args.bots, saved.get(s).map(|a| a.parse::<AgentKind>())) {
-                    (None, Some(Ok(kind))) => Player::Bot(kind),
-                    _ => Player::Bot(default_bot),
+                match saved.get(s).map(|a| a.parse::<AgentKind>()) {
+                    Some(Ok(kind)) if args.bots.is_empty() => Player::Bot(kind),
+                    _ => bots(),
                 }
             }
         })
@@ -203,13 +205,27 @@ fn absolute(path: PathBuf) -> PathBuf {
     std::path::absolute(&path).unwrap_or(path)
 }
 
+/// The bots of `--bots`, one per call, in order and round again (greedy when none).
+fn bot_list(kinds: &[AgentKind]) -> impl FnMut() -> Player + '_ {
+    let mut next = 0;
+    move || {
+        let kind = match kinds {
+            [] => AgentKind::Greedy,
+            _ => kinds[next % kinds.len()],
+        };
+        next += 1;
+        Player::Bot(kind)
+    }
+}
+
 fn human_seat(seat: usize, players: usize) -> Result<Seat, CliError> {
     if (1..=players).contains(&seat) {
         Ok(seat - 1)
     } else {
-        Err(CliError::Usage(format!(
-            "--seat {seat}: the seats are 1 to {players}"
-        )))
+        Err(usage(
+            "seat-out-of-range",
+            format!("--seat {seat}: the seats are 1 to {players}"),
+        ))
     }
 }
 
@@ -225,7 +241,8 @@ fn default_save_dir() -> Result<PathBuf, CliError> {
         _ => match std::env::var_os("HOME") {
             Some(home) => PathBuf::from(home).join(".local/share"),
             None => {
-                return Err(input(
+                return Err(failure(
+                    "no-save-folder",
                     "no $XDG_DATA_HOME or $HOME to save the game under; choose a file with --save",
                 ));
             }
@@ -290,15 +307,20 @@ pub fn play(
                     return Ok(());
                 }
             },
-            Some(Player::Bot(kind)) => session
-                .m
-                .bot_move(kind)
-                .map_err(|e| input(format!("the {} bot at {}: {e}", kind, seat_name(seat))))?,
+            Some(Player::Bot(kind)) => session.m.bot_move(kind).map_err(|e| {
+                failure(
+                    "game-failed",
+                    format!("the {} bot at {}: {e}", kind, seat_name(seat)),
+                )
+            })?,
             None => {
-                return Err(input(format!(
-                    "the rules gave the move to {}, who is not at the table",
-                    seat_name(seat)
-                )));
+                return Err(failure(
+                    "game-failed",
+                    format!(
+                        "the rules gave the move to {}, who is not at the table",
+                        seat_name(seat)
+                    ),
+                ));
             }
         };
         let who = session.table[seat].name();
@@ -341,7 +363,10 @@ fn to_replay(session: &Session<'_>) -> Replay {
 }
 
 fn save_error(session: &Session<'_>, e: std::io::Error) -> CliError {
-    input(format!("cannot save to {}: {e}", session.save.display()))
+    failure(
+        "cannot-write",
+        format!("cannot save to {}: {e}", session.save.display()),
+    )
 }
 
 const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \
@@ -363,7 +388,10 @@ fn human_turn(
         write!(out, "{}> ", seat_name(seat))?;
         out.flush()?;
         let mut line = Vec::new();
-        if input_lines.read_until(b'\n', &mut line)? == 0 {
+        let read = input_lines
+            .read_until(b'\n', &mut line)
+            .map_err(|e| failure("cannot-read", format!("cannot read standard input: {e}")))?;
+        if read == 0 {
             writeln!(out)?;
             return Ok(None);
         }

@@ -93,6 +93,15 @@ pub fn emit(
     Ok(())
 }
 
+/// A rendering error as an I/O error, keeping the kind of a failed write (so a closed pipe
+/// is still recognised as one and ends the command quietly).
+pub fn io_error(e: files::Error) -> std::io::Error {
+    match e {
+        files::Error::Io(e) => e,
+        other => std::io::Error::other(other),
+    }
+}
+
 /// The same, as plain text (tests, snapshots).
 pub fn to_string(sources: &Sources, diagnostics: &[Diagnostic]) -> String {
     let config = Config::default();

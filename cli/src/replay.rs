@@ -10,8 +10,8 @@ use grail_engine::play::Played;
 use grail_engine::replay::{Failure, LogEntry, ReplayFile, ReplayOptions};
 use grail_engine::seats::seat_name;
 
-use crate::exit::{CliError, CliResult, input};
-use crate::games::{open_game, open_with_lineage, read_replay};
+use crate::exit::{CliResult, failure};
+use crate::games::{open_recorded_game, open_with_lineage, read_replay};
 use crate::render::escape;
 
 #[derive(Args, Debug)]
@@ -37,8 +37,7 @@ pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
         Some(dir) => {
             // `./` keeps a bare folder name from being read as a bundled game id.
             let (game, lineage) =
-                open_with_lineage(content, &Path::new(".").join(dir).to_string_lossy(), None)
-                    .map_err(input)?;
+                open_with_lineage(content, &Path::new(".").join(dir).to_string_lossy(), None)?;
             check_pack_game(&args.file, &file.replay.game, dir, &lineage)?;
             game
         }
@@ -48,7 +47,7 @@ pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
                 &file.replay.game,
                 file.replay.variant.as_deref(),
             )?;
-            open_game(content, &file.replay.game, file.replay.variant.as_deref()).map_err(input)?
+            open_recorded_game(content, &file.replay.game, file.replay.variant.as_deref())?
         }
     };
     let mut stdout = std::io::stdout().lock();
@@ -73,19 +72,25 @@ pub fn check_recorded_game(path: &Path, game: &str, variant: Option<&str>) -> Cl
             && std::fs::metadata(folder.join("pack.toml")).is_ok_and(|m| m.is_file())
     };
     if !plain(game) && !pack_folder(game) {
-        return Err(input(format!(
-            "{}: the replay's game `{}` is neither a bundled game nor the absolute path of a \
+        return Err(failure(
+            "bad-replay",
+            format!(
+                "{}: the replay's game `{}` is neither a bundled game nor the absolute path of a \
              pack folder; to run it with a pack folder, give the folder with --pack DIR",
-            path.display(),
-            escape(game)
-        )));
+                path.display(),
+                escape(game)
+            ),
+        ));
     }
     match variant {
-        Some(v) if !plain(v) => Err(input(format!(
-            "{}: the replay's variant `{}` is not the id of a variant",
-            path.display(),
-            escape(v)
-        ))),
+        Some(v) if !plain(v) => Err(failure(
+            "bad-replay",
+            format!(
+                "{}: the replay's variant `{}` is not the id of a variant",
+                path.display(),
+                escape(v)
+            ),
+        )),
         _ => Ok(()),
     }
 }
@@ -105,18 +110,21 @@ fn check_pack_game(path: &Path, game: &str, dir: &Path, lineage: &[String]) -> C
     if lineage.contains(&name) || (!name.is_empty() && name == folder) {
         return Ok(());
     }
-    Err(input(format!(
-        "{}: the replay is a game of `{}`, but the pack {} is `{}`",
-        path.display(),
-        escape(game),
-        dir.display(),
-        lineage
-            .iter()
-            .rev()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join("` extending `")
-    )))
+    Err(failure(
+        "wrong-pack",
+        format!(
+            "{}: the replay is a game of `{}`, but the pack {} is `{}`",
+            path.display(),
+            escape(game),
+            dir.display(),
+            lineage
+                .iter()
+                .rev()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join("` extending `")
+        ),
+    ))
 }
 
 pub fn replay(
@@ -160,10 +168,7 @@ pub fn replay(
             }
             Ok(())
         }
-        Some(failure) => {
-            eprintln!("error: {}", escape(&locate(&args.file, &failure)));
-            Err(CliError::Reported)
-        }
+        Some(f) => Err(failure("replay-failed", locate(&args.file, &f))),
     }
 }
 

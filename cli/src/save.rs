@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use grail_engine::replay::{Replay, SAVE_CLOSE, Step, save_body_len, step_line};
 
-use crate::exit::{CliError, input};
+use crate::exit::{CliError, failure};
 use crate::games::read_replay;
 
 const SYNC_INTERVAL: Duration = Duration::from_secs(1);
@@ -166,9 +166,13 @@ pub fn check_target(
         } else {
             ";".to_string()
         };
-        Err(input(format!(
-            "{shown} {what}{hint} choose another file with --save, or overwrite it with --force"
-        )))
+        Err(failure(
+            "save-exists",
+            format!(
+                "{shown} {what}{hint} choose another file with --save, or overwrite it with \
+                 --force"
+            ),
+        ))
     };
     let Ok(file) = read_replay(path) else {
         return refuse("exists and is not a saved game".into());

@@ -4,41 +4,46 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynGame;
 use grail_engine::sim::{GameRecord, SimConfig, SimHooks};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::exit::{CliError, CliResult, input};
+use crate::exit::{CliResult, failure, usage};
 use crate::games::open_game;
 use crate::report;
 
 #[derive(Args, Debug)]
 pub struct SimArgs {
-    /// A bundled game id or a pack folder.
+    /// A bundled game id or a pack folder (`grail list` shows the games).
     pub game: String,
+    /// A variant of the game (`grail list` shows each game's variants).
     #[arg(long)]
     pub variant: Option<String>,
     /// Player counts: one (`4`), a range (`2-5`) or a list (`2,4`). Default: every count
     /// the game supports.
     #[arg(long, value_parser = parse_counts)]
     pub players: Option<PlayerCounts>,
-    /// Games per player count.
-    #[arg(long, default_value_t = 1000)]
+    /// Games per player count (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     pub games: u64,
+    /// The seed the games are dealt from: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Agents by seat, repeated to fill the table (`greedy,random`). Default: random.
-    #[arg(long, value_delimiter = ',', value_parser = parse_agent)]
+    /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
+    #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub agents: Vec<AgentKind>,
     /// Write every game as a replay file into this folder.
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// How to print the report.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Worker threads (default: one per core). The report is the same for any number.
-    #[arg(long)]
+    /// Worker threads, at least 1 (default: one per core). The report is the same for any
+    /// number.
+    #[arg(long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
 }
 
@@ -49,9 +54,19 @@ pub enum Format {
     Csv,
 }
 
-pub fn parse_agent(s: &str) -> Result<AgentKind, String> {
-    s.parse()
-        .map_err(|e: grail_engine::agent::UnknownAgent| e.to_string())
+/// The agents by name, for `--agents` and `--bots`: clap lists them in the help, completes
+/// them and suggests the nearest for a misspelt one.
+pub fn agent_parser() -> impl TypedValueParser<Value = AgentKind> {
+    PossibleValuesParser::new(AgentKind::ALL.map(AgentKind::name))
+        .try_map(|name| name.parse::<AgentKind>())
+}
+
+/// A count that must be at least 1 (`--games`, `--threads`): zero would do nothing.
+pub fn at_least_one<N: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<N, String> {
+    match s.trim().parse::<N>() {
+        Ok(n) if n >= N::from(1) => Ok(n),
+        _ => Err(format!("`{s}` is not a number of at least 1")),
+    }
 }
 
 /// Player counts, sorted, each once.
@@ -88,7 +103,7 @@ pub fn parse_counts(s: &str) -> Result<PlayerCounts, String> {
 }
 
 pub fn run(args: SimArgs, content: &std::path::Path) -> CliResult {
-    let game = open_game(content, &args.game, args.variant.as_deref()).map_err(input)?;
+    let game = open_game(content, &args.game, args.variant.as_deref())?;
     let mut stdout = std::io::stdout().lock();
     let progress = std::io::stderr().is_terminal();
     simulate(game.as_ref(), &args, &mut stdout, progress)
@@ -107,19 +122,21 @@ pub fn simulate(
         .map(|p| p.0)
         .unwrap_or_else(|| range.clone().collect());
     if let Some(&bad) = players.iter().find(|p| !range.contains(p)) {
-        return Err(input(format!(
-            "{} is for {} to {} players, not {bad}",
-            game.game_id(),
-            range.start(),
-            range.end()
-        )));
+        return Err(players_out_of_range(game, bad));
     }
-    if args.threads == Some(0) {
-        return Err(CliError::Usage("--threads must be at least 1".into()));
+    if args.games == 0 || args.threads == Some(0) {
+        return Err(usage(
+            "invalid-value",
+            "--games and --threads must be at least 1",
+        ));
     }
     if let Some(dir) = &args.record {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| input(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            failure(
+                "cannot-write",
+                format!("cannot create {}: {e}", dir.display()),
+            )
+        })?;
     }
     let mut config = SimConfig::new(players.clone(), args.games, args.seed);
     config.agents = args.agents.clone();
@@ -164,22 +181,22 @@ pub fn simulate(
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
-            .map_err(|e| input(format!("cannot start {n} threads: {e}")))?
+            .map_err(|e| failure("no-threads", format!("cannot start {n} threads: {e}")))?
             .install(|| game.simulate(&config, hooks)),
         None => game.simulate(&config, hooks),
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let report = result.map_err(|e| input(e.to_string()))?;
+    let report = result.map_err(|e| failure("game-failed", e.to_string()))?;
     if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(input(e));
+        return Err(failure("cannot-write", e));
     }
     let text = match args.format {
         Format::Text => report::text(&report),
         Format::Json => {
             let mut json = serde_json::to_string_pretty(&report)
-                .map_err(|e| input(format!("cannot write JSON: {e}")))?;
+                .map_err(|e| failure("cannot-write", format!("cannot write JSON: {e}")))?;
             json.push('\n');
             json
         }
@@ -188,6 +205,20 @@ pub fn simulate(
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// `game` has no seat for `players` players: a usage error, the allowed range in the message.
+pub fn players_out_of_range(game: &dyn DynGame, players: usize) -> crate::exit::CliError {
+    let range = game.players();
+    usage(
+        "players-out-of-range",
+        format!(
+            "{} is for {} to {} players, not {players}",
+            game.game_id(),
+            range.start(),
+            range.end()
+        ),
+    )
 }
 
 /// The most worker threads `--threads` starts, whatever it asks for.

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{CommandFactory, Parser};
+use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynGame;
 
 use grail_cli::exit::CliError;
@@ -37,6 +38,48 @@ fn parse(args: &[&str]) -> Command {
 #[test]
 fn command_line_definitions_are_consistent() {
     Cli::command().debug_assert();
+}
+
+/// Issue 16: "every flag has help text and lists its values".
+#[test]
+fn every_argument_has_help_text() {
+    fn check(command: &clap::Command, path: &str) {
+        for arg in command.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            assert!(
+                arg.get_help()
+                    .is_some_and(|h| !h.to_string().trim().is_empty()),
+                "`{path}` has no help text for `{id}`"
+            );
+        }
+        for sub in command.get_subcommands() {
+            assert!(
+                sub.get_about().is_some(),
+                "`{path} {}` has no help text",
+                sub.get_name()
+            );
+            check(sub, &format!("{path} {}", sub.get_name()));
+        }
+    }
+    check(&Cli::command(), "grail");
+}
+
+#[test]
+fn bots_and_agents_take_lists_and_suggest_near_names() {
+    let Command::Play(play) = parse(&["play", "toy", "--bots", "greedy,random"]) else {
+        unreachable!()
+    };
+    assert_eq!(play.bots, [AgentKind::Greedy, AgentKind::Random]);
+    let err = Cli::try_parse_from(["grail", "sim", "toy", "--agents", "gredy"])
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("'greedy'"), "{err}");
+    for games in ["0", "-1", "many"] {
+        assert!(Cli::try_parse_from(["grail", "sim", "toy", "--games", games]).is_err());
+    }
 }
 
 #[test]
@@ -157,7 +200,11 @@ fn sim_refuses_player_counts_the_game_does_not_support() {
         false,
     )
     .unwrap_err();
-    assert!(matches!(err, CliError::Input(m) if m == "toy is for 2 to 4 players, not 5"));
+    assert!(matches!(
+        err,
+        CliError::Usage { code: "players-out-of-range", message }
+            if message == "toy is for 2 to 4 players, not 5"
+    ));
 }
 
 fn replay_args(file: &std::path::Path, verify: bool) -> replay::ReplayArgs {
@@ -176,6 +223,38 @@ fn play_args(args: &[&str]) -> PlayArgs {
         Command::Play(a) => a,
         _ => unreachable!(),
     }
+}
+
+/// Issue 16: "`play --bots greedy,random` is refused although `sim --agents` takes a list".
+#[test]
+fn play_seats_a_list_of_bots_in_order_around_the_human() {
+    let dir = scratch("bot-list");
+    let game = toy();
+    let save = dir.join("game.ron");
+    let args = play_args(&[
+        "toy",
+        "--players",
+        "4",
+        "--seat",
+        "2",
+        "--seed",
+        "1",
+        "--bots",
+        "random,greedy",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let session = play::start(game.as_ref(), &args).unwrap();
+    use AgentKind::{Greedy, Random};
+    assert_eq!(
+        session.table,
+        [
+            Player::Bot(Random),
+            Player::Human,
+            Player::Bot(Greedy),
+            Player::Bot(Random)
+        ]
+    );
 }
 
 #[test]
@@ -288,7 +367,11 @@ fn bad_replay_files_are_errors_with_their_path() {
         "(game: \"toy\",\n players: 2,\n seed: 1,\n steps: [Move(\"draw\")],\n)",
     )
     .unwrap();
-    let Err(CliError::Input(message)) = read_replay(&path) else {
+    let Err(CliError::Failure {
+        code: "bad-replay",
+        message,
+    }) = read_replay(&path)
+    else {
         panic!("accepted")
     };
     assert!(
@@ -312,7 +395,17 @@ fn a_failing_script_is_reported_and_exits_1() {
     let file = read_replay(&path).unwrap();
     let mut out = Vec::new();
     let result = replay::replay(toy().as_ref(), &file, &replay_args(&path, false), &mut out);
-    assert!(matches!(result, Err(CliError::Reported)));
+    let Err(error) = result else {
+        panic!("the script passed")
+    };
+    assert_eq!(error.exit_code(), 1);
+    assert!(
+        error
+            .to_text()
+            .starts_with(&format!("error[replay-failed]: {}:", path.display())),
+        "{}",
+        error.to_text()
+    );
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("   1. P1 draw"), "{out}");
 }

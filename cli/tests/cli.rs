@@ -151,6 +151,12 @@ fn content_dir_from_flag_or_environment() {
     std::fs::create_dir_all(&empty).unwrap();
     let o = grail(&["list", "--content", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "no games there");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.starts_with("error[no-games]: no games found in ")
+            && stderr.contains(empty.to_str().unwrap()),
+        "{stderr}"
+    );
     let o = Command::new(env!("CARGO_BIN_EXE_grail"))
         .arg("list")
         .env("GRAIL_CONTENT", &empty)

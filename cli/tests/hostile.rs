@@ -287,7 +287,8 @@ fn a_variant_is_a_name_not_a_path() {
         ],
         SOON,
     );
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    // An unknown variant is a usage error (issue 16).
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(
         run.stderr
             .contains("has no variant `../../king-arthur/variants/seals`"),

@@ -149,7 +149,7 @@ impl<'a> Loader<'a> {
                 if !self.files.is_dir(&folder) {
                     let games = bundled::game_ids(self.files, content);
                     let mut d =
-                        Diagnostic::error("missing-file", format!("there is no game `{game}`"));
+                        Diagnostic::error("unknown-game", format!("there is no game `{game}`"));
                     d = match did_you_mean(game, games.iter().map(String::as_str)) {
                         Some(near) => d.with_help(format!("did you mean `{near}`?")),
                         None => d.with_help(format!("bundled games: {}", games.join(", "))),
@@ -182,7 +182,7 @@ impl<'a> Loader<'a> {
                     .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
                     .collect();
                 let mut d =
-                    Diagnostic::error("missing-file", format!("`{game}` has no variant `{v}`"));
+                    Diagnostic::error("unknown-variant", format!("`{game}` has no variant `{v}`"));
                 d = match did_you_mean(v, known.iter().map(String::as_str)) {
                     Some(near) => d.with_help(format!("did you mean `{near}`?")),
                     None if known.is_empty() => d.with_help(format!("`{game}` has no variants")),

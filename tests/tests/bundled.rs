@@ -320,11 +320,13 @@ fn content_hash_ignores_comments_and_layout_but_not_content() {
 fn unknown_games_and_variants_get_suggestions() {
     let loader = Loader::new(&Disk).with_content(content_dir());
     let game = loader.load_game("king-artur", None);
+    assert_eq!(game.diagnostics[0].code, "unknown-game");
     assert_eq!(
         game.diagnostics[0].help.as_deref(),
         Some("did you mean `king-arthur`?")
     );
     let variant = loader.load_game("king-arthur", Some("seal"));
+    assert_eq!(variant.diagnostics[0].code, "unknown-variant");
     assert_eq!(
         variant.diagnostics[0].message,
         "`king-arthur` has no variant `seal`"

@@ -465,7 +465,7 @@ fn a_bots_only_quests_game_prints_no_face_down_card() {
         variant: None,
         players: Some(3),
         seat: None,
-        bots: Some(AgentKind::Greedy),
+        bots: vec![AgentKind::Greedy],
         seed: Some(2),
         save: Some(dir.join("quests.ron")),
         resume: None,
