@@ -14,9 +14,13 @@ use grail_engine::diag::{Diagnostic, Sources, did_you_mean};
 
 use crate::decode::CARD_FIELDS;
 use crate::model::{
-    AttrValue, CardDef, ConditionDef, DomainDef, Loc, PackFile, ParamValue, SetDef, Sp, Table,
+    AttrValue, BY_PLAYERS, CardDef, ConditionDef, DomainDef, Loc, PackFile, ParamValue, ParamsDef,
+    SetDef, Sp, Table,
 };
-use crate::pack::{Card, CardCondition, CardSet, NamedCondition, Override, Pack, Param};
+use crate::pack::{
+    ByPlayersParam, Card, CardCondition, CardSet, NamedCondition, Override, Pack, Param,
+    PlayerCountValue,
+};
 use crate::spec::RulesSpec;
 
 pub struct Resolver<'a> {
@@ -51,8 +55,10 @@ impl Resolver<'_> {
             );
         }
 
+        let by_players = self.by_players(&file.params, players);
         let mut params: Vec<Param> = file
             .params
+            .values
             .0
             .into_iter()
             .map(|(k, v)| Param {
@@ -101,6 +107,7 @@ impl Resolver<'_> {
             default_players: default_players.unwrap_or(players.map_or(1, |p| p.0)),
             lineage,
             params,
+            by_players,
             sets,
             conditions,
             origin: crate::pack::Origin::default(),
@@ -121,6 +128,71 @@ impl Resolver<'_> {
     ) {
         self.diags
             .push(Diagnostic::error(code, message).at(loc.source, loc.span.clone(), label));
+    }
+
+    /// The params given by player count, each checked to cover every count the pack allows
+    /// (unless a plain value of the same name covers the rest).
+    fn by_players(&mut self, params: &ParamsDef, players: Option<(u8, u8)>) -> Vec<ByPlayersParam> {
+        let mut out: Vec<ByPlayersParam> = params
+            .by_players
+            .iter()
+            .map(|(name, counts)| {
+                let mut values: Vec<PlayerCountValue> = counts
+                    .0
+                    .iter()
+                    .filter_map(|(count, v)| {
+                        Some(PlayerCountValue {
+                            players: count.value.parse().ok()?,
+                            value: v.value,
+                            loc: count.loc.clone(),
+                        })
+                    })
+                    .collect();
+                values.sort_by_key(|v| v.players);
+                ByPlayersParam {
+                    name: name.value.clone(),
+                    values,
+                    loc: name.loc.clone(),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        let Some((min, max)) = players else {
+            return out;
+        };
+        for p in &out {
+            if params.values.get(&p.name).is_some() {
+                continue;
+            }
+            let missing: Vec<String> = (min..=max)
+                .filter(|&n| p.get(n).is_none())
+                .map(|n| n.to_string())
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let counts = missing.join(", ");
+            let example = missing
+                .iter()
+                .map(|n| format!("{n} = …"))
+                .collect::<Vec<_>>();
+            self.diags.push(
+                Diagnostic::error(
+                    "missing-player-count",
+                    format!(
+                        "param `{}` gives no value for {counts} players, but the pack allows {min} to {max}",
+                        p.name
+                    ),
+                )
+                .at(p.loc.source, p.loc.span.clone(), format!("no value for {counts} players"))
+                .with_help(format!(
+                    "add `{}` to `{}` in [params.{BY_PLAYERS}], or narrow `players`",
+                    example.join(", "),
+                    p.name
+                )),
+            );
+        }
+        out
     }
 
     /// A set's attributes and cards, with their values checked against the declarations.

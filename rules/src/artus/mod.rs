@@ -191,7 +191,7 @@ pub struct Deck {
 #[derive(Clone, Debug)]
 pub struct Numbers {
     /// Knights at the table per player, by player count (score markers taken off).
-    pub(crate) knights: [u8; 5],
+    pub(crate) knights: Vec<u8>,
     pub(crate) rings: u8,
     pub(crate) crown_rings: u8,
     pub(crate) old_king_keeps: u8,
