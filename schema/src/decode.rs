@@ -50,6 +50,7 @@ pub const CARD_FIELDS: &[&str] = &[
     "name",
     "copies",
     "points",
+    "position",
     "condition",
     "text",
     "overrides",
@@ -237,6 +238,7 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
     let name = f.str("name");
     let copies = f.int("copies", 0, 255);
     let points = f.int("points", -MAX_NUMBER, MAX_NUMBER);
+    let position = f.int("position", 0, 255);
     let condition = f.str("condition");
     let text = f.str("text");
     let overrides = f.array("overrides", override_def);
@@ -249,6 +251,7 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
         name,
         copies: copies.map(|c| Sp::new(c.value as u8, c.loc)),
         points,
+        position: position.map(|p| Sp::new(p.value as u8, p.loc)),
         condition,
         text,
         overrides,

@@ -178,6 +178,7 @@ fn patch_card(base: &mut CardDef, top: CardDef) {
     patch(&mut base.name, top.name);
     patch(&mut base.copies, top.copies);
     patch(&mut base.points, top.points);
+    patch(&mut base.position, top.position);
     patch(&mut base.condition, top.condition);
     patch(&mut base.text, top.text);
     patch(&mut base.overrides, top.overrides);

@@ -304,6 +304,11 @@ pub struct CardDef {
     /// Victory points, where the rules use them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<Sp<i64>>,
+    /// The card's place in an order the rules read (the plates round a table): where one card
+    /// of a set gives it, all do, and the positions are 0 to (cards − 1), each once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 255))]
+    pub position: Option<Sp<u8>>,
     /// A condition over the set named by this set's `condition_over`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<Sp<String>>,

@@ -119,6 +119,10 @@ pub struct Card {
     pub copies: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<i64>,
+    /// The card's place in its set's order, when the set gives positions (checked to be 0 to
+    /// cards − 1, each once); see [`CardSet::by_position`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<u8>,
     /// Over the set's `condition_over`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<CardCondition>,
@@ -317,6 +321,20 @@ impl Param {
 impl CardSet {
     pub fn universe(&self) -> &Universe {
         &self.universe
+    }
+
+    /// The card indices in `position` order; `None` when the cards give no positions (or
+    /// not 0 to n − 1 each once, which lint reports).
+    pub fn by_position(&self) -> Option<Vec<usize>> {
+        let mut order = vec![usize::MAX; self.cards.len()];
+        for (i, card) in self.cards.iter().enumerate() {
+            let slot = order.get_mut(usize::from(card.position?))?;
+            if *slot != usize::MAX {
+                return None;
+            }
+            *slot = i;
+        }
+        Some(order)
     }
 
     pub fn card(&self, id: &str) -> Option<(usize, &Card)> {

@@ -226,6 +226,7 @@ impl Resolver<'_> {
             cards.push(self.card(&key.value, c));
         }
         self.check_total(key, def, &cards);
+        self.check_positions(key, def);
         CardSet {
             id: key.value.clone(),
             name: def
@@ -330,6 +331,7 @@ impl Resolver<'_> {
                 name: t.id.clone(),
                 copies: u8::try_from(n).unwrap_or(u8::MAX),
                 points: None,
+                position: None,
                 condition: None,
                 text: String::new(),
                 overrides: Vec::new(),
@@ -543,11 +545,88 @@ impl Resolver<'_> {
                 .map_or_else(|| c.id.value.clone(), |n| n.value.clone()),
             copies,
             points: c.points.as_ref().map(|p| p.value),
+            position: c.position.as_ref().map(|p| p.value),
             condition: None,
             text: c.text.as_ref().map(|t| t.value.clone()).unwrap_or_default(),
             overrides: Vec::new(),
             effects: c.effects.clone().unwrap_or_default(),
             loc: c.id.loc.clone(),
+        }
+    }
+
+    /// Where a set's cards give positions, every card gives one and they are 0 to n − 1,
+    /// each once: an order with no gap and no tie.
+    fn check_positions(&mut self, key: &Sp<String>, def: &SetDef) {
+        if def.cards.iter().all(|c| c.position.is_none()) {
+            return;
+        }
+        let n = def.cards.len();
+        let mut first: Vec<Option<&CardDef>> = vec![None; n];
+        for c in &def.cards {
+            let Some(p) = &c.position else {
+                self.error_at(
+                    "missing-position",
+                    format!(
+                        "card `{}` of set `{}` has no position, but other cards of the set do",
+                        c.id.value, key.value
+                    ),
+                    &c.id.loc,
+                    "no `position`",
+                );
+                continue;
+            };
+            match first.get(usize::from(p.value)) {
+                None => self.error_at(
+                    "invalid-position",
+                    format!(
+                        "card `{}` has position {}, but set `{}` has {n} cards: positions go from 0 to {}",
+                        c.id.value,
+                        p.value,
+                        key.value,
+                        n - 1
+                    ),
+                    &p.loc,
+                    "past the last card",
+                ),
+                Some(Some(other)) => {
+                    let at = other.position.as_ref().map_or(&other.id.loc, |p| &p.loc);
+                    self.diags.push(
+                        Diagnostic::error(
+                            "duplicate-position",
+                            format!(
+                                "cards `{}` and `{}` of set `{}` both have position {}",
+                                other.id.value, c.id.value, key.value, p.value
+                            ),
+                        )
+                        .at(p.loc.source, p.loc.span.clone(), "given again here")
+                        .also(at.source, at.span.clone(), "first given here")
+                        .with_help(format!(
+                            "positions go from 0 to {}, one per card",
+                            n - 1
+                        )),
+                    );
+                }
+                Some(None) => first[usize::from(p.value)] = Some(c),
+            }
+        }
+        let missing: Vec<String> = (0..n)
+            .filter(|&i| first[i].is_none())
+            .map(|i| i.to_string())
+            .collect();
+        let gave_all = def.cards.iter().all(|c| c.position.is_some());
+        if gave_all && !missing.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    "missing-position",
+                    format!(
+                        "no card of set `{}` has position {}: its {n} cards need positions 0 to {}, each once",
+                        key.value,
+                        missing.join(", "),
+                        n - 1
+                    ),
+                )
+                .at(key.loc.source, key.loc.span.clone(), "in this set"),
+            );
         }
     }
 

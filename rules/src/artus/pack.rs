@@ -294,8 +294,20 @@ fn board(
             "add `value = \"…\"`",
         );
     }
-    let plate_list: Vec<Plate> = (0..plates.cards.len())
-        .map(|t| Plate {
+    // Round the table counter-clockwise from the King's seat: by `position`, not list order,
+    // so a mod can put a plate where it belongs.
+    let by_position = plates.by_position().unwrap_or_else(|| {
+        e.at(
+            &plates.loc,
+            "missing-field",
+            "the plates need a `position` each: their place on the table counter-clockwise from the King's seat (0 to plates − 1)".into(),
+            "the plates",
+        );
+        (0..plates.cards.len()).collect()
+    });
+    let plate_list: Vec<Plate> = by_position
+        .iter()
+        .map(|&t| Plate {
             value: value_attr
                 .and_then(|a| plates.universe.int(t, a))
                 .unwrap_or(0),
@@ -304,7 +316,7 @@ fn board(
         .collect();
     let crown = match e.take(pack.text("crown_plate")) {
         Some(id) => match plates.card(id) {
-            Some((i, _)) => i,
+            Some((i, _)) => by_position.iter().position(|&t| t == i).unwrap_or(0),
             None => {
                 let near = did_you_mean(id, plates.cards.iter().map(|c| c.id.as_str()));
                 let hint = near.map_or(String::new(), |n| format!("; did you mean `{n}`?"));
@@ -351,7 +363,7 @@ fn board(
             "here",
         ),
         Some(plates_first) if plates.cards.len() == n => {
-            for p in 0..n {
+            for &p in &by_position {
                 for s in 0..n {
                     let members = if plates_first { [p, s] } else { [s, p] };
                     situation.push(situations.product_type(&members).unwrap_or(0));
