@@ -158,19 +158,9 @@ pub const ARTUS: RulesSpec = RulesSpec {
     id: "artus",
     params: &[
         ParamSpec {
-            name: "knights_with_2",
-            kind: ParamKind::Int { min: 1, max: 20 },
-            doc: "Knights each player takes in a 2-player game, the score markers included",
-        },
-        ParamSpec {
-            name: "knights_with_3",
-            kind: ParamKind::Int { min: 1, max: 20 },
-            doc: "Knights each player takes in a 3-player game, the score markers included",
-        },
-        ParamSpec {
-            name: "knights_with_4",
-            kind: ParamKind::Int { min: 1, max: 20 },
-            doc: "Knights each player takes in a 4-player game, the score markers included",
+            name: "knights",
+            kind: ParamKind::ByPlayers { min: 1, max: 20 },
+            doc: "Knights each player takes, by player count, the score markers included",
         },
         ParamSpec {
             name: "score_markers",

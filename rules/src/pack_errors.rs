@@ -80,4 +80,22 @@ impl Errors {
             Err(_) => self.0.push(Diagnostic::error(code, message)),
         }
     }
+
+    /// Like [`Errors::at_param`], at the value of a per-player-count param for `players`.
+    pub(crate) fn at_param_for_players(
+        &mut self,
+        pack: &Pack,
+        name: &str,
+        players: u8,
+        code: &'static str,
+        message: String,
+    ) {
+        match pack.param_loc_for_players(name, players) {
+            Some(loc) => {
+                let loc = loc.clone();
+                self.at(&loc, code, message, "here");
+            }
+            None => self.0.push(Diagnostic::error(code, message)),
+        }
+    }
 }

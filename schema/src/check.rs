@@ -3,8 +3,8 @@
 
 use grail_engine::diag::{Diagnostic, did_you_mean};
 
-use crate::model::{PackFile, ParamValue};
-use crate::spec::{ParamKind, RulesSpec};
+use crate::model::{BY_PLAYERS, PackFile, ParamValue};
+use crate::spec::{ParamKind, ParamSpec, RulesSpec};
 
 /// Finds the pack's rulebook among `catalog` and checks the pack against it. Returns the
 /// rulebook's spec when the pack names a known one.
@@ -34,7 +34,7 @@ pub fn rules<'a>(
     };
     let at = &header.id.loc;
 
-    for (name, value) in file.params.iter() {
+    for (name, value) in file.params.values.iter() {
         let Some(p) = spec.params.iter().find(|p| p.name == name.value) else {
             let mut d = Diagnostic::error(
                 "unknown-param",
@@ -48,17 +48,11 @@ pub fn rules<'a>(
             continue;
         };
         let fits = match (&p.kind, &value.value) {
-            (ParamKind::Int { min, max }, ParamValue::Int(v)) => {
-                if !(min..=max).contains(&v) {
-                    diags.push(
-                        Diagnostic::error(
-                            "out-of-range",
-                            format!("param `{}` must be from {min} to {max}, found {v}", p.name),
-                        )
-                        .at(value.loc.source, value.loc.span.clone(), "out of range")
-                        .with_note(format!("`{}`: {}", p.name, p.doc)),
-                    );
-                }
+            (
+                ParamKind::Int { min, max } | ParamKind::ByPlayers { min, max },
+                ParamValue::Int(v),
+            ) => {
+                in_range(p, (*min, *max), *v, &value.loc, diags);
                 true
             }
             (ParamKind::Bool, ParamValue::Bool(_)) | (ParamKind::Text, ParamValue::Text(_)) => true,
@@ -102,8 +96,45 @@ pub fn rules<'a>(
             );
         }
     }
+    for (name, counts) in file.params.by_players.iter() {
+        let Some(p) = spec.params.iter().find(|p| p.name == name.value) else {
+            let mut d = Diagnostic::error(
+                "unknown-param",
+                format!("the `{}` rules have no param `{}`", spec.id, name.value),
+            )
+            .at(name.loc.source, name.loc.span.clone(), "unknown param");
+            if let Some(near) = did_you_mean(&name.value, spec.params.iter().map(|p| p.name)) {
+                d = d.with_help(format!("did you mean `{near}`?"));
+            }
+            diags.push(d);
+            continue;
+        };
+        let ParamKind::ByPlayers { min, max } = p.kind else {
+            diags.push(
+                Diagnostic::error(
+                    "param-type",
+                    format!(
+                        "param `{}` does not depend on the player count: it must be {}",
+                        p.name,
+                        p.kind.describe()
+                    ),
+                )
+                .at(
+                    name.loc.source,
+                    name.loc.span.clone(),
+                    format!("give it in [params], not [params.{BY_PLAYERS}]"),
+                )
+                .with_note(format!("`{}`: {}", p.name, p.doc)),
+            );
+            continue;
+        };
+        for (_, value) in counts.0.iter() {
+            in_range(p, (min, max), value.value, &value.loc, diags);
+        }
+    }
     for p in spec.params {
-        if file.params.get(p.name).is_none() {
+        if file.params.values.get(p.name).is_none() && file.params.by_players.get(p.name).is_none()
+        {
             diags.push(
                 Diagnostic::error(
                     "missing-param",
@@ -195,4 +226,23 @@ pub fn rules<'a>(
         }
     }
     Some(spec)
+}
+
+fn in_range(
+    p: &ParamSpec,
+    (min, max): (i64, i64),
+    v: i64,
+    at: &crate::model::Loc,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !(min..=max).contains(&v) {
+        diags.push(
+            Diagnostic::error(
+                "out-of-range",
+                format!("param `{}` must be from {min} to {max}, found {v}", p.name),
+            )
+            .at(at.source, at.span.clone(), "out of range")
+            .with_note(format!("`{}`: {}", p.name, p.doc)),
+        );
+    }
 }

@@ -10,8 +10,8 @@ use std::ops::Range;
 use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
-    AttrValue, CardDef, ConditionDef, DomainDef, EffectDef, IntRange, Loc, OverrideDef, PackFile,
-    PackHeader, ParamValue, Players, SetDef, Sp, Table,
+    AttrValue, BY_PLAYERS, ByPlayers, CardDef, ConditionDef, DomainDef, EffectDef, IntRange, Loc,
+    OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, Players, SetDef, Sp, Table,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -23,7 +23,10 @@ pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> 
         return PackFile::default();
     };
     let pack = f.node("pack").and_then(|n| header(f.dec, n));
-    let params = f.table("params", |dec, key, n| dec.param(key, n));
+    let params = f
+        .node("params")
+        .map(|n| params(f.dec, n))
+        .unwrap_or_default();
     let sets = f.table("sets", |dec, _, n| set(dec, n));
     let conditions = f.table("conditions", |dec, _, n| condition(dec, n));
     f.finish();
@@ -47,6 +50,7 @@ pub const CARD_FIELDS: &[&str] = &[
     "name",
     "copies",
     "points",
+    "position",
     "condition",
     "text",
     "overrides",
@@ -104,6 +108,69 @@ fn players(dec: &mut Decoder, node: &Node) -> Option<Sp<Players>> {
         d => d,
     };
     Some(Sp::new(Players { min, max, default }, dec.loc(node)))
+}
+
+/// `[params]`: plain values, and `[params.by-players]`.
+fn params(dec: &mut Decoder, node: &Node) -> ParamsDef {
+    let Some(mut f) = dec.fields(node, "[params]") else {
+        return ParamsDef::default();
+    };
+    let by_players = f.table(BY_PLAYERS, by_players);
+    let values = f.rest(|dec, key, n| dec.param(key, n));
+    ParamsDef { by_players, values }
+}
+
+/// One param of `[params.by-players]`: a table from player counts to integers. Each key is
+/// kept in its plain decimal form, so `05` and `5` are one count when packs are merged.
+fn by_players(dec: &mut Decoder, name: &str, node: &Node) -> Option<ByPlayers> {
+    let NodeKind::Table(entries) = &node.kind else {
+        dec.wrong_type(
+            node,
+            &format!("param `{name}` in [params.{BY_PLAYERS}]"),
+            "a table of values by player count (`{ 2 = 6, 3 = 5 }`)",
+        );
+        return None;
+    };
+    let mut out: Vec<(Sp<String>, Sp<i64>)> = Vec::with_capacity(entries.len());
+    for e in entries {
+        let Some(count) = e.key.parse::<u8>().ok().filter(|&c| c >= 1) else {
+            dec.diags.push(
+                Diagnostic::error(
+                    "invalid-player-count",
+                    format!(
+                        "`{}` is not a player count: the keys of `{name}` in [params.{BY_PLAYERS}] are numbers of players from 1 to 255",
+                        e.key
+                    ),
+                )
+                .at(dec.source, e.key_span.clone(), "not a player count")
+                .with_help("write the value for two players as `2 = …`"),
+            );
+            continue;
+        };
+        let key = Sp::new(
+            count.to_string(),
+            Loc {
+                source: dec.source,
+                span: e.key_span.clone(),
+            },
+        );
+        if let Some((first, _)) = out.iter().find(|(k, _)| k.value == key.value) {
+            dec.diags.push(
+                Diagnostic::error(
+                    "duplicate-id",
+                    format!("`{name}` gives a value for {count} players twice"),
+                )
+                .at(dec.source, e.key_span.clone(), "given again here")
+                .also(first.loc.source, first.loc.span.clone(), "first given here"),
+            );
+            continue;
+        }
+        let what = format!("{name}.{count}");
+        if let Some(v) = dec.int(&e.value, &what, -MAX_NUMBER, MAX_NUMBER) {
+            out.push((key, v));
+        }
+    }
+    Some(ByPlayers(Table(out)))
 }
 
 fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
@@ -171,6 +238,7 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
     let name = f.str("name");
     let copies = f.int("copies", 0, 255);
     let points = f.int("points", -MAX_NUMBER, MAX_NUMBER);
+    let position = f.int("position", 0, 255);
     let condition = f.str("condition");
     let text = f.str("text");
     let overrides = f.array("overrides", override_def);
@@ -183,6 +251,7 @@ fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {
         name,
         copies: copies.map(|c| Sp::new(c.value as u8, c.loc)),
         points,
+        position: position.map(|p| Sp::new(p.value as u8, p.loc)),
         condition,
         text,
         overrides,

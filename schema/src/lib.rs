@@ -44,5 +44,8 @@ pub mod universe;
 pub use bundled::{GameInfo, VariantInfo, discover};
 pub use files::{Disk, FileSource, MemoryFiles};
 pub use load::{Loaded, Loader};
-pub use pack::{Card, CardCondition, CardSet, NamedCondition, Origin, Override, Pack, Param};
+pub use pack::{
+    ByPlayersParam, Card, CardCondition, CardSet, NamedCondition, Origin, Override, Pack, Param,
+    PlayerCountValue,
+};
 pub use spec::{ConditionSpec, ParamKind, ParamSpec, RulesSpec, SetSpec};

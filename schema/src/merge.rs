@@ -10,7 +10,13 @@ use crate::model::{CardDef, Loc, PackFile, SetDef, Sp, Table};
 
 /// Adds an included file's tables to the pack's own.
 pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>) {
-    join(&mut into.params, file.params, "param", diags);
+    join(&mut into.params.values, file.params.values, "param", diags);
+    join(
+        &mut into.params.by_players,
+        file.params.by_players,
+        "param by player count",
+        diags,
+    );
     join(&mut into.sets, file.sets, "set", diags);
     join(&mut into.conditions, file.conditions, "condition", diags);
 }
@@ -56,8 +62,27 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
         }
         header
     });
-    for (key, value) in top.params.0 {
-        replace(&mut base.params, key, value);
+    // A plain value holds for every player count, so it replaces the base's values by
+    // count; a value by count patches only the counts it names.
+    for (key, value) in top.params.values.0 {
+        base.params
+            .by_players
+            .0
+            .retain(|(k, _)| k.value != key.value);
+        replace(&mut base.params.values, key, value);
+    }
+    for (key, counts) in top.params.by_players.0 {
+        let base_entry = base.params.by_players.0.iter_mut();
+        match base_entry.into_iter().find(|(k, _)| k.value == key.value) {
+            // Named where the pack on top writes it, so findings point into that pack.
+            Some((base_key, base_counts)) => {
+                *base_key = key;
+                for (count, value) in counts.0.0 {
+                    replace(&mut base_counts.0, count, value);
+                }
+            }
+            None => base.params.by_players.0.push((key, counts)),
+        }
     }
     for (key, value) in top.conditions.0 {
         replace(&mut base.conditions, key, value);
@@ -153,6 +178,7 @@ fn patch_card(base: &mut CardDef, top: CardDef) {
     patch(&mut base.name, top.name);
     patch(&mut base.copies, top.copies);
     patch(&mut base.points, top.points);
+    patch(&mut base.position, top.position);
     patch(&mut base.condition, top.condition);
     patch(&mut base.text, top.text);
     patch(&mut base.overrides, top.overrides);

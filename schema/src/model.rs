@@ -116,8 +116,8 @@ pub struct PackFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pack: Option<PackHeader>,
     /// The rulebook's numbers and options; the rules module declares which it reads.
-    #[serde(default, skip_serializing_if = "Table::is_empty")]
-    pub params: Table<Sp<ParamValue>>,
+    #[serde(default, skip_serializing_if = "ParamsDef::is_empty")]
+    pub params: ParamsDef,
     /// Card sets: each a universe of card types with declared attributes, and a deck.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub sets: Table<SetDef>,
@@ -163,6 +163,54 @@ pub struct Players {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 255))]
     pub default: Option<u8>,
+}
+
+/// `[params]`: values by name, and under `[params.by-players]` integers that depend on how
+/// many play. A plain value holds for every player count; a `by-players` entry gives the
+/// value for the counts it names (it wins over a plain value of the same name).
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct ParamsDef {
+    /// Integers by player count: `knights = { 2 = 6, 3 = 6, 4 = 5 }`. Every count the pack
+    /// allows (`players.min` to `players.max`) needs a value, here or as a plain param.
+    #[serde(
+        rename = "by-players",
+        default,
+        skip_serializing_if = "Table::is_empty"
+    )]
+    pub by_players: Table<ByPlayers>,
+    /// Params that hold for every player count.
+    #[serde(flatten)]
+    pub values: Table<Sp<ParamValue>>,
+}
+
+impl ParamsDef {
+    pub fn is_empty(&self) -> bool {
+        self.by_players.is_empty() && self.values.is_empty()
+    }
+}
+
+/// The name of the `[params]` table that holds per-player-count values.
+pub const BY_PLAYERS: &str = "by-players";
+
+/// One param's values by player count; keys are player counts, written `2 = 6`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ByPlayers(pub Table<Sp<i64>>);
+
+impl JsonSchema for ByPlayers {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "ByPlayers".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "description": "A value for each player count: `{ 2 = 6, 3 = 6, 4 = 5 }`.",
+            "propertyNames": { "pattern": "^[1-9][0-9]{0,2}$" },
+            "additionalProperties": { "type": "integer" },
+        })
+    }
 }
 
 /// A param value: an integer, a boolean or a string.
@@ -256,6 +304,11 @@ pub struct CardDef {
     /// Victory points, where the rules use them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<Sp<i64>>,
+    /// The card's place in an order the rules read (the plates round a table): where one card
+    /// of a set gives it, all do, and the positions are 0 to (cards − 1), each once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 255))]
+    pub position: Option<Sp<u8>>,
     /// A condition over the set named by this set's `condition_over`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<Sp<String>>,

@@ -26,6 +26,10 @@ pub struct Pack {
     pub lineage: Vec<String>,
     /// Sorted by name.
     pub params: Vec<Param>,
+    /// Integer params given by player count (`[params.by-players]`), sorted by name; read
+    /// them with [`Pack::param_for_players`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_players: Vec<ByPlayersParam>,
     /// In declaration order.
     pub sets: Vec<CardSet>,
     /// Sorted by name.
@@ -55,6 +59,30 @@ pub struct Param {
     pub value: ParamValue,
     #[serde(skip)]
     pub loc: Loc,
+}
+
+/// An integer param with a value per player count.
+#[derive(Clone, Debug, Serialize)]
+pub struct ByPlayersParam {
+    pub name: String,
+    /// Sorted by player count.
+    pub values: Vec<PlayerCountValue>,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerCountValue {
+    pub players: u8,
+    pub value: i64,
+    #[serde(skip)]
+    pub loc: Loc,
+}
+
+impl ByPlayersParam {
+    pub fn get(&self, players: u8) -> Option<&PlayerCountValue> {
+        self.values.iter().find(|v| v.players == players)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -91,6 +119,10 @@ pub struct Card {
     pub copies: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<i64>,
+    /// The card's place in its set's order, when the set gives positions (checked to be 0 to
+    /// cards − 1, each once); see [`CardSet::by_position`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<u8>,
     /// Over the set's `condition_over`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<CardCondition>,
@@ -171,6 +203,36 @@ impl Pack {
         match p.value {
             ParamValue::Int(v) => Ok(v),
             _ => Err(p.wrong_type("an integer")),
+        }
+    }
+
+    /// An integer param for a game of `players`: its value for that count from
+    /// `[params.by-players]`, else its plain value, which holds for every count.
+    pub fn param_for_players(&self, name: &str, players: u8) -> Result<i64, Diagnostic> {
+        let by_count = self.by_players.iter().find(|p| p.name == name);
+        match by_count.and_then(|p| p.get(players)) {
+            Some(v) => Ok(v.value),
+            None if self.param(name).is_ok() => self.int(name),
+            None => match by_count {
+                Some(p) => Err(Diagnostic::error(
+                    "missing-player-count",
+                    format!("param `{name}` gives no value for {players} players"),
+                )
+                .at(p.loc.source, p.loc.span.clone(), "no value for this count")),
+                None => Err(self.param(name).err().unwrap_or_else(|| {
+                    Diagnostic::error("missing-param", format!("the pack has no param `{name}`"))
+                })),
+            },
+        }
+    }
+
+    /// Where the value of `name` for `players` is written: the count's entry in
+    /// `[params.by-players]`, else the plain param.
+    pub fn param_loc_for_players(&self, name: &str, players: u8) -> Option<&Loc> {
+        let by_count = self.by_players.iter().find(|p| p.name == name);
+        match by_count.and_then(|p| p.get(players)) {
+            Some(v) => Some(&v.loc),
+            None => self.param(name).ok().map(|p| &p.loc),
         }
     }
 
@@ -259,6 +321,20 @@ impl Param {
 impl CardSet {
     pub fn universe(&self) -> &Universe {
         &self.universe
+    }
+
+    /// The card indices in `position` order; `None` when the cards give no positions (or
+    /// not 0 to n − 1 each once, which lint reports).
+    pub fn by_position(&self) -> Option<Vec<usize>> {
+        let mut order = vec![usize::MAX; self.cards.len()];
+        for (i, card) in self.cards.iter().enumerate() {
+            let slot = order.get_mut(usize::from(card.position?))?;
+            if *slot != usize::MAX {
+                return None;
+            }
+            *slot = i;
+        }
+        Some(order)
     }
 
     pub fn card(&self, id: &str) -> Option<(usize, &Card)> {
@@ -356,4 +432,117 @@ fn ser_override_values<S: serde::Serializer>(
     s: S,
 ) -> Result<S::Ok, S::Error> {
     s.collect_seq(values.iter().map(|(a, v)| (a, format!("{v:?}"))))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::{Loaded, Loader, MemoryFiles};
+
+    const BASE: &str = r#"
+[pack]
+id = "base"
+rules = "any"
+players = { min = 2, max = 4 }
+
+[params]
+rounds = 3
+
+[params.by-players]
+knights = { 2 = 6, 3 = 6, 4 = 5 }
+"#;
+
+    /// Loads `five.toml` (which may extend `pack.toml`, the base) from memory.
+    fn load(five: &str) -> Loaded {
+        let mut files = MemoryFiles::new();
+        files
+            .insert("p/pack.toml", BASE)
+            .insert("p/five.toml", five);
+        Loader::new(&files).load(Path::new("p/five.toml"))
+    }
+
+    fn codes(loaded: &Loaded) -> Vec<&'static str> {
+        loaded.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn a_count_has_its_own_value_and_a_plain_param_holds_for_every_count() {
+        let loaded = load(&BASE.replace("\"base\"", "\"five\""));
+        let pack = loaded.pack.expect("loads");
+        let knights: Vec<i64> = (2..=4)
+            .map(|n| pack.param_for_players("knights", n).unwrap())
+            .collect();
+        assert_eq!(knights, [6, 6, 5]);
+        assert_eq!(pack.param_for_players("rounds", 4).unwrap(), 3);
+        assert_eq!(
+            pack.param_for_players("knights", 5).unwrap_err().code,
+            "missing-player-count"
+        );
+        assert_eq!(
+            pack.param_for_players("knight", 2).unwrap_err().code,
+            "missing-param"
+        );
+    }
+
+    #[test]
+    fn every_allowed_count_needs_a_value() {
+        let loaded = load(
+            "[pack]\nid = \"five\"\nextends = \"pack.toml\"\nplayers = { min = 1, max = 5 }\n",
+        );
+        assert_eq!(codes(&loaded), ["missing-player-count"]);
+        let d = &loaded.diagnostics[0];
+        assert!(
+            d.message.contains("no value for 1, 5 players"),
+            "{}",
+            d.message
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some("add `1 = …, 5 = …` to `knights` in [params.by-players], or narrow `players`")
+        );
+    }
+
+    #[test]
+    fn a_mod_overrides_one_count_and_keeps_the_others() {
+        let loaded = load(
+            "[pack]\nid = \"five\"\nextends = \"pack.toml\"\nplayers = { min = 2, max = 5 }\n\
+             [params.by-players]\nknights = { 5 = 4, 4 = 3 }\n",
+        );
+        let pack = loaded.pack.expect("loads");
+        let knights: Vec<i64> = (2..=5)
+            .map(|n| pack.param_for_players("knights", n).unwrap())
+            .collect();
+        assert_eq!(knights, [6, 6, 3, 4]);
+    }
+
+    #[test]
+    fn a_plain_value_in_a_mod_overrides_every_count() {
+        let loaded = load(
+            "[pack]\nid = \"five\"\nextends = \"pack.toml\"\nplayers = { min = 2, max = 5 }\n\
+             [params]\nknights = 4\n",
+        );
+        let pack = loaded.pack.expect("loads");
+        for n in 2..=5 {
+            assert_eq!(pack.param_for_players("knights", n).unwrap(), 4);
+        }
+        assert!(pack.by_players.is_empty());
+    }
+
+    #[test]
+    fn keys_are_player_counts() {
+        let loaded = load(
+            "[pack]\nid = \"five\"\nextends = \"pack.toml\"\n\
+             [params.by-players]\nknights = { two = 6, 0 = 1, 4 = 5, 04 = 5 }\nrings = 3\n",
+        );
+        assert_eq!(
+            codes(&loaded),
+            [
+                "invalid-player-count",
+                "invalid-player-count",
+                "duplicate-id",
+                "wrong-type"
+            ]
+        );
+    }
 }

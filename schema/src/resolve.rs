@@ -14,9 +14,13 @@ use grail_engine::diag::{Diagnostic, Sources, did_you_mean};
 
 use crate::decode::CARD_FIELDS;
 use crate::model::{
-    AttrValue, CardDef, ConditionDef, DomainDef, Loc, PackFile, ParamValue, SetDef, Sp, Table,
+    AttrValue, BY_PLAYERS, CardDef, ConditionDef, DomainDef, Loc, PackFile, ParamValue, ParamsDef,
+    SetDef, Sp, Table,
 };
-use crate::pack::{Card, CardCondition, CardSet, NamedCondition, Override, Pack, Param};
+use crate::pack::{
+    ByPlayersParam, Card, CardCondition, CardSet, NamedCondition, Override, Pack, Param,
+    PlayerCountValue,
+};
 use crate::spec::RulesSpec;
 
 pub struct Resolver<'a> {
@@ -51,8 +55,10 @@ impl Resolver<'_> {
             );
         }
 
+        let by_players = self.by_players(&file.params, players);
         let mut params: Vec<Param> = file
             .params
+            .values
             .0
             .into_iter()
             .map(|(k, v)| Param {
@@ -101,6 +107,7 @@ impl Resolver<'_> {
             default_players: default_players.unwrap_or(players.map_or(1, |p| p.0)),
             lineage,
             params,
+            by_players,
             sets,
             conditions,
             origin: crate::pack::Origin::default(),
@@ -121,6 +128,71 @@ impl Resolver<'_> {
     ) {
         self.diags
             .push(Diagnostic::error(code, message).at(loc.source, loc.span.clone(), label));
+    }
+
+    /// The params given by player count, each checked to cover every count the pack allows
+    /// (unless a plain value of the same name covers the rest).
+    fn by_players(&mut self, params: &ParamsDef, players: Option<(u8, u8)>) -> Vec<ByPlayersParam> {
+        let mut out: Vec<ByPlayersParam> = params
+            .by_players
+            .iter()
+            .map(|(name, counts)| {
+                let mut values: Vec<PlayerCountValue> = counts
+                    .0
+                    .iter()
+                    .filter_map(|(count, v)| {
+                        Some(PlayerCountValue {
+                            players: count.value.parse().ok()?,
+                            value: v.value,
+                            loc: count.loc.clone(),
+                        })
+                    })
+                    .collect();
+                values.sort_by_key(|v| v.players);
+                ByPlayersParam {
+                    name: name.value.clone(),
+                    values,
+                    loc: name.loc.clone(),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        let Some((min, max)) = players else {
+            return out;
+        };
+        for p in &out {
+            if params.values.get(&p.name).is_some() {
+                continue;
+            }
+            let missing: Vec<String> = (min..=max)
+                .filter(|&n| p.get(n).is_none())
+                .map(|n| n.to_string())
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let counts = missing.join(", ");
+            let example = missing
+                .iter()
+                .map(|n| format!("{n} = …"))
+                .collect::<Vec<_>>();
+            self.diags.push(
+                Diagnostic::error(
+                    "missing-player-count",
+                    format!(
+                        "param `{}` gives no value for {counts} players, but the pack allows {min} to {max}",
+                        p.name
+                    ),
+                )
+                .at(p.loc.source, p.loc.span.clone(), format!("no value for {counts} players"))
+                .with_help(format!(
+                    "add `{}` to `{}` in [params.{BY_PLAYERS}], or narrow `players`",
+                    example.join(", "),
+                    p.name
+                )),
+            );
+        }
+        out
     }
 
     /// A set's attributes and cards, with their values checked against the declarations.
@@ -154,6 +226,7 @@ impl Resolver<'_> {
             cards.push(self.card(&key.value, c));
         }
         self.check_total(key, def, &cards);
+        self.check_positions(key, def);
         CardSet {
             id: key.value.clone(),
             name: def
@@ -258,6 +331,7 @@ impl Resolver<'_> {
                 name: t.id.clone(),
                 copies: u8::try_from(n).unwrap_or(u8::MAX),
                 points: None,
+                position: None,
                 condition: None,
                 text: String::new(),
                 overrides: Vec::new(),
@@ -471,11 +545,88 @@ impl Resolver<'_> {
                 .map_or_else(|| c.id.value.clone(), |n| n.value.clone()),
             copies,
             points: c.points.as_ref().map(|p| p.value),
+            position: c.position.as_ref().map(|p| p.value),
             condition: None,
             text: c.text.as_ref().map(|t| t.value.clone()).unwrap_or_default(),
             overrides: Vec::new(),
             effects: c.effects.clone().unwrap_or_default(),
             loc: c.id.loc.clone(),
+        }
+    }
+
+    /// Where a set's cards give positions, every card gives one and they are 0 to n − 1,
+    /// each once: an order with no gap and no tie.
+    fn check_positions(&mut self, key: &Sp<String>, def: &SetDef) {
+        if def.cards.iter().all(|c| c.position.is_none()) {
+            return;
+        }
+        let n = def.cards.len();
+        let mut first: Vec<Option<&CardDef>> = vec![None; n];
+        for c in &def.cards {
+            let Some(p) = &c.position else {
+                self.error_at(
+                    "missing-position",
+                    format!(
+                        "card `{}` of set `{}` has no position, but other cards of the set do",
+                        c.id.value, key.value
+                    ),
+                    &c.id.loc,
+                    "no `position`",
+                );
+                continue;
+            };
+            match first.get(usize::from(p.value)) {
+                None => self.error_at(
+                    "invalid-position",
+                    format!(
+                        "card `{}` has position {}, but set `{}` has {n} cards: positions go from 0 to {}",
+                        c.id.value,
+                        p.value,
+                        key.value,
+                        n - 1
+                    ),
+                    &p.loc,
+                    "past the last card",
+                ),
+                Some(Some(other)) => {
+                    let at = other.position.as_ref().map_or(&other.id.loc, |p| &p.loc);
+                    self.diags.push(
+                        Diagnostic::error(
+                            "duplicate-position",
+                            format!(
+                                "cards `{}` and `{}` of set `{}` both have position {}",
+                                other.id.value, c.id.value, key.value, p.value
+                            ),
+                        )
+                        .at(p.loc.source, p.loc.span.clone(), "given again here")
+                        .also(at.source, at.span.clone(), "first given here")
+                        .with_help(format!(
+                            "positions go from 0 to {}, one per card",
+                            n - 1
+                        )),
+                    );
+                }
+                Some(None) => first[usize::from(p.value)] = Some(c),
+            }
+        }
+        let missing: Vec<String> = (0..n)
+            .filter(|&i| first[i].is_none())
+            .map(|i| i.to_string())
+            .collect();
+        let gave_all = def.cards.iter().all(|c| c.position.is_some());
+        if gave_all && !missing.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    "missing-position",
+                    format!(
+                        "no card of set `{}` has position {}: its {n} cards need positions 0 to {}, each once",
+                        key.value,
+                        missing.join(", "),
+                        n - 1
+                    ),
+                )
+                .at(key.loc.source, key.loc.span.clone(), "in this set"),
+            );
         }
     }
 

@@ -36,6 +36,12 @@ pub enum ParamKind {
     Text,
     /// One of these strings.
     Choice(&'static [&'static str]),
+    /// An integer that may depend on the player count: a plain value, or one per count in
+    /// `[params.by-players]` (read with `Pack::param_for_players`).
+    ByPlayers {
+        min: i64,
+        max: i64,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -61,6 +67,9 @@ impl ParamKind {
             ParamKind::Bool => "true or false".into(),
             ParamKind::Text => "a string".into(),
             ParamKind::Choice(options) => format!("one of {}", quoted(options)),
+            ParamKind::ByPlayers { min, max } => {
+                format!("an integer from {min} to {max}, or one per player count")
+            }
         }
     }
 }

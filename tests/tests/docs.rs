@@ -46,9 +46,14 @@ fn lint_output(path: &str) -> String {
 
 #[test]
 fn every_pack_snippet_is_in_the_example_pack() {
-    let mut files = vec![repo("docs/examples/round-table-rush/pack.toml")];
-    for entry in std::fs::read_dir(grail_tests::content_dir().join("king-arthur")).unwrap() {
-        files.push(entry.unwrap().path());
+    let mut files = vec![
+        repo("docs/examples/round-table-rush/pack.toml"),
+        repo("docs/examples/artus-five/pack.toml"),
+    ];
+    for game in ["king-arthur", "artus"] {
+        for entry in std::fs::read_dir(grail_tests::content_dir().join(game)).unwrap() {
+            files.push(entry.unwrap().path());
+        }
     }
     let texts: Vec<String> = files
         .iter()
@@ -62,7 +67,7 @@ fn every_pack_snippet_is_in_the_example_pack() {
     for snippet in snippets {
         assert!(
             texts.iter().any(|t| t.contains(&snippet)),
-            "not in the example pack or the bundled King Arthur pack:\n{snippet}"
+            "not in an example pack or the bundled King Arthur or Artus pack:\n{snippet}"
         );
     }
 }
@@ -101,6 +106,30 @@ fn the_example_variant_plays_to_the_end() {
     let mut m = game.new_match(Setup::new(3, 5)).unwrap();
     // Six-card hands: the changed number is in force.
     assert_eq!(m.inspect("knights P1").unwrap().split(' ').count(), 6);
+    while m.to_move().is_some() {
+        m.bot_move(AgentKind::Random).unwrap();
+        m.check_invariants().unwrap();
+    }
+    assert!(m.outcome().is_some());
+}
+
+/// The five-player Artus mod of the guide lints clean and plays five players to the end.
+#[test]
+fn the_artus_five_mod_plays_five() {
+    let clean = lint_output("docs/examples/artus-five");
+    assert!(
+        clean.ends_with("1 pack checked: no errors, no warnings\n"),
+        "{clean}"
+    );
+    let game = grail_cli::games::open_game(
+        &grail_tests::content_dir(),
+        repo("docs/examples/artus-five").to_str().unwrap(),
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut m = game.new_match(Setup::new(5, 3)).unwrap();
+    // The house rule: 4 Knights, one the score marker, so 3 to place.
+    assert_eq!(m.inspect("phase").unwrap(), "P5 places a Knight (1 of 3)");
     while m.to_move().is_some() {
         m.bot_move(AgentKind::Random).unwrap();
         m.check_invariants().unwrap();

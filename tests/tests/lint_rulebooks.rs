@@ -1,6 +1,7 @@
 //! `grail lint` on packs that load but that their rulebook refuses to compile: broken Artus
 //! boards and cards (a plate missing, a Prince off the board, rounds that do not use up the
-//! cards, broken effects, a ring supply that can run dry), and a King Arthur table with more
+//! cards, broken effects, a ring supply that can run dry), Artus mods whose plate positions or
+//! Knight counts by player count do not add up, and a King Arthur table with more
 //! adventures than the rules can track. Fixtures in `tests/lint/`, each a mod extending a
 //! bundled pack; snapshots of what lint prints.
 
@@ -30,6 +31,22 @@ fn check(case: &str, codes: &[&str]) {
 #[test]
 fn a_plate_missing() {
     check("artus-plate-missing", &["board-mismatch"]);
+}
+
+/// Plates sit by `position`; a mod that puts two plates on one position and leaves another
+/// empty is refused where it does so.
+#[test]
+fn two_plates_on_one_position() {
+    check(
+        "artus-plate-position",
+        &["duplicate-position", "missing-position"],
+    );
+}
+
+/// A mod that allows five players must say how many Knights each takes with five.
+#[test]
+fn a_player_count_without_its_knights() {
+    check("artus-five-uncounted", &["missing-player-count"]);
 }
 
 #[test]

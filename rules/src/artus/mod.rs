@@ -58,9 +58,9 @@ pub struct Artus {
 #[derive(Clone, Debug)]
 pub struct Board {
     pub(crate) seats: usize,
-    /// In the pack's order: counter-clockwise, starting anywhere.
+    /// By their `position`: counter-clockwise round the table.
     pub(crate) plates: Vec<Plate>,
-    /// The crown plate's index in `plates`.
+    /// The crown plate's index in `plates` (its position).
     pub(crate) crown: usize,
     /// Per seat: the names of its yes/no attributes that are "yes" (e.g. "carpet").
     pub(crate) seat_marks: Vec<Vec<String>>,
@@ -191,7 +191,7 @@ pub struct Deck {
 #[derive(Clone, Debug)]
 pub struct Numbers {
     /// Knights at the table per player, by player count (score markers taken off).
-    pub(crate) knights: [u8; 5],
+    pub(crate) knights: Vec<u8>,
     pub(crate) rings: u8,
     pub(crate) crown_rings: u8,
     pub(crate) old_king_keeps: u8,

@@ -33,12 +33,12 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
     let tile_points = e.take(pack.int("tile_points"));
     let n = numbers(&mut e, pack);
     let players = (usize::from(pack.players.0), usize::from(pack.players.1));
-    if players.0 < 2 || players.1 > 4 {
+    if players.0 < 2 {
         e.0.push(Diagnostic::error(
             "unsupported-players",
             format!(
-                "the artus rules know Knight counts for 2 to 4 players (knights_with_2 … knights_with_4), not {} to {}",
-                players.0, players.1
+                "the artus rules need at least 2 players (a player alone has no rival to outscore), not {}",
+                players.0
             ),
         ));
     }
@@ -61,19 +61,22 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
         check_ring_targets(&mut e, &decks, &cards, &prince_list, &colors);
     }
     check_hands(&mut e, pack, &cards, &deck_list, &n);
-    for p in players.0.max(2)..=players.1.min(4) {
-        let figures = prince_list.len() + p * usize::from(n.knights[p]);
-        if n.knights[p] == 0 {
-            e.at_param(
+    for p in players.0.max(2)..=players.1 {
+        let each = n.knights.get(p).copied().unwrap_or(0);
+        let figures = prince_list.len() + p * usize::from(each);
+        if each == 0 {
+            e.at_param_for_players(
                 pack,
-                &format!("knights_with_{p}"),
+                "knights",
+                p as u8,
                 "no-knights",
                 format!("with {p} players, no Knight is left to sit at the table once the score markers are taken"),
             );
         } else if figures > board.seats || figures > MAX_FIGURES {
-            e.at_param(
+            e.at_param_for_players(
                 pack,
-                &format!("knights_with_{p}"),
+                "knights",
+                p as u8,
                 "seats-short",
                 format!(
                     "with {p} players, {figures} figures (Princes and Knights) need seats, but the board has {}",
@@ -182,16 +185,24 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
 }
 
 fn numbers(e: &mut Errors, pack: &Pack) -> Option<Numbers> {
+    // By player count; the counts the pack does not allow stay 0.
+    let (min, max) = pack.players;
+    let knights: Vec<u8> = (0..=max)
+        .map(|p| match p >= min {
+            true => e
+                .take(pack.param_for_players("knights", p))
+                .and_then(|v| u8::try_from(v).ok())
+                .unwrap_or_default(),
+            false => 0,
+        })
+        .collect();
     let mut small = |name: &str| -> u8 {
         e.take(pack.int(name))
             .and_then(|v| u8::try_from(v).ok())
             .unwrap_or_default()
     };
     let markers = small("score_markers");
-    let mut knights = [0u8; 5];
-    for (p, k) in knights.iter_mut().enumerate().skip(2) {
-        *k = small(&format!("knights_with_{p}")).saturating_sub(markers);
-    }
+    let knights = knights.iter().map(|k| k.saturating_sub(markers)).collect();
     let n = Numbers {
         knights,
         rings: small("rings"),
@@ -283,8 +294,20 @@ fn board(
             "add `value = \"…\"`",
         );
     }
-    let plate_list: Vec<Plate> = (0..plates.cards.len())
-        .map(|t| Plate {
+    // Round the table counter-clockwise from the King's seat: by `position`, not list order,
+    // so a mod can put a plate where it belongs.
+    let by_position = plates.by_position().unwrap_or_else(|| {
+        e.at(
+            &plates.loc,
+            "missing-field",
+            "the plates need a `position` each: their place on the table counter-clockwise from the King's seat (0 to plates − 1)".into(),
+            "the plates",
+        );
+        (0..plates.cards.len()).collect()
+    });
+    let plate_list: Vec<Plate> = by_position
+        .iter()
+        .map(|&t| Plate {
             value: value_attr
                 .and_then(|a| plates.universe.int(t, a))
                 .unwrap_or(0),
@@ -293,7 +316,7 @@ fn board(
         .collect();
     let crown = match e.take(pack.text("crown_plate")) {
         Some(id) => match plates.card(id) {
-            Some((i, _)) => i,
+            Some((i, _)) => by_position.iter().position(|&t| t == i).unwrap_or(0),
             None => {
                 let near = did_you_mean(id, plates.cards.iter().map(|c| c.id.as_str()));
                 let hint = near.map_or(String::new(), |n| format!("; did you mean `{n}`?"));
@@ -340,7 +363,7 @@ fn board(
             "here",
         ),
         Some(plates_first) if plates.cards.len() == n => {
-            for p in 0..n {
+            for &p in &by_position {
                 for s in 0..n {
                     let members = if plates_first { [p, s] } else { [s, p] };
                     situation.push(situations.product_type(&members).unwrap_or(0));
