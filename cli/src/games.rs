@@ -2,23 +2,23 @@
 
 use std::path::Path;
 
-use crate::render;
+use crate::content::Content;
+use crate::render::{self, escape};
 use grail_engine::facade::DynGame;
 use grail_engine::replay::{FileError, MAX_REPLAY_BYTES, ReplayFile};
 use grail_schema::files::read_regular;
-use grail_schema::{Disk, Loader};
 
 use crate::exit::{CliError, input};
 
-/// Opens a bundled game by id, or a pack folder by path, in the given variant: loads and
-/// checks the pack, then compiles it with its rulebook. A pack with errors is refused with
-/// its diagnostics rendered.
+/// Opens the game a command-line argument names (a bundled id, a pack folder by path, or a
+/// bare folder name: [`Content::resolve`]) in the given variant: loads and checks the pack,
+/// then compiles it with its rulebook. A pack with errors is refused with its diagnostics
+/// rendered. When the name could mean more than one pack, a note says which was taken.
 ///
-/// A pack given by path is opened by its absolute path, or by its id when it is a bundled
-/// game's folder: that is the name saves and recorded replays carry, so they open again
-/// from any working directory.
+/// The game is named by its bundled id or the absolute path of its folder: that is the name
+/// saves and recorded replays carry, so they open again from any working directory.
 pub fn open_game(
-    content: &Path,
+    content: &Content,
     game: &str,
     variant: Option<&str>,
 ) -> Result<Box<dyn DynGame>, String> {
@@ -28,15 +28,33 @@ pub fn open_game(
 /// [`open_game`], also giving the ids of the packs the game was built from (its `extends`
 /// chain, the bundled game first), which a replay's game must be one of.
 pub fn open_with_lineage(
-    content: &Path,
+    content: &Content,
     game: &str,
     variant: Option<&str>,
 ) -> Result<(Box<dyn DynGame>, Vec<String>), String> {
-    let game = lasting_name(content, game);
-    let loaded = Loader::new(&Disk)
-        .with_content(content)
-        .with_rules(grail_rules::catalog())
-        .load_game(&game, variant);
+    let resolved = content.resolve(game);
+    if let Some(note) = &resolved.note {
+        eprintln!("note: {}", escape(note));
+    }
+    open_named(content, &resolved.name, variant)
+}
+
+/// Opens the game a save or replay recorded: a bundled id or the absolute path of a pack
+/// folder, nothing looked up elsewhere (`check_recorded_game` has vetted the name).
+pub fn open_recorded(
+    content: &Content,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<Box<dyn DynGame>, String> {
+    open_named(content, game, variant).map(|(game, _)| game)
+}
+
+fn open_named(
+    content: &Content,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<(Box<dyn DynGame>, Vec<String>), String> {
+    let loaded = content.loader().load_game(game, variant);
     let Some(pack) = &loaded.pack else {
         let errors: Vec<_> = loaded
             .diagnostics
@@ -54,27 +72,6 @@ pub fn open_with_lineage(
             .trim_end()
             .to_string()),
     }
-}
-
-/// How to name a game so that it opens from any folder. Bundled ids (no `/`, `\\`, no
-/// leading `.`, as the loader reads them) stay; a path becomes absolute, or the bundled id
-/// when it is a bundled game's folder. A path that does not resolve stays as given, for the
-/// loader's error.
-fn lasting_name(content: &Path, game: &str) -> String {
-    if !game.contains(['/', '\\']) && !game.starts_with('.') {
-        return game.to_string();
-    }
-    let Ok(path) = std::fs::canonicalize(game) else {
-        return game.to_string();
-    };
-    if let (Ok(bundled), Some(id)) = (std::fs::canonicalize(content), path.file_name())
-        && path.parent() == Some(bundled.as_path())
-        && let Some(id) = id.to_str()
-        && !id.starts_with('.')
-    {
-        return id.to_string();
-    }
-    path.to_string_lossy().into_owned()
 }
 
 /// Reads and parses a replay or save file, with the path in every error.
