@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use grail_engine::diag::{Diagnostic, did_you_mean};
 use grail_schema::bundled::pack_file_in;
 use grail_schema::files::display;
 use grail_schema::{Disk, Embedded, FileSource, GameInfo, Loader, discover};
@@ -113,10 +114,45 @@ impl Content {
 
     /// The packs in the user's folder, sorted by folder name.
     pub fn user_games(&self) -> Vec<GameInfo> {
-        self.user
-            .as_deref()
+        let mut games = (self.user.as_deref())
             .map(|dir| discover(&Disk, dir))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        // A pack that extends another seldom repeats its player counts: the loaded pack has them.
+        let players = |root: &Path| self.loader().load(root).pack.map(|p| p.players);
+        for g in &mut games {
+            g.players = g.players.or_else(|| players(&g.path));
+            for v in &mut g.variants {
+                v.players = v.players.or_else(|| players(&v.path)).or(g.players);
+            }
+        }
+        games
+    }
+
+    /// Why a bare name names no game, with the names it may have meant; `None` when it is
+    /// a path or names something.
+    pub fn no_such_game(&self, game: &str) -> Option<Diagnostic> {
+        if game.is_empty() || is_path(game) || self.resolve(game).name != game {
+            return None;
+        }
+        if self.is_pack(&self.bundled.join(game)) {
+            return None;
+        }
+        let bundled: Vec<String> = self.bundled_games().into_iter().map(|g| g.id).collect();
+        let user: Vec<String> = self.user_games().into_iter().map(|g| g.id).collect();
+        let known = bundled.iter().chain(&user).map(String::as_str);
+        let mut d = Diagnostic::error("missing-file", format!("there is no game `{game}`"))
+            .with_note(match &self.user {
+                Some(dir) => format!(
+                    "nor a pack folder `{game}` in {} or in the working directory",
+                    display(dir)
+                ),
+                None => format!("nor a pack folder `{game}` in the working directory"),
+            });
+        d = match did_you_mean(game, known) {
+            Some(near) => d.with_help(format!("did you mean `{near}`?")),
+            None => d.with_help(format!("bundled games: {}", bundled.join(", "))),
+        };
+        Some(d)
     }
 
     /// The name a game argument opens by, which is also the name saves and replays record,
@@ -325,6 +361,23 @@ mod tests {
             "a bundled folder by path is named by its id"
         );
         assert_eq!(content.resolve("no-such-game").name, "no-such-game");
+        // The user's packs are listed with the player counts of the pack they extend.
+        let user = content.user_games();
+        assert_eq!(user.len(), 1);
+        assert_eq!(
+            (user[0].id.as_str(), user[0].players),
+            ("rush", Some((2, 5)))
+        );
+        // A name that names nothing: the user's packs are among the suggestions.
+        let missing = content.no_such_game("rsh").expect("no game rsh");
+        assert_eq!(missing.message, "there is no game `rsh`");
+        assert_eq!(missing.help.as_deref(), Some("did you mean `rush`?"));
+        assert!(content.no_such_game("rush").is_none());
+        assert!(content.no_such_game("king-arthur").is_none());
+        assert!(
+            content.no_such_game("./rsh").is_none(),
+            "a path is the loader's to refuse"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -32,6 +32,11 @@ pub fn open_with_lineage(
     game: &str,
     variant: Option<&str>,
 ) -> Result<(Box<dyn DynGame>, Vec<String>), String> {
+    if let Some(missing) = content.no_such_game(game) {
+        return Err(render::to_string(&Default::default(), &[missing])
+            .trim_end()
+            .to_string());
+    }
     let resolved = content.resolve(game);
     if let Some(note) = &resolved.note {
         eprintln!("note: {}", escape(note));

@@ -33,14 +33,26 @@ impl Sandbox {
     }
 
     fn grail(&self, args: &[&str]) -> Output {
-        Command::new(self.root.join("bin/grail"))
-            .args(args)
-            .current_dir(self.work())
-            .env_clear()
-            .env("HOME", self.root.join("home"))
-            .stdin(Stdio::null())
-            .output()
-            .expect("grail runs")
+        let run = || {
+            Command::new(self.root.join("bin/grail"))
+                .args(args)
+                .current_dir(self.work())
+                .env_clear()
+                .env("HOME", self.root.join("home"))
+                .stdin(Stdio::null())
+                .output()
+        };
+        // A test thread that forks while another is still writing its copy of the binary
+        // holds that file open for a moment ("text file busy"): try again.
+        for _ in 0..50 {
+            match run() {
+                Err(e) if e.raw_os_error() == Some(26) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                done => return done.expect("grail runs"),
+            }
+        }
+        run().expect("grail runs")
     }
 }
 
