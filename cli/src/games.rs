@@ -2,11 +2,12 @@
 
 use std::path::Path;
 
-use crate::render;
+use crate::content::Content;
+use crate::render::{self, escape};
+use grail_engine::diag::Diagnostic;
 use grail_engine::facade::DynGame;
 use grail_engine::replay::{FileError, MAX_REPLAY_BYTES, ReplayFile};
 use grail_schema::files::read_regular;
-use grail_schema::{Disk, Loader};
 
 use crate::exit::{CliError, failure};
 
@@ -14,46 +15,60 @@ use crate::exit::{CliError, failure};
 /// there: a usage error (exit 2), not a broken pack.
 const USAGE_CODES: [&str; 2] = ["unknown-game", "unknown-variant"];
 
-/// Opens a bundled game by id, or a pack folder by path, in the given variant: loads and
-/// checks the pack, then compiles it with its rulebook. A pack with errors is refused with
-/// its diagnostics rendered.
+/// Opens the game a command-line argument names (a bundled id, a pack folder by path, or a
+/// bare folder name: [`Content::resolve`]) in the given variant: loads and checks the pack,
+/// then compiles it with its rulebook. A pack with errors is refused with its diagnostics
+/// rendered. When the name could mean more than one pack, a note says which was taken.
 ///
-/// A pack given by path is opened by its absolute path, or by its id when it is a bundled
-/// game's folder: that is the name saves and recorded replays carry, so they open again
-/// from any working directory.
+/// The game is named by its bundled id or the absolute path of its folder: that is the name
+/// saves and recorded replays carry, so they open again from any working directory.
 pub fn open_game(
-    content: &Path,
+    content: &Content,
     game: &str,
     variant: Option<&str>,
 ) -> Result<Box<dyn DynGame>, CliError> {
     open_with_lineage(content, game, variant).map(|(game, _)| game)
 }
 
-/// [`open_game`] for a game a file names (a replay, a save): an unknown game or variant
-/// there is bad input (exit 1), not a bad command line.
-pub fn open_recorded_game(
-    content: &Path,
-    game: &str,
-    variant: Option<&str>,
-) -> Result<Box<dyn DynGame>, CliError> {
-    open_game(content, game, variant).map_err(|e| match e {
-        CliError::Rendered { text, .. } => CliError::Rendered { text, usage: false },
-        other => other,
-    })
-}
-
 /// [`open_game`], also giving the ids of the packs the game was built from (its `extends`
 /// chain, the bundled game first), which a replay's game must be one of.
 pub fn open_with_lineage(
-    content: &Path,
+    content: &Content,
     game: &str,
     variant: Option<&str>,
 ) -> Result<(Box<dyn DynGame>, Vec<String>), CliError> {
-    let game = lasting_name(content, game);
-    let loaded = Loader::new(&Disk)
-        .with_content(content)
-        .with_rules(grail_rules::catalog())
-        .load_game(&game, variant);
+    if let Some(missing) = content.no_such_game(game) {
+        return Err(rendered(&Default::default(), &[missing]));
+    }
+    let resolved = content.resolve(game);
+    if let Some(note) = &resolved.note {
+        eprintln!("note: {}", escape(note));
+    }
+    open_named(content, &resolved.name, variant)
+}
+
+/// Opens the game a save or replay recorded: a bundled id or the absolute path of a pack
+/// folder, nothing looked up elsewhere (`check_recorded_game` has vetted the name). An
+/// unknown game or variant there is bad input (exit 1), not a bad command line.
+pub fn open_recorded(
+    content: &Content,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<Box<dyn DynGame>, CliError> {
+    open_named(content, game, variant)
+        .map(|(game, _)| game)
+        .map_err(|e| match e {
+            CliError::Rendered { text, .. } => CliError::Rendered { text, usage: false },
+            other => other,
+        })
+}
+
+fn open_named(
+    content: &Content,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<(Box<dyn DynGame>, Vec<String>), CliError> {
+    let loaded = content.loader().load_game(game, variant);
     let Some(pack) = &loaded.pack else {
         let errors: Vec<_> = loaded
             .diagnostics
@@ -61,10 +76,7 @@ pub fn open_with_lineage(
             .filter(|d| d.is_error())
             .cloned()
             .collect();
-        return Err(CliError::Rendered {
-            text: render::to_string(&loaded.sources, &errors),
-            usage: errors.iter().any(|d| USAGE_CODES.contains(&d.code)),
-        });
+        return Err(rendered(&loaded.sources, &errors));
     };
     match grail_rules::build(pack) {
         Ok(game) => Ok((game, pack.lineage.clone())),
@@ -75,25 +87,12 @@ pub fn open_with_lineage(
     }
 }
 
-/// How to name a game so that it opens from any folder. Bundled ids (no `/`, `\\`, no
-/// leading `.`, as the loader reads them) stay; a path becomes absolute, or the bundled id
-/// when it is a bundled game's folder. A path that does not resolve stays as given, for the
-/// loader's error.
-fn lasting_name(content: &Path, game: &str) -> String {
-    if !game.contains(['/', '\\']) && !game.starts_with('.') {
-        return game.to_string();
+/// Diagnostics about naming a game: a usage error when they say the name names nothing.
+fn rendered(sources: &grail_engine::diag::Sources, errors: &[Diagnostic]) -> CliError {
+    CliError::Rendered {
+        text: render::to_string(sources, errors),
+        usage: errors.iter().any(|d| USAGE_CODES.contains(&d.code)),
     }
-    let Ok(path) = std::fs::canonicalize(game) else {
-        return game.to_string();
-    };
-    if let (Ok(bundled), Some(id)) = (std::fs::canonicalize(content), path.file_name())
-        && path.parent() == Some(bundled.as_path())
-        && let Some(id) = id.to_str()
-        && !id.starts_with('.')
-    {
-        return id.to_string();
-    }
-    path.to_string_lossy().into_owned()
 }
 
 /// Reads and parses a replay or save file, with the path in every error.

@@ -4,12 +4,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use grail_engine::diag::Diagnostic;
+use grail_schema::Loaded;
 use grail_schema::files::display;
-use grail_schema::{Disk, Loaded, Loader, discover};
 use serde_json::json;
 
 use codespan_reporting::term::termcolor::WriteColor;
 
+use crate::content::Content;
 use crate::render;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -25,13 +26,14 @@ pub struct Report {
 }
 
 /// Lints `paths` (pack folders, root files, variant files); none: every bundled pack and
-/// variant. Returns the reports in order.
-pub fn lint(paths: &[PathBuf], content: &Path) -> Vec<Report> {
-    let rules = grail_rules::catalog();
-    let loader = Loader::new(&Disk).with_content(content).with_rules(rules);
+/// variant, then every pack and variant in the user's folder. Returns the reports in order.
+pub fn lint(paths: &[PathBuf], content: &Content) -> Vec<Report> {
+    let loader = content.loader();
     let targets: Vec<PathBuf> = if paths.is_empty() {
-        discover(&Disk, content)
+        content
+            .bundled_games()
             .into_iter()
+            .chain(content.user_games())
             .flat_map(|g| {
                 let folder = g.path.parent().map(Path::to_path_buf).unwrap_or_default();
                 std::iter::once(folder).chain(g.variants.into_iter().map(|v| v.path))
@@ -60,6 +62,8 @@ pub fn lint(paths: &[PathBuf], content: &Path) -> Vec<Report> {
 pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io::Result<bool> {
     let errors: usize = reports.iter().map(|r| r.loaded.errors()).sum();
     let warnings: usize = reports.iter().map(|r| r.loaded.warnings()).sum();
+    // Checking nothing (a content folder without packs) is no success.
+    let nothing = reports.is_empty();
     match format {
         Format::Text => {
             for r in reports {
@@ -78,6 +82,9 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
                 plural(errors, "error"),
                 plural(warnings, "warning"),
             )?;
+            if nothing {
+                writeln!(out, "no packs found to check")?;
+            }
         }
         Format::Json => {
             let diagnostics: Vec<_> = reports
@@ -113,7 +120,7 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
             writeln!(out)?;
         }
     }
-    Ok(errors == 0)
+    Ok(errors == 0 && !nothing)
 }
 
 fn plural(n: usize, word: &str) -> String {

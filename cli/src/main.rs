@@ -20,7 +20,9 @@ use grail_cli::{content, lint, list, play, replay, schema, sim};
 #[derive(Parser)]
 #[command(name = "grail", version)]
 struct Cli {
-    /// The bundled content directory [default: $GRAIL_CONTENT, else the source tree's content/]
+    /// A folder of packs to use instead of the bundled games [default: $GRAIL_CONTENT, else
+    /// the games built into grail]. Your own packs go in $XDG_DATA_HOME/grail/packs (else
+    /// ~/.local/share/grail/packs)
     #[arg(long, global = true, value_name = "DIR")]
     content: Option<PathBuf>,
     #[command(subcommand)]
@@ -35,9 +37,9 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Simulate many games by bots and report balance statistics.
     Sim(sim::SimArgs),
-    /// List the bundled games and their variants, with player counts.
+    /// List the bundled games and your packs, with their variants and player counts.
     List,
-    /// Validate packs (default: every bundled pack and variant); exit 1 on errors.
+    /// Validate packs (default: every bundled pack and variant, and your packs); exit 1 on errors.
     Lint {
         /// Pack folders, root files or variant files
         paths: Vec<PathBuf>,
@@ -64,14 +66,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return exit::finish(Err(clap_error(e))),
     };
-    let content = content::content_dir(cli.content.as_deref());
+    let content = || content::Content::locate(cli.content.as_deref());
     let result = match cli.command {
-        Command::Play(args) => play::run(args, &content),
-        Command::Replay(args) => replay::run(args, &content),
-        Command::Sim(args) => sim::run(args, &content),
-        Command::List => list::run(&content, &mut std::io::stdout().lock()),
-        Command::Lint { paths, format } => {
-            let reports = lint::lint(&paths, &content);
+        Command::Play(args) => content().and_then(|c| play::run(args, &c)),
+        Command::Replay(args) => content().and_then(|c| replay::run(args, &c)),
+        Command::Sim(args) => content().and_then(|c| sim::run(args, &c)),
+        Command::List => content().and_then(|c| list::run(&c, &mut std::io::stdout().lock())),
+        Command::Lint { paths, format } => content().and_then(|c| {
+            let reports = lint::lint(&paths, &c);
             let color = if std::io::stdout().is_terminal() {
                 ColorChoice::Auto
             } else {
@@ -79,7 +81,7 @@ fn main() -> ExitCode {
             };
             let stdout = StandardStream::stdout(color);
             reported(lint::print(&reports, format, &mut stdout.lock()))
-        }
+        }),
         Command::Schema { out } => schema::run(out.as_deref(), &mut std::io::stdout().lock()),
         Command::Completions { shell } => {
             // Into memory first: `generate` panics on a failed write (a closed pipe).

@@ -16,7 +16,7 @@ use grail_engine::replay::{Replay, Step};
 use grail_engine::seats::seat_name;
 
 use crate::exit::{CliError, CliResult, failure, usage};
-use crate::games::{open_game, open_recorded_game, read_replay};
+use crate::games::{open_game, open_recorded, read_replay};
 use crate::menu::write_moves;
 use crate::replay::{check_recorded_game, locate, write_outcome};
 use crate::save::{SaveFile, check_target, file_name_part, free_name};
@@ -81,13 +81,13 @@ pub struct Session<'g> {
     pub save: PathBuf,
 }
 
-pub fn run(args: PlayArgs, content: &std::path::Path) -> CliResult {
+pub fn run(args: PlayArgs, content: &crate::content::Content) -> CliResult {
     let interactive = std::io::stdin().is_terminal();
     let game;
     let session = if let Some(path) = &args.resume {
         let file = read_replay(path)?;
         check_recorded_game(path, &file.replay.game, file.replay.variant.as_deref())?;
-        game = open_recorded_game(content, &file.replay.game, file.replay.variant.as_deref())?;
+        game = open_recorded(content, &file.replay.game, file.replay.variant.as_deref())?;
         resume(game.as_ref(), &args, path, &file)?
     } else {
         let name = args.game.as_deref().unwrap_or_default();

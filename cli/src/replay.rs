@@ -11,7 +11,7 @@ use grail_engine::replay::{Failure, LogEntry, ReplayFile, ReplayOptions};
 use grail_engine::seats::seat_name;
 
 use crate::exit::{CliResult, failure};
-use crate::games::{open_recorded_game, open_with_lineage, read_replay};
+use crate::games::{open_recorded, open_with_lineage, read_replay};
 use crate::render::escape;
 
 #[derive(Args, Debug)]
@@ -31,7 +31,7 @@ pub struct ReplayArgs {
     pub pack: Option<PathBuf>,
 }
 
-pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
+pub fn run(args: ReplayArgs, content: &crate::content::Content) -> CliResult {
     let file = read_replay(&args.file)?;
     let game = match &args.pack {
         Some(dir) => {
@@ -47,7 +47,7 @@ pub fn run(args: ReplayArgs, content: &std::path::Path) -> CliResult {
                 &file.replay.game,
                 file.replay.variant.as_deref(),
             )?;
-            open_recorded_game(content, &file.replay.game, file.replay.variant.as_deref())?
+            open_recorded(content, &file.replay.game, file.replay.variant.as_deref())?
         }
     };
     let mut stdout = std::io::stdout().lock();

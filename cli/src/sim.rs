@@ -102,7 +102,7 @@ pub fn parse_counts(s: &str) -> Result<PlayerCounts, String> {
     Ok(PlayerCounts(counts))
 }
 
-pub fn run(args: SimArgs, content: &std::path::Path) -> CliResult {
+pub fn run(args: SimArgs, content: &crate::content::Content) -> CliResult {
     let game = open_game(content, &args.game, args.variant.as_deref())?;
     let mut stdout = std::io::stdout().lock();
     let progress = std::io::stderr().is_terminal();

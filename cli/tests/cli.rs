@@ -149,7 +149,13 @@ fn list_shows_games_variants_and_players() {
 fn content_dir_from_flag_or_environment() {
     let empty = std::env::temp_dir().join("grail-no-content");
     std::fs::create_dir_all(&empty).unwrap();
-    let o = grail(&["list", "--content", empty.to_str().unwrap()]);
+    // No packs of the user's either.
+    let o = Command::new(env!("CARGO_BIN_EXE_grail"))
+        .args(["list", "--content", empty.to_str().unwrap()])
+        .env_remove("GRAIL_CONTENT")
+        .env("XDG_DATA_HOME", &empty)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1), "no games there");
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -160,6 +166,7 @@ fn content_dir_from_flag_or_environment() {
     let o = Command::new(env!("CARGO_BIN_EXE_grail"))
         .arg("list")
         .env("GRAIL_CONTENT", &empty)
+        .env("XDG_DATA_HOME", &empty)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "no games there either");

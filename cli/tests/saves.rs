@@ -349,10 +349,13 @@ fn recorded_replays_name_a_pack_given_by_a_relative_path_absolutely() {
     let o = run(&repo(), &["replay", "--verify", replay.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 
-    // A bundled game's folder given by path is recorded by its id.
+    // A bundled game's folder given by path is recorded by its id (the bundled games are
+    // those of `--content` here; by default they are built in and have no folder).
     let o = run(
         &repo(),
         &[
+            "--content",
+            "content",
             "sim",
             "content/king-arthur",
             "--games",

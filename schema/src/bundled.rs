@@ -1,4 +1,5 @@
-//! Finding the bundled games: `<content>/<id>/pack.toml` and their variants,
+//! Finding the games in a folder of packs (the bundled games, a user's packs):
+//! `<content>/<id>/pack.toml` and their variants,
 //! `<content>/<id>/variants/<v>.toml` (or `.ron`).
 
 use std::path::{Path, PathBuf};

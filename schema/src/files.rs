@@ -1,4 +1,5 @@
-//! Where pack files come from: the disk, or memory (tests, the fuzzer). The loader reads
+//! Where pack files come from: the disk, the program itself (the bundled games), or memory
+//! (tests, the fuzzer). The loader reads
 //! through [`FileSource`] only, so it can be driven without touching the file system.
 
 use std::collections::BTreeMap;
@@ -106,18 +107,90 @@ impl FileSource for MemoryFiles {
         self.files.keys().any(|p| p.starts_with(&dir) && *p != dir)
     }
     fn list(&self, dir: &Path) -> Vec<PathBuf> {
-        let dir = normalize(dir);
-        let mut out: Vec<PathBuf> = self
-            .files
-            .keys()
-            .filter_map(|p| {
-                let rest = p.strip_prefix(&dir).ok()?;
-                let first = rest.components().next()?;
-                Some(dir.join(first))
-            })
+        children(self.files.keys(), &normalize(dir))
+    }
+}
+
+/// The entries of `dir` among the sorted file paths `paths`: each path's first component
+/// below `dir`, once.
+fn children<'p>(paths: impl Iterator<Item = &'p PathBuf>, dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = paths
+        .filter_map(|p| {
+            let rest = p.strip_prefix(dir).ok()?;
+            let first = rest.components().next()?;
+            Some(dir.join(first))
+        })
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Files built into the program (the bundled games), seen under a root that names no real
+/// folder, `<bundled>/king-arthur/pack.toml`, so diagnostics still name a readable file.
+/// Every other path is read from the disk: a pack on disk may extend a built-in one.
+pub struct Embedded {
+    root: PathBuf,
+    files: BTreeMap<PathBuf, &'static [u8]>,
+}
+
+impl Embedded {
+    /// The folder the built-in files appear in.
+    pub const ROOT: &'static str = "<bundled>";
+
+    /// `table` holds (path relative to the root with `/` separators, bytes).
+    pub fn new(table: &[(&str, &'static [u8])]) -> Self {
+        let root = PathBuf::from(Self::ROOT);
+        let files = table
+            .iter()
+            .map(|(path, bytes)| (normalize(&root.join(path)), *bytes))
             .collect();
-        out.dedup();
-        out
+        Embedded { root, files }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The path in normal form, if it is one of ours rather than the disk's.
+    fn own(&self, path: &Path) -> Option<PathBuf> {
+        Some(normalize(path)).filter(|p| p.starts_with(&self.root))
+    }
+}
+
+impl FileSource for Embedded {
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        match self.own(path) {
+            Some(p) => self
+                .files
+                .get(&p)
+                .map(|bytes| bytes.to_vec())
+                .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file")),
+            None => Disk.read(path),
+        }
+    }
+    fn is_file(&self, path: &Path) -> bool {
+        match self.own(path) {
+            Some(p) => self.files.contains_key(&p),
+            None => Disk.is_file(path),
+        }
+    }
+    fn is_dir(&self, path: &Path) -> bool {
+        match self.own(path) {
+            Some(dir) => self.files.keys().any(|p| p.starts_with(&dir) && *p != dir),
+            None => Disk.is_dir(path),
+        }
+    }
+    fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        match self.own(path) {
+            Some(p) => Some(p),
+            None => Disk.canonical(path),
+        }
+    }
+    fn list(&self, dir: &Path) -> Vec<PathBuf> {
+        match self.own(dir) {
+            Some(dir) => children(self.files.keys(), &dir),
+            None => Disk.list(dir),
+        }
     }
 }
 
@@ -176,6 +249,29 @@ mod tests {
             assert_eq!(device.kind(), io::ErrorKind::InvalidInput);
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn embedded_files_live_under_their_root_and_the_rest_on_disk() {
+        let files = Embedded::new(&[("g/pack.toml", b"[pack]"), ("g/variants/v.toml", b"")]);
+        let root = Path::new(Embedded::ROOT);
+        assert_eq!(files.read(&root.join("g/pack.toml")).unwrap(), b"[pack]");
+        assert_eq!(
+            files.read(&root.join("g/x/../pack.toml")).unwrap(),
+            b"[pack]"
+        );
+        assert!(files.is_dir(&root.join("g")) && files.is_dir(root));
+        assert!(!files.is_file(&root.join("g")) && !files.is_dir(&root.join("h")));
+        assert_eq!(files.list(root), vec![root.join("g")]);
+        assert_eq!(
+            files.list(&root.join("g")),
+            vec![root.join("g/pack.toml"), root.join("g/variants")]
+        );
+        let missing = files.read(&root.join("g/nothing.toml")).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+        // Other paths are the disk's.
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+        assert!(files.is_file(&manifest) && files.read(&manifest).is_ok());
     }
 
     #[test]

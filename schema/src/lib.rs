@@ -42,7 +42,7 @@ pub mod syntax;
 pub mod universe;
 
 pub use bundled::{GameInfo, VariantInfo, discover};
-pub use files::{Disk, FileSource, MemoryFiles};
+pub use files::{Disk, Embedded, FileSource, MemoryFiles};
 pub use load::{Loaded, Loader};
 pub use pack::{
     ByPlayersParam, Card, CardCondition, CardSet, NamedCondition, Origin, Override, Pack, Param,

@@ -9,6 +9,11 @@ pub fn content_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../content")
 }
 
+/// The bundled games from this source tree's content folder, as `--content` would give them.
+pub fn content() -> grail_cli::content::Content {
+    grail_cli::content::Content::folder(content_dir())
+}
+
 /// Loads a pack from disk the way `grail lint` does, with the bundled content and rulebooks
 /// plus any `extra` rulebooks (test fixtures name their own).
 pub fn lint(path: &Path, extra: &[RulesSpec]) -> Loaded {
@@ -22,7 +27,7 @@ pub fn lint(path: &Path, extra: &[RulesSpec]) -> Loaded {
 
 /// Opens a bundled game (or variant) the way `grail play` does: loaded, checked, compiled.
 pub fn open(game: &str, variant: Option<&str>) -> Box<dyn grail_engine::facade::DynGame> {
-    grail_cli::games::open_game(&content_dir(), game, variant)
+    grail_cli::games::open_game(&content(), game, variant)
         .unwrap_or_else(|e| panic!("cannot open {game} {variant:?}:\n{e}"))
 }
 

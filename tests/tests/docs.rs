@@ -38,7 +38,7 @@ fn blocks(text: &str, lang: &str) -> Vec<String> {
 fn lint_output(path: &str) -> String {
     // Paths print relative to the repository root, as a user there would see them.
     std::env::set_current_dir(repo(".")).unwrap();
-    let reports = grail_cli::lint::lint(&[PathBuf::from(path)], &grail_tests::content_dir());
+    let reports = grail_cli::lint::lint(&[PathBuf::from(path)], &grail_tests::content());
     let mut out = NoColor::new(Vec::new());
     grail_cli::lint::print(&reports, grail_cli::lint::Format::Text, &mut out).unwrap();
     String::from_utf8(out.into_inner()).unwrap()
@@ -98,7 +98,7 @@ fn shown_lint_output_is_what_lint_prints() {
 #[test]
 fn the_example_variant_plays_to_the_end() {
     let game = grail_cli::games::open_game(
-        &grail_tests::content_dir(),
+        &grail_tests::content(),
         repo("docs/examples/round-table-rush").to_str().unwrap(),
         None,
     )
@@ -122,7 +122,7 @@ fn the_artus_five_mod_plays_five() {
         "{clean}"
     );
     let game = grail_cli::games::open_game(
-        &grail_tests::content_dir(),
+        &grail_tests::content(),
         repo("docs/examples/artus-five").to_str().unwrap(),
         None,
     )

@@ -14,7 +14,10 @@ use grail_cli::render;
 fn check(case: &str, codes: &[&str]) {
     // Paths relative to this crate (the test's working directory), so snapshots read the same
     // on every machine.
-    let reports = grail_cli::lint::lint(&[Path::new("lint").join(case)], Path::new("../content"));
+    let reports = grail_cli::lint::lint(
+        &[Path::new("lint").join(case)],
+        &grail_cli::content::Content::folder("../content"),
+    );
     let loaded = &reports[0].loaded;
     let mut found: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
     found.sort();

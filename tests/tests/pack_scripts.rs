@@ -20,12 +20,9 @@ fn run(path: &std::path::Path) {
     let text = std::fs::read_to_string(path).unwrap();
     let file = ReplayFile::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
     let pack_dir = path.parent().and_then(std::path::Path::parent).unwrap();
-    let game = grail_cli::games::open_game(
-        &grail_tests::content_dir(),
-        &pack_dir.to_string_lossy(),
-        None,
-    )
-    .unwrap_or_else(|e| panic!("cannot open {}:\n{e}", pack_dir.display()));
+    let game =
+        grail_cli::games::open_game(&grail_tests::content(), &pack_dir.to_string_lossy(), None)
+            .unwrap_or_else(|e| panic!("cannot open {}:\n{e}", pack_dir.display()));
     let options = ReplayOptions {
         pack_chosen: true,
         ..ReplayOptions::default()
