@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult};
-use grail_cli::{content, lint, list, play, replay, schema, sim};
+use grail_cli::{cards, content, lint, list, play, replay, schema, sim};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
@@ -36,6 +36,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// List the bundled games and their variants, with player counts.
     List,
+    /// Show a pack's cards, or one card in full (attributes, condition in words, text).
+    Cards(cards::CardsArgs),
     /// Validate packs (default: every bundled pack and variant); exit 1 on errors.
     Lint {
         /// Pack folders, root files or variant files
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args, &content),
         Command::Replay(args) => replay::run(args, &content),
         Command::Sim(args) => sim::run(args, &content),
+        Command::Cards(args) => cards::run(&args, &content, &mut std::io::stdout().lock()),
         Command::List => reported(list::run(&content, &mut std::io::stdout().lock())),
         Command::Lint { paths, format } => {
             let reports = lint::lint(&paths, &content);
