@@ -139,12 +139,21 @@ pub fn find<'p>(pack: &'p Pack, query: &str) -> Result<Vec<(&'p CardSet, &'p Car
 
 /// One table per set of listed cards.
 fn write_tables(pack: &Pack, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut first = true;
-    for set in pack.sets.iter().filter(|s| !s.cards.is_empty()) {
-        if !first {
+    for (i, set) in pack.sets.iter().enumerate() {
+        if i > 0 {
             writeln!(out)?;
         }
-        first = false;
+        if !set.product.is_empty() {
+            // A product set lists no cards: each of its items is one card of every factor.
+            writeln!(
+                out,
+                "{} ({}): one card from each of: {}",
+                escape(&set.name),
+                set.id,
+                set.product.join(", ")
+            )?;
+            continue;
+        }
         writeln!(
             out,
             "{} ({}): {} cards",

@@ -104,6 +104,12 @@ fn without_a_card_every_set_is_a_table() {
     let o = grail(&["cards", "king-arthur"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     insta::assert_snapshot!("king_arthur_tables", stdout(&o));
+    // A product set lists no cards of its own; it says what it combines.
+    let artus = stdout(&grail(&["cards", "artus"]));
+    assert!(
+        artus.contains("(situations): one card from each of: plates, seats"),
+        "{artus}"
+    );
     // A pack folder reads the same as the bundled id.
     let folder = grail(&["cards", "content/king-arthur"]);
     assert_eq!(stdout(&folder), stdout(&o));

@@ -253,7 +253,7 @@ impl Words<'_> {
             FilterKind::Test { attr, op, value } => self.test(&attr.text, *op, value),
             FilterKind::Not(inner) => match &inner.kind {
                 FilterKind::Test { attr, op, value } => self.test(&attr.text, negated(*op), value),
-                _ => Phrase::post(format!("that are not {}", self.filter(inner).noun(true))),
+                _ => Phrase::post(format!("other than {}", self.filter(inner).noun(true))),
             },
             FilterKind::And(a, b) => match (self.filter(a), self.filter(b)) {
                 (
@@ -623,7 +623,7 @@ mod tests {
         );
         assert_eq!(
             said("count(!(color=red | color=blue)) >= 1"),
-            "at least 1 card that are not cards with color red or blue"
+            "at least 1 card other than cards with color red or blue"
         );
         assert_eq!(
             said("count(named_foe=dragon | named_foe=all) >= 1"),
