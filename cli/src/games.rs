@@ -87,6 +87,33 @@ fn open_named(
     }
 }
 
+/// The checked pack a command-line argument names (as [`open_game`] finds it), without
+/// compiling its rulebook: for looking cards up.
+pub fn load_pack(
+    content: &Content,
+    game: &str,
+    variant: Option<&str>,
+) -> Result<grail_schema::Pack, CliError> {
+    if let Some(missing) = content.no_such_game(game) {
+        return Err(rendered(&Default::default(), &[missing]));
+    }
+    let loaded = content
+        .loader()
+        .load_game(&content.resolve(game).name, variant);
+    match loaded.pack {
+        Some(pack) => Ok(pack),
+        None => {
+            let errors: Vec<_> = loaded
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .cloned()
+                .collect();
+            Err(rendered(&loaded.sources, &errors))
+        }
+    }
+}
+
 /// Diagnostics about naming a game: a usage error when they say the name names nothing.
 fn rendered(sources: &grail_engine::diag::Sources, errors: &[Diagnostic]) -> CliError {
     CliError::Rendered {

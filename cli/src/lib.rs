@@ -1,6 +1,7 @@
 //! The `grail` command's pieces, one module per command; `main.rs` holds only the argument
 //! definitions and the dispatch. A library so integration tests can run commands in-process.
 
+pub mod cards;
 pub mod content;
 mod excerpt;
 pub mod exit;

@@ -14,7 +14,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
-use grail_cli::{content, lint, list, play, replay, schema, sim};
+use grail_cli::{cards, content, lint, list, play, replay, schema, sim};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
@@ -39,6 +39,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// List the bundled games and your packs, with their variants and player counts.
     List,
+    /// Show a pack's cards, or one card in full (attributes, condition in words, text).
+    Cards(cards::CardsArgs),
     /// Validate packs (default: every bundled pack and variant, and your packs); exit 1 on errors.
     Lint {
         /// Pack folders, root files or variant files
@@ -71,6 +73,9 @@ fn main() -> ExitCode {
         Command::Play(args) => content().and_then(|c| play::run(args, &c)),
         Command::Replay(args) => content().and_then(|c| replay::run(args, &c)),
         Command::Sim(args) => content().and_then(|c| sim::run(args, &c)),
+        Command::Cards(args) => {
+            content().and_then(|c| cards::run(&args, &c, &mut std::io::stdout().lock()))
+        }
         Command::List => content().and_then(|c| list::run(&c, &mut std::io::stdout().lock())),
         Command::Lint { paths, format } => content().and_then(|c| {
             let reports = lint::lint(&paths, &c);

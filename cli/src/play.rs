@@ -79,22 +79,27 @@ pub struct Session<'g> {
     pub m: Box<dyn DynMatch + 'g>,
     pub table: Vec<Player>,
     pub save: PathBuf,
+    /// The pack, for `info <card>` (its printed cards); `None`: no card lookup.
+    pub pack: Option<grail_schema::Pack>,
 }
 
 pub fn run(args: PlayArgs, content: &crate::content::Content) -> CliResult {
     let interactive = std::io::stdin().is_terminal();
     let game;
-    let session = if let Some(path) = &args.resume {
+    let (session, name, variant) = if let Some(path) = &args.resume {
         let file = read_replay(path)?;
         check_recorded_game(path, &file.replay.game, file.replay.variant.as_deref())?;
         game = open_recorded(content, &file.replay.game, file.replay.variant.as_deref())?;
-        resume(game.as_ref(), &args, path, &file)?
+        let session = resume(game.as_ref(), &args, path, &file)?;
+        (session, file.replay.game, file.replay.variant)
     } else {
-        let name = args.game.as_deref().unwrap_or_default();
-        game = open_game(content, name, args.variant.as_deref())?;
-        start(game.as_ref(), &args)?
+        let name = args.game.clone().unwrap_or_default();
+        game = open_game(content, &name, args.variant.as_deref())?;
+        (start(game.as_ref(), &args)?, name, args.variant.clone())
     };
     let mut session = session;
+    // The game opened, so its pack loads too.
+    session.pack = crate::games::load_pack(content, &name, variant.as_deref()).ok();
     if !interactive {
         // Nobody to ask: bots play every seat.
         let bot = Player::Bot(args.bots.first().copied().unwrap_or(AgentKind::Greedy));
@@ -148,6 +153,7 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
         m,
         table,
         save: absolute(save),
+        pack: None,
     })
 }
 
@@ -196,6 +202,7 @@ pub fn resume<'g>(
         m,
         table,
         save: absolute(save),
+        pack: None,
     })
 }
 
@@ -370,8 +377,29 @@ fn save_error(session: &Session<'_>, e: std::io::Error) -> CliError {
 }
 
 const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \
-again; 'moves offer P2' only those starting so), table (show the table again), quit (save and \
-stop; continue later with --resume).";
+again; 'moves offer P2' only those starting so), table (show the table again), info CARD (a \
+card's printed data: attributes, condition in words, text), quit (save and stop; continue later \
+with --resume).";
+
+/// `info <card>`: the card's printed data, the same for every player (never where a copy is).
+fn write_card_info(
+    out: &mut dyn Write,
+    pack: Option<&grail_schema::Pack>,
+    query: &str,
+) -> std::io::Result<()> {
+    let Some(pack) = pack else {
+        return writeln!(out, "No card information for this game.");
+    };
+    match crate::cards::find(pack, query) {
+        Ok(found) => {
+            for (set, card) in found {
+                write!(out, "{}", crate::cards::card_text(pack, set, card))?;
+            }
+            Ok(())
+        }
+        Err(message) => writeln!(out, "{}", crate::excerpt::escape(&message)),
+    }
+}
 
 /// Asks the human for a move until one is legal; `None` when they quit (or input ends).
 fn human_turn(
@@ -418,6 +446,14 @@ fn human_turn(
             }
             "table" => {
                 writeln!(out, "{}", m.render(Some(seat)).trim_end())?;
+                continue;
+            }
+            "info" => {
+                writeln!(out, "Which card? Type 'info' and a card's id or name.")?;
+                continue;
+            }
+            _ if line.starts_with("info ") => {
+                write_card_info(out, session.pack.as_ref(), &line["info ".len()..])?;
                 continue;
             }
             _ => match line.parse::<usize>() {

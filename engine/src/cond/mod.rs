@@ -6,7 +6,7 @@
 //! (to a [`Program`] evaluated over per-type counts, no strings), and [`solve`] (legal
 //! payments; [`ceiling`]: the dearest price a hand can pay; [`affordable`]: which of several
 //! conditions a hand can pay, kept as the hand changes). [`reference`] is a plain, slow
-//! evaluator the tests compare against.
+//! evaluator the tests compare against; [`words`] says a condition in plain words for players.
 //!
 //! Conditions are predicates over a multiset of items (cards in a hand, knights on seats).
 //! Items of one *type* are interchangeable, so a multiset is a slice of counts indexed by
@@ -21,6 +21,7 @@ mod grammar;
 pub mod reference;
 pub mod solve;
 pub mod universe;
+pub mod words;
 
 pub use ast::Expr;
 pub use check::{Checked, Type, check};
