@@ -16,7 +16,7 @@ use serde_json::{Value as Json, json};
 
 use crate::content::Content;
 use crate::excerpt::escape;
-use crate::exit::{CliResult, input};
+use crate::exit::{CliResult, failure};
 use crate::games::load_pack;
 
 #[derive(Args, Debug)]
@@ -25,8 +25,10 @@ pub struct CardsArgs {
     pub game: String,
     /// A card's id or name: show that card in full.
     pub card: Option<String>,
+    /// The variant whose cards to show (e.g. `seals`); default: the base game
     #[arg(long)]
     pub variant: Option<String>,
+    /// How to print the cards: text for people, json for tools
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
@@ -48,7 +50,7 @@ pub fn run(args: &CardsArgs, content: &Content, out: &mut dyn Write) -> CliResul
             }
         },
         Some(query) => {
-            let found = find(&pack, query).map_err(input)?;
+            let found = find(&pack, query).map_err(|message| failure("unknown-card", message))?;
             match args.format {
                 Format::Text => {
                     let texts: Vec<String> = found

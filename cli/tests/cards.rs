@@ -97,8 +97,19 @@ fn an_unknown_card_exits_1_with_a_suggestion() {
         "{}",
         stderr(&o)
     );
+    assert!(
+        stderr(&o).starts_with("error[unknown-card]:"),
+        "{}",
+        stderr(&o)
+    );
+    // An unknown game is a usage error, as for every command.
     let o = grail(&["cards", "no-such-game"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("error[unknown-game]:"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -182,14 +182,18 @@ fn blocks(text: &str, lang: &str) -> Vec<String> {
 }
 
 /// Every `grail` command in the modding guide's `sh` blocks, run as written in a folder
-/// holding the tutorial's `my-rush` (the example pack), with only `--games 10000` made
-/// smaller. `> FILE` writes the output to that file.
+/// holding the tutorial's `my-rush` (the example pack) and the guide's `docs/examples`, with
+/// only `--games 10000` made smaller. `> FILE` writes the output to that file.
 #[test]
 fn the_modding_guide_commands_work_as_written() {
     let sandbox = Sandbox::new("modding");
     copy_folder(
         &repo().join("docs/examples/round-table-rush"),
         &sandbox.work().join("my-rush"),
+    );
+    copy_folder(
+        &repo().join("docs/examples"),
+        &sandbox.work().join("docs/examples"),
     );
     let guide = std::fs::read_to_string(repo().join("docs/modding.md")).unwrap();
     let commands: Vec<String> = blocks(&guide, "sh")
@@ -199,9 +203,13 @@ fn the_modding_guide_commands_work_as_written() {
         .collect();
     assert!(commands.len() >= 4, "{commands:?}");
     for command in &commands {
+        // A `# …` after the command is a comment, as in a shell.
+        let command = command
+            .split_once(" #")
+            .map_or(command.as_str(), |(c, _)| c);
         let (command, into) = match command.split_once(" > ") {
             Some((c, file)) => (c, Some(file.trim())),
-            None => (command.as_str(), None),
+            None => (command, None),
         };
         let command = command.replace("--games 10000", "--games 10");
         let args: Vec<&str> = command.split_whitespace().skip(1).collect();
