@@ -102,7 +102,13 @@ pub fn run(args: PlayArgs, content: &crate::content::Content) -> CliResult {
     session.pack = crate::games::load_pack(content, &name, variant.as_deref()).ok();
     if !interactive {
         // Nobody to ask: bots play every seat.
-        let bot = Player::Bot(args.bots.first().copied().unwrap_or(AgentKind::Greedy));
+        let kind = args.bots.first().copied().unwrap_or(AgentKind::Greedy);
+        let bot = Player::Bot(kind);
+        // Said on stderr, so the printed game on stdout stays the game.
+        eprintln!(
+            "note: stdin is not a terminal, so all seats are bots (your seat: {})",
+            kind.name()
+        );
         for p in &mut session.table {
             if *p == Player::Human {
                 *p = bot;

@@ -130,9 +130,18 @@ impl Showdown {
     /// Plays the steps nobody decides: an opener without an allowed card skips; a side that
     /// must answer with no card left loses.
     pub fn settle(&mut self, avail: &[Counts; 2]) {
+        self.settle_telling(avail, |_| {});
+    }
+
+    /// [`Showdown::settle`], telling `skipped` the seat of each opener who skips because he
+    /// holds no allowed card (so the log can say so).
+    pub fn settle_telling(&mut self, avail: &[Counts; 2], mut skipped: impl FnMut(u8)) {
         while self.end.is_none() {
             match self.opened {
-                None if !self.has_allowed(&self.left(self.opener, avail)) => self.skip(),
+                None if !self.has_allowed(&self.left(self.opener, avail)) => {
+                    skipped(self.seats[usize::from(self.opener)]);
+                    self.skip();
+                }
                 Some(_) if self.left(1 - self.opener, avail).is_empty() => {
                     self.end = Some(ShowdownEnd::Won {
                         winner: self.opener,

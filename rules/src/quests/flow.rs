@@ -693,18 +693,21 @@ impl Quests {
     ) {
         let p = s.player_mut(seat);
         let before = p.rank;
-        if change >= 0 {
+        let asked = change;
+        let change = if change >= 0 {
             self.ladder.gain(
                 &mut p.rank,
                 &mut p.shields,
                 change.min(i64::from(u32::MAX)) as u32,
             );
+            change
         } else {
-            Ladder::lose(
+            let lost = Ladder::lose(
                 &mut p.shields,
                 change.unsigned_abs().min(u64::from(u32::MAX)) as u32,
             );
-        }
+            -i64::from(lost)
+        };
         let (rank, shields) = (p.rank, p.shields);
         if rank != before {
             self.refresh_seat(s, seat);
@@ -712,6 +715,7 @@ impl Quests {
         ev.emit(|| Event::Shields {
             seat,
             change,
+            asked,
             rank,
             shields,
         });

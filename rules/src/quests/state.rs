@@ -402,9 +402,12 @@ pub enum Event {
         card: Card,
         stage: u8,
     },
+    /// `change` is what happened: a loss is at most the shields held, so `asked` (the
+    /// effect's number) may be more.
     Shields {
         seat: Seat,
         change: i64,
+        asked: i64,
         rank: u8,
         shields: u32,
     },

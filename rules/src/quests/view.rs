@@ -555,15 +555,22 @@ impl Quests {
             Event::Shields {
                 seat,
                 change,
+                asked,
                 rank,
                 shields,
-            } => format!(
-                "P{} {} {}: {} with {shields}",
-                seat + 1,
-                if *change >= 0 { "gains" } else { "loses" },
-                Count(change.unsigned_abs(), "shield"),
-                self.rank_name(*rank)
-            ),
+            } => {
+                let what = if *asked < 0 && *change == 0 {
+                    "has no shield to lose".to_string()
+                } else {
+                    let verb = if *asked >= 0 { "gains" } else { "loses" };
+                    format!("{verb} {}", Count(change.unsigned_abs(), "shield"))
+                };
+                format!(
+                    "P{} {what}: {} with {shields}",
+                    seat + 1,
+                    self.rank_name(*rank)
+                )
+            }
             Event::RankUp { seat, rank } => {
                 format!("P{} becomes {}", seat + 1, self.rank_name(*rank))
             }

@@ -302,7 +302,7 @@ impl Virtues {
             },
             Step::Dispute { mut showdown, .. } => {
                 let avail = self.contest_hands(state, showdown.seats, Some(&res.spent));
-                showdown.settle(&avail);
+                showdown.settle_telling(&avail, |seat| events.emit(|| Event::AutoSkipped { seat }));
                 let ended = showdown.end();
                 if let Some(Step::Dispute { showdown: s, .. }) =
                     state.res.as_mut().map(|r| &mut r.step)
@@ -372,6 +372,10 @@ impl Virtues {
                 }
                 return;
             }
+            events.emit(|| Event::TrialImpossible {
+                seat: presenter,
+                trial,
+            });
             if self.trial_unmet(state, trial, events) {
                 return;
             }
@@ -696,7 +700,14 @@ impl Virtues {
                         if state.alive(seat) {
                             let d = &mut state.discards[usize::from(seat)];
                             *d = d.saturating_add(n);
-                            events.emit(|| Event::MustDiscard { seat, count: n });
+                            // An empty hand owes nothing (`advance` clears it): say so.
+                            let held = state.player(seat).virtues.total();
+                            let count = n.min(held.min(u32::from(u8::MAX)) as u8);
+                            if count == 0 {
+                                events.emit(|| Event::NothingToDiscard { seat });
+                            } else {
+                                events.emit(|| Event::MustDiscard { seat, count });
+                            }
                         }
                     }
                     Kind::LoseVirtues => {

@@ -270,6 +270,10 @@ pub enum Event {
         seat: Seat,
         mv: ShowdownMove,
     },
+    /// The opener holds no card that may open, so he skips the round without a choice.
+    AutoSkipped {
+        seat: Seat,
+    },
     ContestWon {
         winner: Seat,
         loser: Seat,
@@ -354,6 +358,21 @@ pub enum Event {
     MustDiscard {
         seat: Seat,
         count: u8,
+    },
+    /// The knights together hold no presentation that meets the trial.
+    TrialImpossible {
+        seat: Seat,
+        trial: Card,
+    },
+    /// A discard that does nothing: the knight holds no virtue card.
+    NothingToDiscard {
+        seat: Seat,
+    },
+    /// Honor or Dishonor owed that the supply no longer holds (`missing` cards).
+    PileEmpty {
+        seat: Seat,
+        dishonor: bool,
+        missing: u8,
     },
     Died {
         seat: Seat,

@@ -751,7 +751,9 @@ impl Virtues {
                     };
                     let avail = self.contest_hands(state, c.showdown.seats, None);
                     if let Stage::Contest(c) = &mut state.stage {
-                        c.showdown.settle(&avail);
+                        c.showdown.settle_telling(&avail, |seat| {
+                            events.emit(|| Event::AutoSkipped { seat })
+                        });
                     }
                     let Stage::Contest(c) = &state.stage else {
                         return;
@@ -882,6 +884,15 @@ impl Virtues {
                 honor: h,
                 dishonor: d,
             });
+        }
+        for (dishonor, missing) in [(false, honor - h), (true, dishonor - d)] {
+            if missing > 0 {
+                events.emit(|| Event::PileEmpty {
+                    seat,
+                    dishonor,
+                    missing,
+                });
+            }
         }
     }
 

@@ -316,13 +316,18 @@ impl Virtues {
     pub(crate) fn table(&self, state: &State, seat: Option<Seat>) -> String {
         let mut out = String::new();
         let (honor, dishonor) = self.balance(state);
-        let _ = writeln!(
-            out,
-            "Turn {} · P{} · {}",
-            state.turn + 1,
-            state.current + 1,
-            self.stage_text(state)
-        );
+        if state.over() {
+            // The same count as the outcome's "after N turns".
+            let _ = writeln!(out, "After {} turns · game over", state.turn);
+        } else {
+            let _ = writeln!(
+                out,
+                "Turn {} · P{} · {}",
+                state.turn + 1,
+                state.current + 1,
+                self.stage_text(state)
+            );
+        }
         let _ = writeln!(
             out,
             "Camelot: honor {honor} · dishonor {dishonor} among the knights (the end comes beyond ±{}) · supply {} honor, {} dishonor",
@@ -696,6 +701,10 @@ impl Virtues {
                 who(*seat),
                 self.treasures.names[usize::from(*card)]
             ),
+            Event::AutoSkipped { seat } => format!(
+                "{} has no virtue that may open and skips the round",
+                who(*seat)
+            ),
             Event::Shown { seat, mv } => {
                 use grail_engine::showdown::ShowdownMove as M;
                 match mv {
@@ -848,6 +857,28 @@ impl Virtues {
                     Count((*count).into(), "virtue card")
                 )
             }
+            Event::TrialImpossible { seat, trial: t } => {
+                format!("{} cannot present what {} asks", who(*seat), trial(*t))
+            }
+            Event::NothingToDiscard { seat } => {
+                format!("{} has no virtue card to discard", who(*seat))
+            }
+            Event::PileEmpty {
+                seat,
+                dishonor,
+                missing,
+            } => format!(
+                "{} would take {} more: the supply has none left",
+                who(*seat),
+                Count(
+                    (*missing).into(),
+                    if *dishonor {
+                        &self.honor.dishonor_name
+                    } else {
+                        &self.honor.honor_name
+                    }
+                )
+            ),
             Event::Died { seat } => format!("{} dies", who(*seat)),
             Event::CrownPassed { from, to } => {
                 format!(
