@@ -111,17 +111,44 @@ fn play(rules: &Virtues, players: usize, seed: u64, greedy: bool) -> String {
             Ok(&legal[i]),
             "seed {seed}: `{text}` reads back"
         );
-        rules.apply(&mut state, &legal[i], &mut NoEvents);
+        let mut events = Vec::new();
+        rules.apply(&mut state, &legal[i], &mut events);
+        check_log(rules, &state, &events, seed);
         if let Err(e) = rules.check_invariants(&state) {
             panic!("seed {seed}, {players} players, after `{text}`: {e}");
         }
         moves += 1;
         assert!(moves < MOVE_CAP, "seed {seed}: the game does not end");
     }
-    rules
+    let outcome = rules
         .outcome(&state)
-        .expect("a finished game has an outcome")
-        .end
+        .expect("a finished game has an outcome");
+    // The table's last word and the outcome count the same turns (issue 16: "Turn 24 ...
+    // game over" followed "after 23 turns").
+    let header = rules.render(&state, None);
+    assert_eq!(
+        header.lines().next(),
+        Some(format!("After {} turns · game over", outcome.turns).as_str()),
+        "seed {seed}"
+    );
+    outcome.end
+}
+
+/// The log says what happened: a discard is owed only by a knight who holds a virtue card
+/// (issue 16: "must discard 1 virtue card" was printed for empty hands).
+fn check_log(
+    rules: &Virtues,
+    state: &<Virtues as Rules>::State,
+    events: &[<Virtues as Rules>::Event],
+    seed: u64,
+) {
+    for event in events {
+        let line = rules.describe_event(state, event);
+        if let Some((who, _)) = line.split_once(" must discard ") {
+            let hand = rules.inspect(state, &format!("hand {who}")).unwrap();
+            assert_ne!(hand, "-", "seed {seed}: `{line}` to an empty hand");
+        }
+    }
 }
 
 #[test]
