@@ -5,7 +5,7 @@
 //! (`render`), every game ends — and the pack's gap resolutions as the reference gives them.
 
 use grail_engine::agent::{Agent, GreedyAgent, Observer, RandomAgent, decide};
-use grail_engine::game::{NoEvents, Rules, Setup};
+use grail_engine::game::{Rules, Setup};
 use grail_engine::rng::GameRng;
 use grail_rules::virtues::{Virtues, compile};
 use grail_schema::{Disk, Loader, Pack};
