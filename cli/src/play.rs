@@ -417,6 +417,10 @@ fn human_turn(
     let m = &mut session.m;
     writeln!(out, "\n{}", m.render(Some(seat)).trim_end())?;
     let mut legal = m.legal_moves();
+    let prompt = m.prompt();
+    if !prompt.is_empty() {
+        writeln!(out, "Your decision: {prompt}")?;
+    }
     write_moves(out, &legal, None)?;
     loop {
         write!(out, "{}> ", seat_name(seat))?;

@@ -282,6 +282,12 @@ fn a_human_game_explains_bad_moves_saves_and_resumes() {
     play::play(&mut session, &mut input.as_bytes(), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("P1 random, P2 human, P3 random"), "{out}");
+    // The menu names the step being asked (issue 16), from `Rules::prompt`.
+    assert!(
+        out.contains("Your decision: draw a card or bank one")
+            || out.contains("Your decision: answer P1's bank"),
+        "{out}"
+    );
     assert!(
         out.contains("cannot read 'bank v9' as a move: 'v9' is no card"),
         "{out}"

@@ -45,6 +45,8 @@ pub trait DynMatch {
     fn bot_move(&mut self, kind: AgentKind) -> Result<Played, PlayError>;
     /// The table as `seat` may see it (from its observation), or the public table.
     fn render(&mut self, seat: Option<Seat>) -> String;
+    /// The step being decided, in words (empty: not named).
+    fn prompt(&self) -> String;
     fn inspect(&self, query: &str) -> Result<String, String>;
     fn outcome(&self) -> Option<Outcome>;
     fn history(&self) -> &[Played];
@@ -185,6 +187,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn render(&mut self, seat: Option<Seat>) -> String {
         self.m.render(seat)
+    }
+    fn prompt(&self) -> String {
+        self.m.prompt()
     }
     fn inspect(&self, query: &str) -> Result<String, String> {
         self.m.inspect(query)

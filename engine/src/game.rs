@@ -195,6 +195,12 @@ pub trait Rules: Send + Sync {
     fn render(&self, state: &Self::State, seat: Option<Seat>) -> String;
     /// Answers a script's question about the state (`"score P1"`, `"hand P2"`), as text.
     fn inspect(&self, state: &Self::State, query: &str) -> Result<String, String>;
+    /// The step being decided, in words for the menu ("2. challenge an adversary?"); public
+    /// information only. Empty (the default): the menu names no step.
+    fn prompt(&self, state: &Self::State) -> String {
+        let _ = state;
+        String::new()
+    }
     /// Notation help for the terminal's `help` command.
     fn notation_help(&self) -> String;
 

@@ -216,6 +216,11 @@ impl<'r, R: Rules> Match<'r, R> {
         self.rules.observe(&self.state, seat, &mut self.render_rng)
     }
 
+    /// The step being decided, in words ([`Rules::prompt`]).
+    pub fn prompt(&self) -> String {
+        self.rules.prompt(&self.state)
+    }
+
     /// The table as `seat` sees it (from its observation), or as everyone sees it (`None`).
     pub fn render(&mut self, seat: Option<Seat>) -> String {
         match seat {

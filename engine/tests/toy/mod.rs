@@ -395,6 +395,15 @@ impl Rules for Toy {
         }
     }
 
+    fn prompt(&self, state: &ToyState) -> String {
+        match state.pending {
+            Some((banker, card)) => {
+                format!("answer P{}'s bank of v{card}: block or pass", banker + 1)
+            }
+            None => "draw a card or bank one".into(),
+        }
+    }
+
     fn notation_help(&self) -> String {
         "draw       take the top card of the deck\n\
          bank vN    score a card of value N from your hand\n\

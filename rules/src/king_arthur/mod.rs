@@ -159,6 +159,10 @@ impl Rules for KingArthur {
         self.zones_of(state)
     }
 
+    fn prompt(&self, state: &State) -> String {
+        self.phase_text(state.phase)
+    }
+
     fn render(&self, state: &State, seat: Option<Seat>) -> String {
         self.table(state, seat)
     }

@@ -76,7 +76,7 @@ impl KingArthur {
         }
     }
 
-    fn phase_text(&self, phase: Phase) -> String {
+    pub(crate) fn phase_text(&self, phase: Phase) -> String {
         match phase {
             Phase::Replenish => "1. draw adversaries?".into(),
             Phase::Challenge => "2. challenge an adversary?".into(),

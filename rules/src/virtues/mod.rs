@@ -201,6 +201,10 @@ impl Rules for Virtues {
         self.zones_of(state)
     }
 
+    fn prompt(&self, state: &State) -> String {
+        self.stage_text(state)
+    }
+
     fn render(&self, state: &State, seat: Option<EngineSeat>) -> String {
         self.table(state, seat.map(|s| s as Seat))
     }

@@ -220,7 +220,7 @@ impl Virtues {
         view
     }
 
-    fn stage_text(&self, state: &State) -> String {
+    pub(crate) fn stage_text(&self, state: &State) -> String {
         if let Some(end) = state.end {
             return format!("game over: {}", self.end_text(end));
         }
