@@ -340,7 +340,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "a number outside its range: `copies` above 255, an attribute value outside its `{ min, max }`, a param outside the rulebook's range; every number a pack declares (points, attribute values and ranges, params) lies within ±1,000,000,000, so no sum of them can overflow",
-        fix: "give a number within the range the message names; for an attribute, or widen the range in its set: `[sets.X.attributes] value = { min = .., max = .. }`",
+        fix: "give a number within the range the message names; for an attribute, or widen the range in your pack: `[sets.X.attributes] value = { min = .., max = .. }` (the help says so when the range is inherited)",
         no_fixture: None,
     },
     Code {
@@ -443,8 +443,8 @@ pub const CODES: &[Code] = &[
         code: "total-mismatch",
         severity: Error,
         group: Group::Pack,
-        summary: "a set's declared `total` differs from the sum of its cards' copies; the note lists the copies",
-        fix: "set `total` to the sum of the copies (the note lists them)",
+        summary: "a set's declared `total` differs from the sum of its cards' copies; the note lists the copies, and a total inherited from the pack your mod extends is named with its file",
+        fix: "set `total` to the sum of the copies (the note lists them); in a mod, `total = N` in your pack's `[sets.X]` overrides the inherited one",
         no_fixture: None,
     },
     Code {
