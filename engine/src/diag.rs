@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+pub mod codes;
+
 /// Index of a source text in a [`Sources`] table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SourceId(pub u32);

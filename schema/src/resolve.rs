@@ -10,7 +10,7 @@ use grail_engine::cond::universe::MAX_TYPES;
 use grail_engine::cond::{
     self, Attr, CondError, Domain, ItemType, Params, Program, Type, Universe, Value,
 };
-use grail_engine::diag::{Diagnostic, Sources, did_you_mean};
+use grail_engine::diag::{Diagnostic, SourceId, Sources, did_you_mean};
 
 use crate::decode::CARD_FIELDS;
 use crate::model::{
@@ -119,6 +119,25 @@ impl Resolver<'_> {
         Some(pack)
     }
 
+    /// The file `loc` is in when it comes from a pack the checked one extends (outside the
+    /// folder of the root file, the first source read): a value the mod inherits.
+    fn inherited(&self, loc: &Loc) -> Option<String> {
+        let root = self.sources.get(SourceId(0)).name.as_str();
+        let folder = root.rfind('/').map_or("", |i| &root[..=i]);
+        let name = &self.sources.get(loc.source).name;
+        (loc.source != SourceId(0) && !name.starts_with(folder)).then(|| name.clone())
+    }
+
+    /// Says where an inherited value comes from and how the mod overrides it.
+    fn inherited_fix(&self, d: Diagnostic, loc: &Loc, what: &str, fix: String) -> Diagnostic {
+        match self.inherited(loc) {
+            Some(file) => d
+                .with_note(format!("{what} is inherited from {file}"))
+                .with_help(fix),
+            None => d,
+        }
+    }
+
     fn error_at(
         &mut self,
         code: &'static str,
@@ -199,6 +218,8 @@ impl Resolver<'_> {
     fn card_set(&mut self, key: &Sp<String>, def: &SetDef) -> CardSet {
         check_id(key, "set", self.diags);
         let attrs = self.attributes(&def.attributes);
+        // Where each attribute is declared: a range may be inherited from the base pack.
+        let ranges: Vec<Loc> = def.attributes.iter().map(|(_, d)| d.loc.clone()).collect();
         let value_attr = def.value.as_ref().and_then(|v| self.value_attr(v, &attrs));
         if def.cards.len() > MAX_TYPES {
             self.diags.push(
@@ -218,7 +239,7 @@ impl Resolver<'_> {
         let mut cards = Vec::with_capacity(def.cards.len());
         let mut types = Vec::with_capacity(def.cards.len());
         for c in &def.cards {
-            let values = self.card_values(c, &attrs);
+            let values = self.card_values(c, &attrs, (&key.value, &ranges));
             types.push(ItemType {
                 id: c.id.value.clone(),
                 values,
@@ -422,7 +443,12 @@ impl Resolver<'_> {
 
     /// The card's value for each declared attribute, reporting unknown, missing and
     /// undeclared values.
-    fn card_values(&mut self, card: &CardDef, attrs: &[Attr]) -> Vec<Option<Value>> {
+    fn card_values(
+        &mut self,
+        card: &CardDef,
+        attrs: &[Attr],
+        (set, ranges): (&str, &[Loc]),
+    ) -> Vec<Option<Value>> {
         for (key, _) in card.attributes.iter() {
             if attrs.iter().all(|a| a.name != key.value) {
                 let names = attrs
@@ -445,8 +471,9 @@ impl Resolver<'_> {
         }
         attrs
             .iter()
-            .map(|a| match card.attributes.get(&a.name) {
-                Some(v) => self.attr_value(a, v),
+            .zip(ranges)
+            .map(|(a, range)| match card.attributes.get(&a.name) {
+                Some(v) => self.attr_value(a, v, Some((set, range))),
                 None => {
                     self.diags.push(
                         Diagnostic::error(
@@ -470,7 +497,14 @@ impl Resolver<'_> {
             .collect()
     }
 
-    fn attr_value(&mut self, attr: &Attr, v: &Sp<AttrValue>) -> Option<Value> {
+    /// `range`: the set and where the attribute is declared, to say how to widen an
+    /// inherited range.
+    fn attr_value(
+        &mut self,
+        attr: &Attr,
+        v: &Sp<AttrValue>,
+        range: Option<(&str, &Loc)>,
+    ) -> Option<Value> {
         match (&attr.domain, &v.value) {
             (Domain::Symbols(names), AttrValue::Sym(s)) => {
                 if let Some(i) = names.iter().position(|n| n == s) {
@@ -492,12 +526,28 @@ impl Resolver<'_> {
                 if (min..=max).contains(&n) {
                     return Some(Value::Int(*n));
                 }
-                self.error_at(
+                let d = Diagnostic::error(
                     "out-of-range",
                     format!("`{}` must be from {min} to {max}, found {n}", attr.name),
-                    &v.loc,
-                    "out of range",
+                )
+                .at(v.loc.source, v.loc.span.clone(), "out of range");
+                let Some((set, range)) = range else {
+                    self.diags.push(d);
+                    return None;
+                };
+                let d = self.inherited_fix(
+                    d,
+                    range,
+                    &format!("the range of `{}`", attr.name),
+                    format!(
+                        "widen the range in your pack's `[sets.{set}.attributes]`: \
+                         `{} = {{ min = {}, max = {} }}`",
+                        attr.name,
+                        (*min).min(*n),
+                        (*max).max(*n)
+                    ),
                 );
+                self.diags.push(d);
                 None
             }
             (domain, _) => {
@@ -641,21 +691,25 @@ impl Resolver<'_> {
             .map(|c| format!("{} ×{}", c.id, c.copies))
             .collect::<Vec<_>>()
             .join(" + ");
-        self.diags.push(
-            Diagnostic::error(
-                "total-mismatch",
-                format!(
-                    "set `{}` declares {} cards but lists {listed}",
-                    key.value, total.value
-                ),
-            )
-            .at(
-                total.loc.source,
-                total.loc.span.clone(),
-                format!("declared {}", total.value),
-            )
-            .with_note(format!("{breakdown} = {listed}")),
+        let d = Diagnostic::error(
+            "total-mismatch",
+            format!(
+                "set `{}` declares {} cards but lists {listed}",
+                key.value, total.value
+            ),
+        )
+        .at(
+            total.loc.source,
+            total.loc.span.clone(),
+            format!("declared {}", total.value),
+        )
+        .with_note(format!("{breakdown} = {listed}"));
+        let fix = format!(
+            "set `total = {listed}` in your pack's `[sets.{}]`",
+            key.value
         );
+        let d = self.inherited_fix(d, &total.loc, "this total", fix);
+        self.diags.push(d);
     }
 
     /// `condition_over` and `when_over`, and the card conditions and overrides over them.
@@ -766,7 +820,7 @@ impl Resolver<'_> {
                 for (name, v) in o.values.iter() {
                     match attrs.iter().position(|a| a.name == name.value) {
                         Some(ai) => {
-                            if let Some(v) = self.attr_value(&attrs[ai], v) {
+                            if let Some(v) = self.attr_value(&attrs[ai], v, None) {
                                 values.push((ai, v));
                             }
                         }
