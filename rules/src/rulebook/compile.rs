@@ -94,7 +94,12 @@ impl<'p> Compiler<'p> {
     pub fn place(&self, s: &Sp<String>) -> String {
         let sources = self.pack.sources();
         let (line, col) = sources.line_col(s.loc.source, self.inner(s));
-        format!("{}:{line}:{col}", sources.get(s.loc.source).name)
+        // The file inside its pack: the same text wherever the pack folder lies.
+        let name = &sources.get(s.loc.source).name;
+        let file = std::path::Path::new(name)
+            .file_name()
+            .map_or(name.as_str(), |f| f.to_str().unwrap_or(name));
+        format!("{file}:{line}:{col}")
     }
 
     fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {

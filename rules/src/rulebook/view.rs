@@ -330,10 +330,20 @@ impl Rulebook {
         out
     }
 
-    /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), `score P1`,
-    /// `step`, `turn`.
+    /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), as a seat sees
+    /// it (`hand P1 as P2`: "8 cards"), `score P1`, `step`, `turn`.
     pub(super) fn answer(&self, state: &State, query: &str) -> Result<String, String> {
-        let words: Vec<&str> = query.split_whitespace().collect();
+        let mut words: Vec<&str> = query.split_whitespace().collect();
+        let mut viewer = None;
+        if let [.., "as", seat] = words[..] {
+            let n = seat
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| (1..=usize::from(state.players)).contains(&n))
+                .ok_or_else(|| format!("`{query}`: `as` names a seat, P1 to P{}", state.players))?;
+            viewer = Some(n - 1);
+            words.truncate(words.len() - 2);
+        }
         let seat_arg = |w: Option<&&str>| -> Result<usize, String> {
             w.and_then(|w| w.strip_prefix('P'))
                 .and_then(|n| n.parse::<usize>().ok())
@@ -379,16 +389,17 @@ impl Rulebook {
         let mut rest = words[1..].iter();
         let seat = if z.owned { seat_arg(rest.next())? } else { 0 };
         let first = self.pile(zi, seat, 0);
-        let list = |p: usize| self.pile_text(state, p, Some(seat)).replace('—', "");
-        let all = |p: usize| {
-            let cards = &state.piles[p];
-            cards
-                .iter()
-                .map(|&c| self.card_id(zi, c))
-                .collect::<Vec<_>>()
-                .join(" ")
+        let all = |p: usize| match viewer {
+            Some(v) => self.pile_text(state, p, Some(v)).replace('—', ""),
+            None => {
+                let cards = &state.piles[p];
+                cards
+                    .iter()
+                    .map(|&c| self.card_id(zi, c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
         };
-        let _ = list;
         match (z.by, rest.next()) {
             (Some(by), Some(row)) => {
                 let names = &self.sets[z.set].symbols[by];
