@@ -10,7 +10,7 @@ pub use crate::quests::SPEC as QUESTS;
 
 /// Every rulebook this build knows.
 pub fn catalog() -> &'static [RulesSpec] {
-    &[KING_ARTHUR, ARTUS, VIRTUES, QUESTS]
+    &[KING_ARTHUR, ARTUS, VIRTUES, QUESTS, RULEBOOK]
 }
 
 /// The sets a rulebook needs that hold no card: such a pack would load, and every game of
@@ -33,6 +33,14 @@ pub(crate) fn empty_sets(pack: &Pack, spec: &RulesSpec) -> Vec<Diagnostic> {
         })
         .collect()
 }
+
+/// The generic rulebook: the pack's description declares what it reads.
+pub const RULEBOOK: RulesSpec = RulesSpec {
+    id: grail_schema::GENERIC_RULEBOOK,
+    params: &[],
+    sets: &[],
+    conditions: &[],
+};
 
 pub const KING_ARTHUR: RulesSpec = RulesSpec {
     id: "king-arthur",

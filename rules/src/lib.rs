@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod king_arthur;
 mod pack_errors;
 pub mod quests;
+pub mod rulebook;
 pub mod virtues;
 mod wording;
 
@@ -30,6 +31,7 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
         "artus" => Ok(loaded(artus::compile(pack)?, pack)),
         "virtues" => Ok(loaded(virtues::compile(pack)?, pack)),
         "quests" => Ok(loaded(quests::compile(pack)?, pack)),
+        grail_schema::GENERIC_RULEBOOK => Ok(loaded(rulebook::compile(pack)?, pack)),
         other => Err(vec![Diagnostic::error(
             "unknown-rules",
             format!(

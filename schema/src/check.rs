@@ -4,7 +4,7 @@
 use grail_engine::diag::{Diagnostic, did_you_mean};
 
 use crate::model::{BY_PLAYERS, PackFile, ParamValue};
-use crate::spec::{ParamKind, ParamSpec, RulesSpec};
+use crate::spec::{GENERIC_RULEBOOK, ParamKind, ParamSpec, RulesSpec};
 
 /// Finds the pack's rulebook among `catalog` and checks the pack against it. Returns the
 /// rulebook's spec when the pack names a known one.
@@ -33,6 +33,11 @@ pub fn rules<'a>(
         return None;
     };
     let at = &header.id.loc;
+    if spec.id == GENERIC_RULEBOOK {
+        // The pack's own description says which params and sets it reads; the rulebook
+        // checks them when it compiles the description.
+        return Some(spec);
+    }
 
     for (name, value) in file.params.values.iter() {
         let Some(p) = spec.params.iter().find(|p| p.name == name.value) else {

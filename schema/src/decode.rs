@@ -10,8 +10,10 @@ use std::ops::Range;
 use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
-    AttrValue, BY_PLAYERS, ByPlayers, CardDef, ConditionDef, DomainDef, EffectDef, IntRange, Loc,
-    OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, Players, SetDef, Sp, Table,
+    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, DomainDef,
+    EffectDef, EndDef, IntRange, Layout, Loc, OverrideDef, PackFile, PackHeader, ParamValue,
+    ParamsDef, Players, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, Visibility,
+    ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -29,12 +31,14 @@ pub fn pack_file(source: SourceId, node: &Node, diags: &mut Vec<Diagnostic>) -> 
         .unwrap_or_default();
     let sets = f.table("sets", |dec, _, n| set(dec, n));
     let conditions = f.table("conditions", |dec, _, n| condition(dec, n));
+    let rulebook = rulebook(&mut f);
     f.finish();
     PackFile {
         pack,
         params,
         sets,
         conditions,
+        rulebook,
     }
 }
 
@@ -303,6 +307,114 @@ fn condition(dec: &mut Decoder, node: &Node) -> Option<ConditionDef> {
     })
 }
 
+/// The game description's tables (`docs/design/rulebook.md`), all closed.
+fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
+    let zones = f.table("zones", |dec, _, n| zone(dec, n));
+    let setup = f.node("setup").and_then(|n| {
+        let mut f = f.dec.fields(n, "[setup]")?;
+        let effects = f.required_str("do");
+        f.finish();
+        Some(SetupDef { effects: effects? })
+    });
+    let stages = f.table("stages", |dec, _, n| {
+        let mut f = dec.fields(n, "a stage")?;
+        let steps = f.required_strs("steps");
+        f.finish();
+        Some(StageDef { steps: steps? })
+    });
+    let steps = f.table("steps", |dec, _, n| {
+        let mut f = dec.fields(n, "a step")?;
+        let actions = f.required_strs("actions");
+        f.finish();
+        Some(StepDef { actions: actions? })
+    });
+    let actions = f.table("actions", |dec, _, n| {
+        let mut f = dec.fields(n, "an action")?;
+        let card = f.str("card");
+        let row = f.str("row");
+        let guard = f.str("if");
+        let effects = f.required_str("do");
+        f.finish();
+        Some(ActionDef {
+            card,
+            row,
+            guard,
+            effects: effects?,
+        })
+    });
+    let end = f.node("end").and_then(|n| {
+        let mut f = f.dec.fields(n, "[end]")?;
+        let when = f.required_str("when");
+        let reason = f.str("reason");
+        let score = f.required_str("score");
+        f.finish();
+        Some(EndDef {
+            when: when?,
+            reason,
+            score: score?,
+        })
+    });
+    let bot = f.node("bot").and_then(|n| {
+        let mut f = f.dec.fields(n, "[bot]")?;
+        let worth = f.required_str("worth");
+        f.finish();
+        Some(BotDef { worth: worth? })
+    });
+    RulebookDef {
+        zones,
+        setup,
+        stages,
+        steps,
+        actions,
+        end,
+        bot,
+    }
+}
+
+fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
+    let mut f = dec.fields(node, "a zone")?;
+    for key in ["layout", "visible"] {
+        if !f.entries.iter().any(|e| e.key == key) {
+            f.missing(key);
+        }
+    }
+    let holds = f.required_str("holds");
+    let start = f.choice("start", &[("all", ZoneStart::All)]);
+    let owner = f.choice(
+        "owner",
+        &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
+    );
+    let layout = f.choice(
+        "layout",
+        &[
+            ("stack", Layout::Stack),
+            ("hand", Layout::Hand),
+            ("rows", Layout::Rows),
+        ],
+    );
+    let by = f.str("by");
+    let visible = f.choice(
+        "visible",
+        &[
+            ("public", Visibility::Public),
+            ("owner", Visibility::Owner),
+            ("count", Visibility::Count),
+        ],
+    );
+    f.finish();
+    let (Some(layout), Some(visible)) = (layout, visible) else {
+        return None;
+    };
+    Some(ZoneDef {
+        holds: holds?,
+        start,
+        owner,
+        layout,
+        by,
+        visible,
+    })
+}
+
 struct Decoder<'d> {
     source: SourceId,
     diags: &'d mut Vec<Diagnostic>,
@@ -502,6 +614,35 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
             self.missing(key);
         }
         self.dec.str(node?, key)
+    }
+
+    fn required_strs(&mut self, key: &'static str) -> Option<Vec<Sp<String>>> {
+        let node = self.node(key);
+        if node.is_none() {
+            self.missing(key);
+        }
+        Some(self.dec.strs(node?, key))
+    }
+
+    /// One of a closed list of words, with did-you-mean.
+    fn choice<T: Copy>(&mut self, key: &'static str, words: &[(&str, T)]) -> Option<Sp<T>> {
+        let node = self.node(key)?;
+        let text = self.dec.str(node, key)?;
+        if let Some((_, v)) = words.iter().find(|(w, _)| *w == text.value) {
+            return Some(Sp::new(*v, text.loc));
+        }
+        let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+        let mut d = Diagnostic::error(
+            "invalid-value",
+            format!("`{key}` cannot be `{}`", text.value),
+        )
+        .at(self.dec.source, node.span.clone(), "not known");
+        d = match did_you_mean(&text.value, names.iter().copied()) {
+            Some(near) => d.with_help(format!("did you mean `{near}`?")),
+            None => d.with_help(format!("expected one of: {}", names.join(", "))),
+        };
+        self.dec.diags.push(d);
+        None
     }
 
     fn strs(&mut self, key: &'static str) -> Vec<Sp<String>> {

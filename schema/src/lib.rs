@@ -48,4 +48,4 @@ pub use pack::{
     ByPlayersParam, Card, CardCondition, CardSet, NamedCondition, Origin, Override, Pack, Param,
     PlayerCountValue,
 };
-pub use spec::{ConditionSpec, ParamKind, ParamSpec, RulesSpec, SetSpec};
+pub use spec::{ConditionSpec, GENERIC_RULEBOOK, ParamKind, ParamSpec, RulesSpec, SetSpec};

@@ -19,6 +19,14 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     );
     join(&mut into.sets, file.sets, "set", diags);
     join(&mut into.conditions, file.conditions, "condition", diags);
+    let (to, from) = (&mut into.rulebook, file.rulebook);
+    join(&mut to.zones, from.zones, "zone", diags);
+    join(&mut to.stages, from.stages, "stage", diags);
+    join(&mut to.steps, from.steps, "step", diags);
+    join(&mut to.actions, from.actions, "action", diags);
+    to.setup = to.setup.take().or(from.setup);
+    to.end = to.end.take().or(from.end);
+    to.bot = to.bot.take().or(from.bot);
 }
 
 fn join<V>(into: &mut Table<V>, from: Table<V>, what: &str, diags: &mut Vec<Diagnostic>) {
@@ -87,6 +95,24 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     for (key, value) in top.conditions.0 {
         replace(&mut base.conditions, key, value);
     }
+    // The description's named tables are replaced whole, by name; `[setup]`, `[end]` and
+    // `[bot]` whole.
+    let (to, from) = (&mut base.rulebook, top.rulebook);
+    for (key, value) in from.zones.0 {
+        replace(&mut to.zones, key, value);
+    }
+    for (key, value) in from.stages.0 {
+        replace(&mut to.stages, key, value);
+    }
+    for (key, value) in from.steps.0 {
+        replace(&mut to.steps, key, value);
+    }
+    for (key, value) in from.actions.0 {
+        replace(&mut to.actions, key, value);
+    }
+    to.setup = from.setup.or(to.setup.take());
+    to.end = from.end.or(to.end.take());
+    to.bot = from.bot.or(to.bot.take());
     for (key, set) in top.sets.0 {
         match base.sets.get_mut(&key.value) {
             Some(base_set) => patch_set(&key.value, base_set, set, diags),

@@ -124,6 +124,9 @@ pub struct PackFile {
     /// Named conditions and expressions the rules evaluate.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub conditions: Table<ConditionDef>,
+    /// The game description, for `rules = "rulebook"`.
+    #[serde(flatten)]
+    pub rulebook: RulebookDef,
 }
 
 /// The `[pack]` table of a root file.
@@ -370,4 +373,164 @@ pub struct ConditionDef {
 enum OneOrMany {
     One(String),
     Many(Vec<String>),
+}
+
+/// The game description the generic `rulebook` rules read (`docs/design/rulebook.md`): the
+/// top-level `[zones.*]`, `[setup]`, `[stages.*]`, `[steps.*]`, `[actions.*]`, `[end]` and
+/// `[bot]` tables of a pack file. Empty in packs whose rules are a hand-written module.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct RulebookDef {
+    /// Where cards are: every copy of a set starts in the one zone of that set with `start`.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub zones: Table<ZoneDef>,
+    /// What is done before the first decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<SetupDef>,
+    /// Ordered lists of steps; the stage named `turn` is one player's turn.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub stages: Table<StageDef>,
+    /// A decision: the actions it offers.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub steps: Table<StepDef>,
+    /// What a player may do: a parameter, a guard and effects.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub actions: Table<ActionDef>,
+    /// When the game ends and how it is scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<EndDef>,
+    /// The greedy bot's heuristic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotDef>,
+}
+
+impl RulebookDef {
+    pub fn is_empty(&self) -> bool {
+        self.zones.is_empty()
+            && self.setup.is_none()
+            && self.stages.is_empty()
+            && self.steps.is_empty()
+            && self.actions.is_empty()
+            && self.end.is_none()
+            && self.bot.is_none()
+    }
+}
+
+/// `[zones.<name>]`: a place cards of one set can be.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ZoneDef {
+    /// The card set whose cards this zone holds.
+    pub holds: Sp<String>,
+    /// `"all"`: the zone starts with every copy of its set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Sp<ZoneStart>>,
+    /// One zone for the table (default) or one per seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Sp<ZoneOwner>>,
+    pub layout: Sp<Layout>,
+    /// For `rows`: the card attribute with one row per value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<Sp<String>>,
+    pub visible: Sp<Visibility>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZoneStart {
+    All,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZoneOwner {
+    /// One shared zone.
+    Table,
+    /// One zone per seat.
+    Each,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// Ordered, taken from the top.
+    Stack,
+    /// Unordered.
+    Hand,
+    /// Ordered rows, one per value of the attribute `by`.
+    Rows,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Everyone sees the cards.
+    Public,
+    /// The owning seat sees the cards, the others how many.
+    Owner,
+    /// Everyone sees only how many.
+    Count,
+}
+
+/// `[setup]`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SetupDef {
+    /// Effects, one per line.
+    #[serde(rename = "do")]
+    pub effects: Sp<String>,
+}
+
+/// `[stages.<name>]`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct StageDef {
+    /// Step names, in order.
+    pub steps: Vec<Sp<String>>,
+}
+
+/// `[steps.<name>]`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct StepDef {
+    /// Action names, offered in this order.
+    pub actions: Vec<Sp<String>>,
+}
+
+/// `[actions.<name>]`: the action's name is its verb in the move notation.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ActionDef {
+    /// A card parameter and the zone it is drawn from: `"card in hand(current)"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<Sp<String>>,
+    /// A row parameter: `"row in discards"` (a row of a `rows` zone that holds a card).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<Sp<String>>,
+    /// The guard: a condition that must hold.
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Sp<String>>,
+    /// Effects, one per line.
+    #[serde(rename = "do")]
+    pub effects: Sp<String>,
+}
+
+/// `[end]`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct EndDef {
+    /// The game ends after a turn at whose end this holds.
+    pub when: Sp<String>,
+    /// How the game ended, as a short key for reports (default `"end"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Sp<String>>,
+    /// Each seat's score, an integer expression over `P`.
+    pub score: Sp<String>,
+}
+
+/// `[bot]`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct BotDef {
+    /// How good a position looks for `P`; greedy bots maximise it.
+    pub worth: Sp<String>,
 }

@@ -9,7 +9,7 @@ use grail_engine::cond::{Program, Type, Universe, Value};
 use grail_engine::diag::{Diagnostic, Sources, did_you_mean};
 use serde::Serialize;
 
-use crate::model::{EffectDef, Loc, ParamValue};
+use crate::model::{EffectDef, Loc, ParamValue, RulebookDef};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Pack {
@@ -34,6 +34,10 @@ pub struct Pack {
     pub sets: Vec<CardSet>,
     /// Sorted by name.
     pub conditions: Vec<NamedCondition>,
+    /// The game description, for the generic `rulebook` rules; empty otherwise. Kept as
+    /// written (with places), for the rulebook to check and compile.
+    #[serde(skip_serializing_if = "RulebookDef::is_empty")]
+    pub rulebook: RulebookDef,
     /// How the pack was opened, so that replays and saves can open it again.
     #[serde(skip)]
     pub origin: Origin,

@@ -110,6 +110,7 @@ impl Resolver<'_> {
             by_players,
             sets,
             conditions,
+            rulebook: file.rulebook.clone(),
             origin: crate::pack::Origin::default(),
             loc,
             hash: String::new(),

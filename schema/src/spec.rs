@@ -6,6 +6,11 @@
 
 use grail_engine::cond::Type;
 
+/// The id of the one generic rulebook (`rules = "rulebook"`): it reads the game description
+/// in the pack (`[zones.*]`, `[actions.*]` …), so its spec lists nothing and the pack declares
+/// its own params and sets.
+pub const GENERIC_RULEBOOK: &str = "rulebook";
+
 #[derive(Clone, Copy, Debug)]
 pub struct RulesSpec {
     /// The id a pack names in `[pack] rules = "…"`.

@@ -359,7 +359,10 @@ fn check<R: Rules>(rules: &R, cards: &[Named], label: &str) -> Vec<Leak> {
 }
 
 fn check_pack(game: &str, variant: Option<&str>) -> Vec<Leak> {
-    let pack = pack(game, variant);
+    check_loaded(pack(game, variant), game, variant)
+}
+
+fn check_loaded(pack: Pack, game: &str, variant: Option<&str>) -> Vec<Leak> {
     let attributes: BTreeSet<&str> = pack
         .sets
         .iter()
@@ -398,6 +401,11 @@ fn check_pack(game: &str, variant: Option<&str>) -> Vec<Leak> {
             &cards,
             &label,
         ),
+        "rulebook" => check(
+            &grail_rules::rulebook::compile(&pack).unwrap(),
+            &cards,
+            &label,
+        ),
         other => panic!("no leak check for rulebook `{other}`"),
     }
 }
@@ -429,6 +437,20 @@ fn no_text_shown_to_a_viewer_names_a_card_it_cannot_see() {
         found.extend(check_pack(&game, variant.as_deref()));
     }
     assert_no_leaks(found);
+}
+
+/// The game written from nothing as content: its hidden information comes only from the
+/// zones' declared visibility.
+#[test]
+fn the_generic_rulebook_names_no_card_a_viewer_cannot_see() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/five-trails");
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load(&root);
+    let pack = loaded.pack.expect("five-trails loads");
+    assert_no_leaks(check_loaded(pack, "five-trails", None));
 }
 
 #[test]

@@ -77,7 +77,22 @@ fn schema_lists_the_keys_the_loader_accepts() {
         .collect();
     card_fields.sort();
     assert_eq!(keys(&defs["CardDef"]), card_fields);
-    assert_eq!(keys(&schema), ["conditions", "pack", "params", "sets"]);
+    assert_eq!(
+        keys(&schema),
+        [
+            "actions",
+            "bot",
+            "conditions",
+            "end",
+            "pack",
+            "params",
+            "sets",
+            "setup",
+            "stages",
+            "steps",
+            "zones"
+        ]
+    );
     assert_eq!(
         keys(&defs["PackHeader"]),
         [

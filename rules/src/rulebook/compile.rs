@@ -1,0 +1,876 @@
+//! Check and compile: the description's names become indices, its strings expressions and
+//! effects over them. Every problem is a diagnostic pointing into the pack file (with
+//! did-you-mean for names); all are reported, not only the first.
+
+use std::ops::Range;
+
+use grail_engine::cond::{Domain, Value};
+use grail_engine::diag::{Diagnostic, did_you_mean};
+use grail_schema::Pack;
+use grail_schema::model::{Layout, Loc, Sp, ZoneOwner, ZoneStart};
+
+use super::model::{Action, CardSet, Effect, Expr, Guard, Param, Step, Who, Zone, ZoneRef};
+use super::syntax::{self, Ast, Node, Op, Statement};
+
+/// What an expression stands for, for checking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Bool,
+    Card(usize),
+}
+
+/// The names an expression may use where it is written.
+#[derive(Clone, Copy)]
+pub struct Scope {
+    /// The card parameter's set, when the action has one.
+    pub card: Option<usize>,
+    /// The row parameter's zone, when the action has one.
+    pub row: Option<usize>,
+    /// `P` (a score) or not.
+    pub player: bool,
+}
+
+pub const NO_SCOPE: Scope = Scope {
+    card: None,
+    row: None,
+    player: false,
+};
+
+const FUNCTIONS: &[&str] = &["count", "sum", "last", "nonempty", "done"];
+
+pub struct Compiler<'p> {
+    pub pack: &'p Pack,
+    pub diags: Vec<Diagnostic>,
+    pub sets: Vec<CardSet>,
+    pub zones: Vec<Zone>,
+    pub table_piles: usize,
+    pub seat_piles: usize,
+    /// Action names, known before their bodies compile (for `done(…)`), and their card
+    /// parameter's set.
+    pub action_names: Vec<String>,
+    pub action_cards: Vec<Option<usize>>,
+}
+
+impl<'p> Compiler<'p> {
+    pub fn new(pack: &'p Pack) -> Self {
+        Compiler {
+            pack,
+            diags: Vec::new(),
+            sets: Vec::new(),
+            zones: Vec::new(),
+            table_piles: 0,
+            seat_piles: 0,
+            action_names: Vec::new(),
+            action_cards: Vec::new(),
+        }
+    }
+
+    fn error(&mut self, code: &'static str, message: String, loc: &Loc, span: Range<usize>) {
+        self.diags
+            .push(Diagnostic::error(code, message).at(loc.source, span, "here"));
+    }
+
+    /// Where a string's text starts inside its quotes (`"…"` or `"""…"""`).
+    fn inner(&self, s: &Sp<String>) -> usize {
+        let text = &self.pack.sources().get(s.loc.source).text;
+        let token = text.get(s.loc.span.clone()).unwrap_or("");
+        if token.starts_with("\"\"\"") || token.starts_with("'''") {
+            let after = s.loc.span.start + 3;
+            after + usize::from(text[after..].starts_with('\n'))
+        } else if token.starts_with('"') || token.starts_with('\'') {
+            s.loc.span.start + 1
+        } else {
+            s.loc.span.start
+        }
+    }
+
+    /// The span of `part` (a span inside the string `s`) in the file.
+    fn span(&self, s: &Sp<String>, part: &Range<usize>) -> Range<usize> {
+        let base = self.inner(s);
+        base + part.start..base + part.end
+    }
+
+    pub fn place(&self, s: &Sp<String>) -> String {
+        let sources = self.pack.sources();
+        let (line, col) = sources.line_col(s.loc.source, self.inner(s));
+        // The file inside its pack: the same text wherever the pack folder lies.
+        let name = &sources.get(s.loc.source).name;
+        let file = std::path::Path::new(name)
+            .file_name()
+            .map_or(name.as_str(), |f| f.to_str().unwrap_or(name));
+        format!("{file}:{line}:{col}")
+    }
+
+    fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {
+        let span = self.span(s, &e.span);
+        self.error("invalid-expression", e.message, &s.loc, span);
+    }
+
+    fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
+        if let Some(i) = self.sets.iter().position(|s| s.id == id.value) {
+            return Some(i);
+        }
+        let Some(set) = self.pack.sets.iter().find(|s| s.id == id.value) else {
+            let known: Vec<&str> = self.pack.sets.iter().map(|s| s.id.as_str()).collect();
+            let msg = grail_engine::diag::no_such("card set", &id.value, known);
+            self.error("unknown-set", msg, &id.loc, id.loc.span.clone());
+            return None;
+        };
+        let u = &set.universe;
+        let values = (0..u.attrs.len())
+            .map(|a| {
+                (0..u.types.len())
+                    .map(|t| match u.value(t, a) {
+                        Some(Value::Int(v)) => v,
+                        Some(Value::Sym(i)) => i64::from(i),
+                        None => 0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let symbols = u
+            .attrs
+            .iter()
+            .map(|a| match &a.domain {
+                Domain::Symbols(names) => names.clone(),
+                Domain::Int { .. } => Vec::new(),
+            })
+            .collect();
+        self.sets.push(CardSet {
+            id: set.id.clone(),
+            cards: set.cards.iter().map(|c| c.id.clone()).collect(),
+            copies: set.deck(),
+            attrs: u.attrs.iter().map(|a| a.name.clone()).collect(),
+            values,
+            symbols,
+        });
+        Some(self.sets.len() - 1)
+    }
+
+    /// `[zones.*]`, laid out into piles: the table's first, then one block per seat.
+    pub fn zones(&mut self) {
+        let defs = &self.pack.rulebook.zones;
+        let mut starts: Vec<(usize, &Sp<String>)> = Vec::new();
+        for (name, def) in defs.iter() {
+            let Some(set) = self.set_index(&def.holds) else {
+                continue;
+            };
+            let owned = def.owner.as_ref().map(|o| o.value) == Some(ZoneOwner::Each);
+            let layout = def.layout.value;
+            let by = match (&def.by, layout) {
+                (Some(by), Layout::Rows) => {
+                    let attrs = &self.sets[set].attrs;
+                    match attrs.iter().position(|a| *a == by.value) {
+                        Some(a) if !self.sets[set].symbols[a].is_empty() => Some(a),
+                        Some(_) => {
+                            let msg = format!(
+                                "rows are keyed by a named attribute, and `{}` is a number",
+                                by.value
+                            );
+                            self.error("invalid-value", msg, &by.loc, by.loc.span.clone());
+                            continue;
+                        }
+                        None => {
+                            let msg = grail_engine::diag::no_such(
+                                &format!("attribute of set `{}` named", self.sets[set].id),
+                                &by.value,
+                                attrs.iter().map(String::as_str),
+                            );
+                            self.error("unknown-attribute", msg, &by.loc, by.loc.span.clone());
+                            continue;
+                        }
+                    }
+                }
+                (None, Layout::Rows) => {
+                    let msg = format!(
+                        "zone `{}` has rows: it needs `by`, the attribute that keys them",
+                        name.value
+                    );
+                    self.error("missing-field", msg, &name.loc, name.loc.span.clone());
+                    continue;
+                }
+                (Some(by), _) => {
+                    let msg = "`by` is for zones with `layout = \"rows\"`".to_string();
+                    self.error("invalid-value", msg, &by.loc, by.loc.span.clone());
+                    continue;
+                }
+                (None, _) => None,
+            };
+            let rows = by.map_or(1, |a| self.sets[set].symbols[a].len());
+            let counter = if owned {
+                &mut self.seat_piles
+            } else {
+                &mut self.table_piles
+            };
+            let first = *counter;
+            *counter += rows;
+            let start_all = def.start.as_ref().map(|s| s.value) == Some(ZoneStart::All);
+            if start_all {
+                if owned || layout == Layout::Rows {
+                    let msg = format!(
+                        "zone `{}` cannot start with every card: only a single table zone can",
+                        name.value
+                    );
+                    self.error("invalid-value", msg, &name.loc, name.loc.span.clone());
+                }
+                if let Some((_, first)) = starts.iter().find(|(s, _)| *s == set) {
+                    let d = Diagnostic::error(
+                        "duplicate-id",
+                        format!(
+                            "two zones start with every card of set `{}`",
+                            self.sets[set].id
+                        ),
+                    )
+                    .at(name.loc.source, name.loc.span.clone(), "second")
+                    .also(first.loc.source, first.loc.span.clone(), "first");
+                    self.diags.push(d);
+                }
+                starts.push((set, name));
+            }
+            self.zones.push(Zone {
+                name: name.value.clone(),
+                set,
+                layout,
+                visible: def.visible.value,
+                owned,
+                by,
+                rows,
+                first,
+                start_all,
+            });
+        }
+        for (i, set) in self.sets.iter().enumerate() {
+            if !starts.iter().any(|(s, _)| *s == i) {
+                let at = &self.pack.rulebook.zones.0[0].0.loc;
+                let d = Diagnostic::error(
+                    "missing-field",
+                    format!("no zone starts with the cards of set `{}`", set.id),
+                )
+                .at(at.source, at.span.clone(), "zones")
+                .with_help("give the deck `start = \"all\"`");
+                self.diags.push(d);
+            }
+        }
+    }
+
+    fn zone_index(&mut self, name: &str, s: &Sp<String>, span: &Range<usize>) -> Option<usize> {
+        if let Some(i) = self.zones.iter().position(|z| z.name == name) {
+            return Some(i);
+        }
+        let msg =
+            grail_engine::diag::no_such("zone", name, self.zones.iter().map(|z| z.name.as_str()));
+        let at = self.span(s, span);
+        self.error("unknown-zone", msg, &s.loc, at);
+        None
+    }
+
+    /// A zone reference: `deck`, `hand(current)`, `trails(P, color(card))`, `discards(row)`.
+    fn zone_ref(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<ZoneRef> {
+        let (name, args): (&str, &[Node]) = match &node.ast {
+            Ast::Name(n) => (n, &[]),
+            Ast::Call(n, a) => (n, a),
+            _ => {
+                let at = self.span(s, &node.span);
+                self.error("invalid-expression", "expected a zone".into(), &s.loc, at);
+                return None;
+            }
+        };
+        let zone = self.zone_index(name, s, &node.span)?;
+        let (owned, rows) = (self.zones[zone].owned, self.zones[zone].by.is_some());
+        let mut args = args.iter();
+        let who = if owned {
+            let Some(owner) = args.next() else {
+                let at = self.span(s, &node.span);
+                let msg = format!("zone `{name}` has one per seat: say whose, `{name}(current)`");
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            };
+            match &owner.ast {
+                Ast::Name(w) if w == "current" => Who::Current,
+                Ast::Name(w) if w == "each" => Who::Each,
+                Ast::Name(w) if w == "P" && scope.player => Who::Player,
+                _ => {
+                    let at = self.span(s, &owner.span);
+                    let msg = format!(
+                        "the owner of `{name}` is `current`, `each`{}",
+                        if scope.player { " or `P`" } else { "" }
+                    );
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return None;
+                }
+            }
+        } else {
+            Who::Table
+        };
+        let row = match args.next() {
+            Some(key) if rows => {
+                let expr = self.expr(key, s, scope)?;
+                Some(Box::new(expr.0))
+            }
+            Some(extra) => {
+                let at = self.span(s, &extra.span);
+                let msg = format!(
+                    "zone `{name}` takes no {}",
+                    if owned { "more arguments" } else { "arguments" }
+                );
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            }
+            None => None,
+        };
+        if let Some(extra) = args.next() {
+            let at = self.span(s, &extra.span);
+            self.error(
+                "invalid-expression",
+                "too many arguments".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        }
+        Some(ZoneRef { zone, who, row })
+    }
+
+    fn attr_of(&mut self, set: usize, name: &Node, s: &Sp<String>) -> Option<usize> {
+        let Ast::Name(attr) = &name.ast else {
+            let at = self.span(s, &name.span);
+            self.error(
+                "invalid-expression",
+                "expected an attribute name".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        };
+        let attrs = &self.sets[set].attrs;
+        if let Some(a) = attrs.iter().position(|a| a == attr) {
+            return Some(a);
+        }
+        let msg = grail_engine::diag::no_such(
+            &format!("attribute of set `{}` named", self.sets[set].id),
+            attr,
+            attrs.iter().map(String::as_str),
+        );
+        let at = self.span(s, &name.span);
+        self.error("unknown-attribute", msg, &s.loc, at);
+        None
+    }
+
+    fn expr(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<(Expr, Kind)> {
+        let at = |c: &Self| c.span(s, &node.span);
+        match &node.ast {
+            Ast::Num(n) => Some((Expr::Const(*n), Kind::Int)),
+            Ast::Param(name) => match self.pack.param(name).map(|p| p.value.clone()) {
+                Ok(grail_schema::model::ParamValue::Int(v)) => Some((Expr::Const(v), Kind::Int)),
+                Ok(grail_schema::model::ParamValue::Bool(b)) => {
+                    Some((Expr::Const(i64::from(b)), Kind::Bool))
+                }
+                _ => {
+                    let known: Vec<&str> =
+                        self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                    let msg = grail_engine::diag::no_such("number param", name, known);
+                    let span = at(self);
+                    self.error("unknown-param", msg, &s.loc, span);
+                    None
+                }
+            },
+            Ast::Name(n) if n == "card" && scope.card.is_some() => {
+                Some((Expr::Card, Kind::Card(scope.card?)))
+            }
+            Ast::Name(n) if n == "row" && scope.row.is_some() => Some((Expr::Row, Kind::Int)),
+            Ast::Name(n) => {
+                let mut known = vec![];
+                if scope.card.is_some() {
+                    known.push("card");
+                }
+                if scope.row.is_some() {
+                    known.push("row");
+                }
+                let msg = match did_you_mean(n, known.iter().copied()) {
+                    Some(near) => format!("`{n}` means nothing here; did you mean `{near}`?"),
+                    None if known.is_empty() => format!("`{n}` means nothing here"),
+                    None => format!(
+                        "`{n}` means nothing here; the parameters are {}",
+                        known.join(", ")
+                    ),
+                };
+                let span = at(self);
+                self.error("unknown-name", msg, &s.loc, span);
+                None
+            }
+            Ast::Field(action, param) => {
+                let Some(a) = self.action_names.iter().position(|n| n == action) else {
+                    let msg = grail_engine::diag::no_such(
+                        "action",
+                        action,
+                        self.action_names.iter().map(String::as_str),
+                    );
+                    let span = at(self);
+                    self.error("unknown-action", msg, &s.loc, span);
+                    return None;
+                };
+                match (param.as_str(), self.action_cards[a]) {
+                    ("card", Some(set)) => Some((Expr::ActionCard(a), Kind::Card(set))),
+                    _ => {
+                        let msg = format!("action `{action}` has no card parameter `{param}`");
+                        let span = at(self);
+                        self.error("unknown-name", msg, &s.loc, span);
+                        None
+                    }
+                }
+            }
+            Ast::Not(inner) => {
+                let e = self.typed(inner, s, scope, Kind::Bool)?;
+                Some((Expr::Not(Box::new(e)), Kind::Bool))
+            }
+            Ast::Bin(op, l, r) => {
+                let (operand, result) = match op {
+                    Op::And | Op::Or => (Some(Kind::Bool), Kind::Bool),
+                    Op::Add | Op::Sub | Op::Mul => (Some(Kind::Int), Kind::Int),
+                    Op::Lt | Op::Le | Op::Gt | Op::Ge => (Some(Kind::Int), Kind::Bool),
+                    Op::Eq | Op::Ne => (None, Kind::Bool),
+                };
+                let (le, lk) = self.expr(l, s, scope)?;
+                let (re, rk) = self.expr(r, s, scope)?;
+                let fits = match operand {
+                    Some(k) => lk == k && rk == k,
+                    None => lk == rk && lk != Kind::Bool,
+                };
+                if !fits {
+                    let msg = format!("`{}` cannot compare or combine these two sides", op.text());
+                    let span = at(self);
+                    self.error("type-mismatch", msg, &s.loc, span);
+                    return None;
+                }
+                Some((Expr::Bin(*op, Box::new(le), Box::new(re)), result))
+            }
+            Ast::Call(f, args) => self.call(node, f, args, s, scope),
+        }
+    }
+
+    fn call(
+        &mut self,
+        node: &Node,
+        f: &str,
+        args: &[Node],
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(Expr, Kind)> {
+        let arity = |c: &mut Self, n: usize| {
+            if args.len() == n {
+                return true;
+            }
+            let span = c.span(s, &node.span);
+            c.error(
+                "invalid-expression",
+                format!("`{f}` takes {n} argument(s)"),
+                &s.loc,
+                span,
+            );
+            false
+        };
+        match f {
+            "count" | "nonempty" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let z = self.zone_ref(&args[0], s, scope)?;
+                if f == "nonempty" && self.zones[z.zone].by.is_none() {
+                    let span = self.span(s, &args[0].span);
+                    self.error(
+                        "invalid-expression",
+                        "`nonempty` counts the rows of a zone with rows".into(),
+                        &s.loc,
+                        span,
+                    );
+                    return None;
+                }
+                Some((
+                    if f == "count" {
+                        Expr::Count(z)
+                    } else {
+                        Expr::NonEmpty(z)
+                    },
+                    Kind::Int,
+                ))
+            }
+            "sum" | "last" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let z = self.zone_ref(&args[1], s, scope)?;
+                let attr = self.attr_of(self.zones[z.zone].set, &args[0], s)?;
+                if f == "last" && self.zones[z.zone].by.is_some() && z.row.is_none() {
+                    let span = self.span(s, &args[1].span);
+                    self.error(
+                        "invalid-expression",
+                        "`last` reads one row: name it".into(),
+                        &s.loc,
+                        span,
+                    );
+                    return None;
+                }
+                Some((
+                    if f == "sum" {
+                        Expr::Sum { attr, zone: z }
+                    } else {
+                        Expr::Last { attr, zone: z }
+                    },
+                    Kind::Int,
+                ))
+            }
+            "done" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let name = match &args[0].ast {
+                    Ast::Name(n) => n.clone(),
+                    _ => String::new(),
+                };
+                let Some(a) = self.action_names.iter().position(|n| *n == name) else {
+                    let msg = grail_engine::diag::no_such(
+                        "action",
+                        &name,
+                        self.action_names.iter().map(String::as_str),
+                    );
+                    let span = self.span(s, &args[0].span);
+                    self.error("unknown-action", msg, &s.loc, span);
+                    return None;
+                };
+                Some((Expr::Done(a), Kind::Bool))
+            }
+            attr => {
+                // An attribute of a card: `value(card)`.
+                if args.len() == 1 {
+                    let (card, kind) = self.expr(&args[0], s, scope)?;
+                    if let Kind::Card(set) = kind {
+                        let name = Node {
+                            ast: Ast::Name(attr.to_string()),
+                            span: node.span.start..node.span.start + attr.len(),
+                        };
+                        let a = self.attr_of(set, &name, s)?;
+                        return Some((
+                            Expr::Attr {
+                                set,
+                                attr: a,
+                                card: Box::new(card),
+                            },
+                            Kind::Int,
+                        ));
+                    }
+                }
+                let mut known: Vec<&str> = FUNCTIONS.to_vec();
+                if let Some(set) = scope.card {
+                    known.extend(self.sets[set].attrs.iter().map(String::as_str));
+                }
+                let msg = grail_engine::diag::no_such("function", attr, known);
+                let span = self.span(s, &(node.span.start..node.span.start + attr.len()));
+                self.error("unknown-function", msg, &s.loc, span);
+                None
+            }
+        }
+    }
+
+    fn typed(&mut self, node: &Node, s: &Sp<String>, scope: Scope, want: Kind) -> Option<Expr> {
+        let (e, k) = self.expr(node, s, scope)?;
+        if k != want {
+            let what = match want {
+                Kind::Bool => "a condition (true or false)",
+                Kind::Int => "a number",
+                Kind::Card(_) => "a card",
+            };
+            let span = self.span(s, &node.span);
+            self.error("type-mismatch", format!("expected {what}"), &s.loc, span);
+            return None;
+        }
+        Some(e)
+    }
+
+    /// A whole string as an expression of the given kind.
+    pub fn expression(&mut self, s: &Sp<String>, scope: Scope, want_bool: bool) -> Option<Expr> {
+        let node = match syntax::expression(&s.value) {
+            Ok(n) => n,
+            Err(e) => {
+                self.syntax_error(s, e);
+                return None;
+            }
+        };
+        self.typed(
+            &node,
+            s,
+            scope,
+            if want_bool { Kind::Bool } else { Kind::Int },
+        )
+    }
+
+    pub fn guard(&mut self, s: &Sp<String>, scope: Scope) -> Option<Guard> {
+        let expr = self.expression(s, scope, true)?;
+        Some(Guard {
+            expr,
+            text: s.value.clone(),
+            place: self.place(s),
+        })
+    }
+
+    /// Cards only move between zones of one set: conservation by construction.
+    fn same_set(&mut self, from: usize, to: usize, s: &Sp<String>, span: &Range<usize>) -> bool {
+        let (a, b) = (&self.zones[from], &self.zones[to]);
+        if a.set == b.set {
+            return true;
+        }
+        let msg = format!(
+            "cards of set `{}` cannot go to zone `{}`, which holds set `{}`",
+            self.sets[a.set].id, b.name, self.sets[b.set].id
+        );
+        let at = self.span(s, span);
+        self.error("zone-set-mismatch", msg, &s.loc, at);
+        false
+    }
+
+    /// Effect lines; `card` is the action's card parameter zone, if any.
+    pub fn effects(
+        &mut self,
+        s: &Sp<String>,
+        scope: Scope,
+        card_zone: Option<usize>,
+        setup: bool,
+    ) -> Vec<Effect> {
+        let lines = match syntax::statements(&s.value) {
+            Ok(l) => l,
+            Err(e) => {
+                self.syntax_error(s, e);
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for line in lines {
+            let effect = match &line.statement {
+                Statement::Shuffle(z) => self.zone_ref(z, s, scope).map(Effect::Shuffle),
+                Statement::Deal { count, from, to } => (|| {
+                    let count = self.typed(count, s, scope, Kind::Int)?;
+                    let from = self.zone_ref(from, s, scope)?;
+                    let target = self.zone_ref(to, s, scope)?;
+                    if target.who != Who::Each {
+                        let at = self.span(s, &to.span);
+                        self.error(
+                            "invalid-expression",
+                            "`deal` deals to every seat: `to zone(each)`".into(),
+                            &s.loc,
+                            at,
+                        );
+                        return None;
+                    }
+                    self.same_set(from.zone, target.zone, s, &line.span)
+                        .then_some(Effect::Deal {
+                            count,
+                            from,
+                            to: target.zone,
+                        })
+                })(),
+                Statement::Draw { count, from, to } => (|| {
+                    let count = self.typed(count, s, scope, Kind::Int)?;
+                    let from = self.zone_ref(from, s, scope)?;
+                    let to = self.zone_ref(to, s, scope)?;
+                    self.same_set(from.zone, to.zone, s, &line.span)
+                        .then_some(Effect::Draw { count, from, to })
+                })(),
+                Statement::Move { card, to } => (|| {
+                    let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into()))
+                    else {
+                        let at = self.span(s, &card.span);
+                        self.error(
+                            "invalid-expression",
+                            "`move` moves the action's `card` parameter".into(),
+                            &s.loc,
+                            at,
+                        );
+                        return None;
+                    };
+                    let to = self.zone_ref(to, s, scope)?;
+                    self.same_set(from, to.zone, s, &line.span)
+                        .then_some(Effect::Move { to })
+                })(),
+            };
+            if let Some(e) = effect {
+                let misplaced = match e {
+                    Effect::Move { .. } => setup,
+                    Effect::Deal { .. } => !setup,
+                    _ => false,
+                };
+                if misplaced {
+                    let what = if setup {
+                        "`move` is for actions"
+                    } else {
+                        "`deal` is for the setup"
+                    };
+                    let at = self.span(s, &line.span);
+                    self.error("invalid-expression", what.into(), &s.loc, at);
+                    continue;
+                }
+                out.push(e);
+            }
+        }
+        out
+    }
+
+    /// `[actions.*]`.
+    pub fn actions(&mut self) -> Vec<Action> {
+        let defs = &self.pack.rulebook.actions;
+        self.action_names = defs.keys().map(str::to_string).collect();
+        // Card parameters first: `discard.card` may be read by an action listed earlier.
+        let mut params = Vec::new();
+        for (_, def) in defs.iter() {
+            let param = match (&def.card, &def.row) {
+                (Some(c), None) => match syntax::parameter(&c.value, "card") {
+                    Ok(node) => self.zone_ref(&node, c, NO_SCOPE).map(Param::Card),
+                    Err(e) => {
+                        self.syntax_error(c, e);
+                        None
+                    }
+                },
+                (None, Some(r)) => match syntax::parameter(&r.value, "row") {
+                    Ok(node) => match self.zone_ref(&node, r, NO_SCOPE) {
+                        Some(z) if self.zones[z.zone].by.is_some() && z.row.is_none() => {
+                            Some(Param::Row {
+                                zone: z.zone,
+                                who: z.who,
+                            })
+                        }
+                        Some(_) => {
+                            let at = self.span(r, &node.span);
+                            self.error(
+                                "invalid-expression",
+                                "a row parameter is drawn from a zone with rows".into(),
+                                &r.loc,
+                                at,
+                            );
+                            None
+                        }
+                        None => None,
+                    },
+                    Err(e) => {
+                        self.syntax_error(r, e);
+                        None
+                    }
+                },
+                (None, None) => Some(Param::None),
+                (Some(c), Some(_)) => {
+                    self.error(
+                        "invalid-value",
+                        "an action takes one parameter: `card` or `row`".into(),
+                        &c.loc,
+                        c.loc.span.clone(),
+                    );
+                    None
+                }
+            };
+            params.push(param.unwrap_or(Param::None));
+        }
+        self.action_cards = params
+            .iter()
+            .map(|p| match p {
+                Param::Card(z) => Some(self.zones[z.zone].set),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for ((name, def), param) in defs.iter().zip(params) {
+            let scope = Scope {
+                card: match &param {
+                    Param::Card(z) => Some(self.zones[z.zone].set),
+                    _ => None,
+                },
+                row: match &param {
+                    Param::Row { zone, .. } => Some(*zone),
+                    _ => None,
+                },
+                player: false,
+            };
+            let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
+            let card_zone = match &param {
+                Param::Card(z) => Some(z.zone),
+                _ => None,
+            };
+            let effects = self.effects(&def.effects, scope, card_zone, false);
+            let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
+            out.push(Action {
+                name: name.value.clone(),
+                param,
+                guard,
+                effects,
+                reveals,
+            });
+        }
+        out
+    }
+
+    /// The `turn` stage's steps, each offering known actions; every action offered somewhere.
+    pub fn steps(&mut self) -> Vec<Step> {
+        let rb = &self.pack.rulebook;
+        let Some(turn) = rb.stages.get("turn") else {
+            let at = self
+                .pack
+                .rulebook
+                .zones
+                .0
+                .first()
+                .map(|(k, _)| k.loc.clone());
+            let mut d = Diagnostic::error(
+                "missing-field",
+                "the description needs `[stages.turn]`: the steps of one player's turn",
+            );
+            if let Some(at) = at {
+                d = d.at(at.source, at.span, "in this pack");
+            }
+            self.diags.push(d);
+            return Vec::new();
+        };
+        for (name, _) in rb.stages.iter().filter(|(k, _)| k.value != "turn") {
+            let msg = format!(
+                "stage `{}` is never entered: only `turn` is played so far",
+                name.value
+            );
+            self.error("unreachable", msg, &name.loc, name.loc.span.clone());
+        }
+        let mut steps = Vec::new();
+        for step in &turn.steps {
+            let Some(def) = rb.steps.get(&step.value) else {
+                let msg = grail_engine::diag::no_such("step", &step.value, rb.steps.keys());
+                self.error("unknown-step", msg, &step.loc, step.loc.span.clone());
+                continue;
+            };
+            let mut actions = Vec::new();
+            for a in &def.actions {
+                match self.action_names.iter().position(|n| *n == a.value) {
+                    Some(i) => actions.push(i),
+                    None => {
+                        let msg = grail_engine::diag::no_such(
+                            "action",
+                            &a.value,
+                            self.action_names.iter().map(String::as_str),
+                        );
+                        self.error("unknown-action", msg, &a.loc, a.loc.span.clone());
+                    }
+                }
+            }
+            steps.push(Step {
+                name: step.value.clone(),
+                actions,
+            });
+        }
+        for (name, _) in rb.steps.iter() {
+            if !turn.steps.iter().any(|s| s.value == name.value) {
+                let msg = format!("step `{}` is in no stage", name.value);
+                self.error("unreachable", msg, &name.loc, name.loc.span.clone());
+            }
+        }
+        for (i, (name, _)) in rb.actions.iter().enumerate() {
+            if !steps.iter().any(|s: &Step| s.actions.contains(&i)) {
+                let msg = format!("action `{}` is offered by no step", name.value);
+                self.error("unreachable", msg, &name.loc, name.loc.span.clone());
+            }
+        }
+        steps
+    }
+}

@@ -1,0 +1,127 @@
+//! The one generic rulebook: it reads the game description in a pack (`[zones.*]`,
+//! `[setup]`, `[stages.*]`, `[steps.*]`, `[actions.*]`, `[end]`, `[bot]`;
+//! `docs/pack-format.md`) and plays it. Parse ([`syntax`]) → check and compile
+//! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
+
+mod compile;
+mod model;
+mod run;
+mod syntax;
+mod view;
+
+use grail_engine::diag::Diagnostic;
+use grail_schema::Pack;
+
+use compile::{Compiler, NO_SCOPE, Scope};
+use model::{Action, CardSet, Effect, Expr, Step, Zone};
+
+pub use run::State;
+
+/// A compiled game description.
+#[derive(Debug)]
+pub struct Rulebook {
+    id: String,
+    variant: Option<String>,
+    players: (usize, usize),
+    sets: Vec<CardSet>,
+    zones: Vec<Zone>,
+    /// Piles shared by the table, then piles per seat.
+    table_piles: usize,
+    seat_piles: usize,
+    setup: Vec<Effect>,
+    steps: Vec<Step>,
+    actions: Vec<Action>,
+    end_when: Expr,
+    end_reason: String,
+    score: Expr,
+    worth: Option<Expr>,
+    turn_limit: u32,
+}
+
+/// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
+/// `turn_limit`.
+const DEFAULT_TURN_LIMIT: i64 = 10_000;
+
+/// Checks and compiles the pack's description.
+pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
+    let mut c = Compiler::new(pack);
+    let rb = &pack.rulebook;
+    if rb.zones.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "missing-field",
+            format!(
+                "pack `{}` names the generic rulebook and describes no game: it needs [zones.*], [setup], [stages.turn], [steps.*], [actions.*] and [end]",
+                pack.id
+            ),
+        )]);
+    }
+    c.zones();
+    let setup = match &rb.setup {
+        Some(s) => c.effects(&s.effects, NO_SCOPE, None, true),
+        None => Vec::new(),
+    };
+    let actions = c.actions();
+    let steps = c.steps();
+    let score_scope = Scope {
+        player: true,
+        ..NO_SCOPE
+    };
+    let (end_when, score, end_reason) = match &rb.end {
+        Some(end) => (
+            c.expression(&end.when, NO_SCOPE, true),
+            c.expression(&end.score, score_scope, false),
+            end.reason
+                .as_ref()
+                .map_or("end".to_string(), |r| r.value.clone()),
+        ),
+        None => {
+            c.diags.push(Diagnostic::error(
+                "missing-field",
+                "the description needs `[end]`: `when` the game ends and each player's `score`",
+            ));
+            (None, None, String::new())
+        }
+    };
+    let worth = rb
+        .bot
+        .as_ref()
+        .and_then(|b| c.expression(&b.worth, score_scope, false));
+    let turn_limit = pack
+        .param("turn_limit")
+        .ok()
+        .and_then(|p| match p.value {
+            grail_schema::model::ParamValue::Int(v) => Some(v),
+            _ => None,
+        })
+        .unwrap_or(DEFAULT_TURN_LIMIT);
+    if !c.diags.is_empty() {
+        return Err(c.diags);
+    }
+    let (Some(end_when), Some(score)) = (end_when, score) else {
+        return Err(c.diags);
+    };
+    Ok(Rulebook {
+        id: pack
+            .lineage
+            .first()
+            .cloned()
+            .unwrap_or_else(|| pack.id.clone()),
+        variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        players: (usize::from(pack.players.0), usize::from(pack.players.1)),
+        sets: c.sets,
+        zones: c.zones,
+        table_piles: c.table_piles,
+        seat_piles: c.seat_piles,
+        setup,
+        steps,
+        actions,
+        end_when,
+        end_reason,
+        score,
+        worth,
+        turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,702 @@
+//! Playing a compiled description: the state is piles of card types plus a cursor (whose
+//! turn, which step, what was done this turn). `legal_actions` and `apply` evaluate
+//! compiled expressions over indices; the only allocation is a pile growing.
+
+use std::ops::RangeInclusive;
+
+use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
+use grail_engine::rng::GameRng;
+use grail_schema::model::Layout;
+
+use super::Rulebook;
+use super::model::{Effect, Expr, Param, Who, ZoneRef};
+use super::syntax::Op;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct State {
+    /// Card types by pile; the table's piles first, then each seat's block. The last card
+    /// of a stack is its top; hands are kept in type order.
+    pub(super) piles: Vec<Vec<u16>>,
+    pub(super) players: u8,
+    pub(super) current: u8,
+    /// Index into the turn's steps.
+    pub(super) step: u8,
+    /// Actions done this turn (bit per action), and each one's parameter.
+    pub(super) done: u64,
+    pub(super) args: Vec<i32>,
+    pub(super) turn: u32,
+    pub(super) ended: Option<Ended>,
+    pub(super) rng: GameRng,
+}
+
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Ended {
+    Rule,
+    TurnLimit,
+    /// Nobody could do anything for a whole round.
+    Stuck,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub action: u16,
+    /// The card type or row key; -1 without a parameter.
+    pub arg: i32,
+}
+
+#[derive(Clone, Debug)]
+pub enum Event {
+    Moved {
+        card: u16,
+        from: u32,
+        to: u32,
+    },
+    Shuffled {
+        pile: u32,
+    },
+    /// A step with nothing to do was skipped.
+    Skipped {
+        step: u16,
+        seat: u8,
+    },
+    Ended,
+}
+
+/// What an expression is evaluated for.
+#[derive(Clone, Copy)]
+pub(super) struct Ctx<'s> {
+    pub state: &'s State,
+    pub player: usize,
+    pub card: i32,
+    pub row: i32,
+}
+
+impl Rulebook {
+    /// The pile of `zone`, seat `seat` (ignored for table zones), row `row`.
+    pub(super) fn pile(&self, zone: usize, seat: usize, row: usize) -> usize {
+        let z = &self.zones[zone];
+        if z.owned {
+            self.table_piles + seat * self.seat_piles + z.first + row
+        } else {
+            z.first + row
+        }
+    }
+
+    /// Which zone, seat and row a pile is.
+    pub(super) fn locate(&self, pile: usize) -> (usize, Option<usize>, usize) {
+        let (seat, offset, owned) = if pile < self.table_piles {
+            (None, pile, false)
+        } else {
+            let p = pile - self.table_piles;
+            (Some(p / self.seat_piles), p % self.seat_piles, true)
+        };
+        for (i, z) in self.zones.iter().enumerate() {
+            if z.owned == owned && (z.first..z.first + z.rows).contains(&offset) {
+                return (i, seat, offset - z.first);
+            }
+        }
+        (0, seat, 0)
+    }
+
+    fn seat_of(who: Who, ctx: &Ctx) -> usize {
+        match who {
+            Who::Player => ctx.player,
+            _ => usize::from(ctx.state.current),
+        }
+    }
+
+    /// The piles a zone reference covers: one row, or all rows of the zone.
+    fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
+        let seat = Self::seat_of(z.who, ctx);
+        match &z.row {
+            Some(row) => {
+                let r = self
+                    .eval(row, ctx)
+                    .clamp(0, self.zones[z.zone].rows as i64 - 1) as usize;
+                let p = self.pile(z.zone, seat, r);
+                p..p + 1
+            }
+            None => {
+                let p = self.pile(z.zone, seat, 0);
+                p..p + self.zones[z.zone].rows
+            }
+        }
+    }
+
+    pub(super) fn eval(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        let set_of = |z: &ZoneRef| self.zones[z.zone].set;
+        match e {
+            Expr::Const(v) => *v,
+            Expr::Card => i64::from(ctx.card),
+            Expr::Row => i64::from(ctx.row),
+            Expr::ActionCard(a) => {
+                if ctx.state.done & (1 << a) == 0 {
+                    -1
+                } else {
+                    i64::from(ctx.state.args[*a])
+                }
+            }
+            Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
+            Expr::Attr { set, attr, card } => {
+                let c = self.eval(card, ctx);
+                usize::try_from(c)
+                    .ok()
+                    .and_then(|c| self.sets[*set].values[*attr].get(c))
+                    .copied()
+                    .unwrap_or(0)
+            }
+            Expr::Count(z) => self
+                .piles_of(z, ctx)
+                .map(|p| ctx.state.piles[p].len() as i64)
+                .sum(),
+            Expr::Sum { attr, zone } => {
+                let values = &self.sets[set_of(zone)].values[*attr];
+                self.piles_of(zone, ctx)
+                    .flat_map(|p| ctx.state.piles[p].iter())
+                    .map(|&c| values[usize::from(c)])
+                    .sum()
+            }
+            Expr::Last { attr, zone } => {
+                let values = &self.sets[set_of(zone)].values[*attr];
+                self.piles_of(zone, ctx)
+                    .filter_map(|p| ctx.state.piles[p].last())
+                    .map(|&c| values[usize::from(c)])
+                    .next_back()
+                    .unwrap_or(0)
+            }
+            Expr::NonEmpty(z) => self
+                .piles_of(z, ctx)
+                .filter(|&p| !ctx.state.piles[p].is_empty())
+                .count() as i64,
+            Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
+            Expr::Bin(op, l, r) => {
+                let a = self.eval(l, ctx);
+                // `and` and `or` do not read their right side when the left decides.
+                match op {
+                    Op::And if a == 0 => return 0,
+                    Op::Or if a != 0 => return 1,
+                    _ => {}
+                }
+                let b = self.eval(r, ctx);
+                match op {
+                    Op::And | Op::Or => i64::from(b != 0),
+                    Op::Eq => i64::from(a == b),
+                    Op::Ne => i64::from(a != b),
+                    Op::Lt => i64::from(a < b),
+                    Op::Le => i64::from(a <= b),
+                    Op::Gt => i64::from(a > b),
+                    Op::Ge => i64::from(a >= b),
+                    Op::Add => a.saturating_add(b),
+                    Op::Sub => a.saturating_sub(b),
+                    Op::Mul => a.saturating_mul(b),
+                }
+            }
+        }
+    }
+
+    fn put(&self, state: &mut State, pile: usize, card: u16) {
+        let (zone, _, _) = self.locate(pile);
+        let cards = &mut state.piles[pile];
+        if self.zones[zone].layout == Layout::Hand {
+            let at = cards.partition_point(|&c| c <= card);
+            cards.insert(at, card);
+        } else {
+            cards.push(card);
+        }
+    }
+
+    fn shift(
+        &self,
+        state: &mut State,
+        from: usize,
+        to: usize,
+        events: &mut impl EventSink<Event>,
+    ) -> bool {
+        let Some(card) = state.piles[from].pop() else {
+            return false;
+        };
+        self.put(state, to, card);
+        events.emit(|| Event::Moved {
+            card,
+            from: from as u32,
+            to: to as u32,
+        });
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        effects: &[Effect],
+        state: &mut State,
+        ctx_card: i32,
+        card_pile: Option<usize>,
+        ctx_row: i32,
+        stack: &[(usize, Vec<u16>)],
+        events: &mut impl EventSink<Event>,
+    ) {
+        for effect in effects {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: ctx_card,
+                row: ctx_row,
+            };
+            match effect {
+                Effect::Shuffle(z) => {
+                    let piles = self.piles_of(z, &ctx);
+                    for p in piles {
+                        state.rng.shuffle(&mut state.piles[p]);
+                        // A script's stacked cards go on top, the first named drawn first.
+                        if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
+                            for &c in cards.iter().rev() {
+                                if let Some(i) = state.piles[p].iter().position(|&x| x == c) {
+                                    state.piles[p].remove(i);
+                                    state.piles[p].push(c);
+                                }
+                            }
+                        }
+                        events.emit(|| Event::Shuffled { pile: p as u32 });
+                    }
+                }
+                Effect::Deal { count, from, to } => {
+                    let n = self.eval(count, &ctx);
+                    let from = self.piles_of(from, &ctx).start;
+                    'deal: for _ in 0..n {
+                        for seat in 0..usize::from(state.players) {
+                            let to = self.pile(*to, seat, 0);
+                            if !self.shift(state, from, to, events) {
+                                break 'deal;
+                            }
+                        }
+                    }
+                }
+                Effect::Draw { count, from, to } => {
+                    let n = self.eval(count, &ctx);
+                    let (from, to) = (
+                        self.piles_of(from, &ctx).start,
+                        self.piles_of(to, &ctx).start,
+                    );
+                    for _ in 0..n {
+                        if !self.shift(state, from, to, events) {
+                            break;
+                        }
+                    }
+                }
+                Effect::Move { to } => {
+                    let to = self.piles_of(to, &ctx).start;
+                    let Some(from) = card_pile else {
+                        continue;
+                    };
+                    let card = ctx_card as u16;
+                    if let Some(i) = state.piles[from].iter().rposition(|&c| c == card) {
+                        state.piles[from].remove(i);
+                        self.put(state, to, card);
+                        events.emit(|| Event::Moved {
+                            card,
+                            from: from as u32,
+                            to: to as u32,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pile the card parameter of action `a` lies in.
+    pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
+        let Param::Card(z) = &self.actions[a].param else {
+            return None;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let card = u16::try_from(card).ok()?;
+        self.piles_of(z, &ctx)
+            .find(|&p| state.piles[p].contains(&card))
+    }
+
+    /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
+    pub(super) fn bindings(&self, state: &State, a: usize, mut f: impl FnMut(i32) -> bool) {
+        let action = &self.actions[a];
+        let holds = |card: i32, row: i32| {
+            action.guard.as_ref().is_none_or(|g| {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card,
+                    row,
+                };
+                self.eval(&g.expr, &ctx) != 0
+            })
+        };
+        match &action.param {
+            Param::None => {
+                if holds(-1, -1) {
+                    f(-1);
+                }
+            }
+            Param::Card(z) => {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: -1,
+                    row: -1,
+                };
+                for p in self.piles_of(z, &ctx) {
+                    let cards = &state.piles[p];
+                    for (i, &c) in cards.iter().enumerate() {
+                        if cards[..i].contains(&c) {
+                            continue;
+                        }
+                        if holds(i32::from(c), -1) && !f(i32::from(c)) {
+                            return;
+                        }
+                    }
+                }
+            }
+            Param::Row { zone, who } => {
+                let seat = Self::seat_of(
+                    *who,
+                    &Ctx {
+                        state,
+                        player: 0,
+                        card: -1,
+                        row: -1,
+                    },
+                );
+                for r in 0..self.zones[*zone].rows {
+                    if !state.piles[self.pile(*zone, seat, r)].is_empty()
+                        && holds(-1, r as i32)
+                        && !f(r as i32)
+                    {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn step_has_moves(&self, state: &State) -> bool {
+        let Some(step) = self.steps.get(usize::from(state.step)) else {
+            return false;
+        };
+        let mut any = false;
+        for &a in &step.actions {
+            self.bindings(state, a, |_| {
+                any = true;
+                false
+            });
+            if any {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Moves on to the next step with something to do, ending turns and the game.
+    fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+        let mut skipped = 0;
+        loop {
+            if usize::from(state.step) >= self.steps.len() {
+                let ctx = Ctx {
+                    state,
+                    player: 0,
+                    card: -1,
+                    row: -1,
+                };
+                if self.eval(&self.end_when, &ctx) != 0 {
+                    state.ended = Some(Ended::Rule);
+                } else if state.turn >= self.turn_limit {
+                    state.ended = Some(Ended::TurnLimit);
+                }
+                if state.ended.is_some() {
+                    events.emit(|| Event::Ended);
+                    return;
+                }
+                state.turn += 1;
+                state.current = (state.current + 1) % state.players;
+                state.step = 0;
+                state.done = 0;
+            }
+            if self.step_has_moves(state) {
+                return;
+            }
+            skipped += 1;
+            if skipped > self.steps.len() * usize::from(state.players) + 1 {
+                state.ended = Some(Ended::Stuck);
+                events.emit(|| Event::Ended);
+                return;
+            }
+            let (step, seat) = (u16::from(state.step), state.current);
+            events.emit(|| Event::Skipped { step, seat });
+            state.step += 1;
+        }
+    }
+
+    fn scores(&self, state: &State) -> Vec<i64> {
+        (0..usize::from(state.players))
+            .map(|p| {
+                self.eval(
+                    &self.score,
+                    &Ctx {
+                        state,
+                        player: p,
+                        card: -1,
+                        row: -1,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    pub(super) fn new_state(
+        &self,
+        setup: &Setup,
+        events: &mut impl EventSink<Event>,
+    ) -> Result<State, String> {
+        let players = setup.players;
+        if !(self.players.0..=self.players.1).contains(&players) {
+            return Err(format!(
+                "{} plays with {} to {} players, not {players}",
+                self.id, self.players.0, self.players.1
+            ));
+        }
+        let mut state = State {
+            piles: vec![Vec::new(); self.table_piles + players * self.seat_piles],
+            players: players as u8,
+            current: 0,
+            step: 0,
+            done: 0,
+            args: vec![-1; self.actions.len()],
+            turn: 1,
+            ended: None,
+            rng: GameRng::new(setup.seed),
+        };
+        // Every copy starts in its set's starting zone, in type order.
+        for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
+            let pile = self.pile(zi, 0, 0);
+            for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
+                state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+            }
+        }
+        let mut stack = Vec::new();
+        for (zone, cards) in &setup.stack {
+            let Some(zi) = self
+                .zones
+                .iter()
+                .position(|z| z.name == *zone && z.start_all)
+            else {
+                let starts: Vec<&str> = self
+                    .zones
+                    .iter()
+                    .filter(|z| z.start_all)
+                    .map(|z| z.name.as_str())
+                    .collect();
+                return Err(grail_engine::diag::no_such("stackable zone", zone, starts));
+            };
+            let set = &self.sets[self.zones[zi].set];
+            let mut types = Vec::new();
+            for id in cards {
+                let Some(t) = set.cards.iter().position(|c| c == id) else {
+                    return Err(grail_engine::diag::no_such(
+                        &format!("card in set `{}`", set.id),
+                        id,
+                        set.cards.iter().map(String::as_str),
+                    ));
+                };
+                types.push(t as u16);
+            }
+            stack.push((self.pile(zi, 0, 0), types));
+        }
+        self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+        self.advance(&mut state, events);
+        Ok(state)
+    }
+}
+
+impl Rules for Rulebook {
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+
+    fn game_id(&self) -> &str {
+        &self.id
+    }
+
+    fn variant(&self) -> Option<&str> {
+        self.variant.as_deref()
+    }
+
+    fn players(&self) -> RangeInclusive<usize> {
+        self.players.0..=self.players.1
+    }
+
+    fn setup(&self, setup: &Setup) -> Result<State, String> {
+        self.new_state(setup, &mut grail_engine::game::NoEvents)
+    }
+
+    fn setup_with_events(
+        &self,
+        setup: &Setup,
+        events: &mut impl EventSink<Event>,
+    ) -> Result<State, String> {
+        self.new_state(setup, events)
+    }
+
+    fn to_move(&self, state: &State) -> Option<Seat> {
+        state.ended.is_none().then_some(usize::from(state.current))
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        out.clear();
+        if state.ended.is_some() {
+            return;
+        }
+        let Some(step) = self.steps.get(usize::from(state.step)) else {
+            return;
+        };
+        for &a in &step.actions {
+            self.bindings(state, a, |arg| {
+                out.push(Action {
+                    action: a as u16,
+                    arg,
+                });
+                true
+            });
+        }
+    }
+
+    fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
+        let a = usize::from(action.action);
+        let (card, row) = match self.actions[a].param {
+            Param::Card(_) => (action.arg, -1),
+            Param::Row { .. } => (-1, action.arg),
+            Param::None => (-1, -1),
+        };
+        let from = self.card_pile(state, a, card);
+        self.run(
+            &self.actions[a].effects,
+            state,
+            card,
+            from,
+            row,
+            &[],
+            events,
+        );
+        state.done |= 1 << a;
+        state.args[a] = action.arg;
+        state.step += 1;
+        self.advance(state, events);
+    }
+
+    fn why_illegal(&self, state: &State, action: &Action) -> String {
+        self.refusal(state, action)
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        let ended = state.ended?;
+        let scores = self.scores(state);
+        let best = scores.iter().copied().max().unwrap_or(0);
+        Some(Outcome {
+            winners: (0..scores.len()).filter(|&s| scores[s] == best).collect(),
+            scores,
+            end: match ended {
+                Ended::Rule => self.end_reason.clone(),
+                Ended::TurnLimit => "turn-limit".into(),
+                Ended::Stuck => "stuck".into(),
+            },
+            turns: state.turn,
+            tallies: Vec::new(),
+        })
+    }
+
+    fn observe(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
+        self.observation(state, seat, rng)
+    }
+
+    fn heuristic(&self, state: &State, seat: Seat) -> f64 {
+        let Some(worth) = &self.worth else {
+            return 0.0;
+        };
+        self.eval(
+            worth,
+            &Ctx {
+                state,
+                player: seat,
+                card: -1,
+                row: -1,
+            },
+        ) as f64
+    }
+
+    fn format_action(&self, state: &State, action: &Action) -> String {
+        self.notation(state, action, None, false)
+    }
+
+    fn parse_action(&self, state: &State, text: &str) -> Result<Action, String> {
+        self.parse(state, text)
+    }
+
+    fn describe_event(&self, state: &State, event: &Event) -> String {
+        self.event_text(state, event, None, true)
+    }
+
+    fn format_action_for(&self, before: &State, action: &Action, viewer: Option<Seat>) -> String {
+        self.notation(before, action, viewer, true)
+    }
+
+    fn describe_event_for(&self, state: &State, event: &Event, viewer: Option<Seat>) -> String {
+        self.event_text(state, event, viewer, false)
+    }
+
+    fn zones(&self, state: &State) -> Vec<(String, Vec<String>)> {
+        (0..state.piles.len())
+            .map(|p| {
+                let set = &self.sets[self.zones[self.locate(p).0].set];
+                let cards = state.piles[p]
+                    .iter()
+                    .map(|&c| set.cards[usize::from(c)].clone())
+                    .collect();
+                (self.pile_name(p), cards)
+            })
+            .collect()
+    }
+
+    fn render(&self, state: &State, seat: Option<Seat>) -> String {
+        self.table(state, seat)
+    }
+
+    fn inspect(&self, state: &State, query: &str) -> Result<String, String> {
+        self.answer(state, query)
+    }
+
+    fn notation_help(&self) -> String {
+        self.help()
+    }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        for (si, set) in self.sets.iter().enumerate() {
+            let mut seen = vec![0usize; set.cards.len()];
+            for (p, pile) in state.piles.iter().enumerate() {
+                if self.zones[self.locate(p).0].set == si {
+                    for &c in pile {
+                        seen[usize::from(c)] += 1;
+                    }
+                }
+            }
+            for (t, &n) in seen.iter().enumerate() {
+                if n != usize::from(set.copies[t]) {
+                    return Err(format!(
+                        "{} {}: {n} in play, {} in the set",
+                        set.id, set.cards[t], set.copies[t]
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,455 @@
+//! Parsing the description's strings: expressions (guards, the end, scores, the bot's
+//! worth), parameters (`card in hand(current)`) and effect lines (`move card to …`). A
+//! small recursive-descent parser; every node keeps its byte span inside the string, so
+//! the checker can point into the pack file.
+
+use std::ops::Range;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ast {
+    Num(i64),
+    /// `$name`: a pack param.
+    Param(String),
+    /// A bare name: `card`, `row`, `current`, `P`, a zone.
+    Name(String),
+    /// `f(a, b)`: a function or a zone with its owner and row.
+    Call(String, Vec<Node>),
+    /// `action.param`: the parameter an action done this turn was given.
+    Field(String, String),
+    Bin(Op, Box<Node>, Box<Node>),
+    Not(Box<Node>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+}
+
+impl Op {
+    pub fn text(self) -> &'static str {
+        match self {
+            Op::Or => "or",
+            Op::And => "and",
+            Op::Eq => "=",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub ast: Ast,
+    pub span: Range<usize>,
+}
+
+/// A parse error: what and where (a span inside the string).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub message: String,
+    pub span: Range<usize>,
+}
+
+/// An effect line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    Shuffle(Node),
+    /// `deal N from Z to Z(each)`: one card at a time, in seat order.
+    Deal {
+        count: Node,
+        from: Node,
+        to: Node,
+    },
+    /// `move card to Z`: the action's card parameter, from the zone it was drawn from.
+    Move {
+        card: Node,
+        to: Node,
+    },
+    /// `draw N from Z to Z`: from the top of a stack or the end of a row.
+    Draw {
+        count: Node,
+        from: Node,
+        to: Node,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub statement: Statement,
+    pub span: Range<usize>,
+}
+
+/// Words that end an expression inside a statement or parameter.
+const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not"];
+
+pub fn expression(text: &str) -> Result<Node, SyntaxError> {
+    let mut p = Parser::new(text, 0);
+    let node = p.expr()?;
+    p.end()?;
+    Ok(node)
+}
+
+/// `name in <zone>`: a parameter drawn from a zone.
+pub fn parameter(text: &str, name: &str) -> Result<Node, SyntaxError> {
+    let mut p = Parser::new(text, 0);
+    p.word(name)?;
+    p.word("in")?;
+    let zone = p.expr()?;
+    p.end()?;
+    Ok(zone)
+}
+
+/// Effect lines, one statement a line; blank lines and `#` comments are skipped.
+pub fn statements(text: &str) -> Result<Vec<Line>, SyntaxError> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let line = raw.split('#').next().unwrap_or("");
+        if !line.trim().is_empty() {
+            let mut p = Parser::new(line, offset);
+            let start = offset + (line.len() - line.trim_start().len());
+            let statement = p.statement()?;
+            p.end()?;
+            let end = offset + line.trim_end().len();
+            out.push(Line {
+                statement,
+                span: start..end,
+            });
+        }
+        offset += raw.len();
+    }
+    Ok(out)
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    pos: usize,
+    /// Where `text` starts in the whole string.
+    base: usize,
+}
+
+impl<'t> Parser<'t> {
+    fn new(text: &'t str, base: usize) -> Self {
+        Parser { text, pos: 0, base }
+    }
+
+    fn error<T>(&self, message: impl Into<String>, span: Range<usize>) -> Result<T, SyntaxError> {
+        Err(SyntaxError {
+            message: message.into(),
+            span: self.base + span.start..self.base + span.end,
+        })
+    }
+
+    fn skip_space(&mut self) {
+        let rest = &self.text[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    /// The identifier at the cursor, without taking it.
+    fn peek_ident(&mut self) -> Option<(&'t str, Range<usize>)> {
+        self.skip_space();
+        let rest = &self.text[self.pos..];
+        let first = rest.chars().next()?;
+        if !(first.is_ascii_alphabetic() || first == '_') {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let mut len = 0;
+        while len < bytes.len() {
+            let c = bytes[len];
+            let inner_dash = c == b'-'
+                && bytes
+                    .get(len + 1)
+                    .is_some_and(|n| n.is_ascii_alphanumeric());
+            if c.is_ascii_alphanumeric() || c == b'_' || inner_dash {
+                len += 1;
+            } else {
+                break;
+            }
+        }
+        Some((&rest[..len], self.pos..self.pos + len))
+    }
+
+    fn word(&mut self, word: &str) -> Result<Range<usize>, SyntaxError> {
+        match self.peek_ident() {
+            Some((w, span)) if w == word => {
+                self.pos = span.end;
+                Ok(span)
+            }
+            _ => {
+                let at = self.pos;
+                let end = (at + 1).min(self.text.len()).max(at);
+                self.error(format!("expected `{word}`"), at..end)
+            }
+        }
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        self.skip_space();
+        if self.text[self.pos..].starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn end(&mut self) -> Result<(), SyntaxError> {
+        self.skip_space();
+        if self.pos < self.text.len() {
+            let end = self.text.len();
+            return self.error("unexpected text", self.pos..end);
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self) -> Result<Statement, SyntaxError> {
+        let Some((verb, span)) = self.peek_ident() else {
+            let at = self.pos;
+            return self.error(
+                "expected an effect: shuffle, deal, move or draw",
+                at..at + 1,
+            );
+        };
+        self.pos = span.end;
+        match verb {
+            "shuffle" => Ok(Statement::Shuffle(self.expr()?)),
+            "deal" | "draw" => {
+                let count = self.expr()?;
+                self.word("from")?;
+                let from = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(if verb == "deal" {
+                    Statement::Deal { count, from, to }
+                } else {
+                    Statement::Draw { count, from, to }
+                })
+            }
+            "move" => {
+                let card = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(Statement::Move { card, to })
+            }
+            other => self.error(
+                format!("`{other}` is not an effect; the effects are shuffle, deal, move, draw"),
+                span,
+            ),
+        }
+    }
+
+    fn node(&self, ast: Ast, start: usize) -> Node {
+        Node {
+            ast,
+            span: self.base + start..self.base + self.pos,
+        }
+    }
+
+    fn expr(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let mut left = self.and()?;
+        while self.keyword("or") {
+            let right = self.and()?;
+            left = self.node(Ast::Bin(Op::Or, Box::new(left), Box::new(right)), start);
+        }
+        Ok(left)
+    }
+
+    fn keyword(&mut self, word: &str) -> bool {
+        match self.peek_ident() {
+            Some((w, span)) if w == word => {
+                self.pos = span.end;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn and(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let mut left = self.not()?;
+        while self.keyword("and") {
+            let right = self.not()?;
+            left = self.node(Ast::Bin(Op::And, Box::new(left), Box::new(right)), start);
+        }
+        Ok(left)
+    }
+
+    fn not(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        if self.keyword("not") {
+            let inner = self.not()?;
+            return Ok(self.node(Ast::Not(Box::new(inner)), start));
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let left = self.sum()?;
+        let op = [
+            ("!=", Op::Ne),
+            ("<=", Op::Le),
+            (">=", Op::Ge),
+            ("=", Op::Eq),
+            ("<", Op::Lt),
+            (">", Op::Gt),
+        ]
+        .into_iter()
+        .find(|(s, _)| self.eat(s));
+        let Some((_, op)) = op else {
+            return Ok(left);
+        };
+        let right = self.sum()?;
+        Ok(self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start))
+    }
+
+    fn sum(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let mut left = self.product()?;
+        loop {
+            let op = if self.eat("+") {
+                Op::Add
+            } else if self.eat("-") {
+                Op::Sub
+            } else {
+                return Ok(left);
+            };
+            let right = self.product()?;
+            left = self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start);
+        }
+    }
+
+    fn product(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let mut left = self.primary()?;
+        while self.eat("*") {
+            let right = self.primary()?;
+            left = self.node(Ast::Bin(Op::Mul, Box::new(left), Box::new(right)), start);
+        }
+        Ok(left)
+    }
+
+    fn primary(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let rest = &self.text[self.pos..];
+        if self.eat("(") {
+            let inner = self.expr()?;
+            if !self.eat(")") {
+                let at = self.pos;
+                return self.error("expected `)`", at..at + 1);
+            }
+            return Ok(inner);
+        }
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            let len = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let Ok(n) = rest[..len].parse::<i64>() else {
+                return self.error("number too large", start..start + len);
+            };
+            self.pos += len;
+            return Ok(self.node(Ast::Num(n), start));
+        }
+        if self.eat("$") {
+            let Some((name, span)) = self.peek_ident() else {
+                return self.error("expected a param name after `$`", start..start + 1);
+            };
+            self.pos = span.end;
+            return Ok(self.node(Ast::Param(name.to_string()), start));
+        }
+        let Some((name, span)) = self.peek_ident() else {
+            let end = (start + 1).min(self.text.len());
+            return self.error("expected a value", start..end.max(start));
+        };
+        if KEYWORDS.contains(&name) {
+            return self.error(format!("expected a value before `{name}`"), span);
+        }
+        self.pos = span.end;
+        if self.text[self.pos..].starts_with('.') {
+            self.pos += 1;
+            let Some((field, fspan)) = self.peek_ident() else {
+                let at = self.pos;
+                return self.error("expected a parameter name after `.`", at..at + 1);
+            };
+            self.pos = fspan.end;
+            return Ok(self.node(Ast::Field(name.to_string(), field.to_string()), start));
+        }
+        if self.eat("(") {
+            let mut args = Vec::new();
+            if !self.eat(")") {
+                loop {
+                    args.push(self.expr()?);
+                    if self.eat(")") {
+                        break;
+                    }
+                    if !self.eat(",") {
+                        let at = self.pos;
+                        return self.error("expected `,` or `)`", at..at + 1);
+                    }
+                }
+            }
+            return Ok(self.node(Ast::Call(name.to_string(), args), start));
+        }
+        Ok(self.node(Ast::Name(name.to_string()), start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guards_read_zones_and_order() {
+        let n = expression("value(card) > last(value, trails(current, color(card)))").unwrap();
+        let Ast::Bin(Op::Gt, left, right) = n.ast else {
+            panic!("{n:?}")
+        };
+        assert_eq!(left.span, 0..11);
+        assert!(matches!(&right.ast, Ast::Call(f, args) if f == "last" && args.len() == 2));
+    }
+
+    #[test]
+    fn kebab_names_and_minus_differ() {
+        let n = expression("count(knight-deck) - 1").unwrap();
+        let Ast::Bin(Op::Sub, left, _) = n.ast else {
+            panic!()
+        };
+        assert!(
+            matches!(&left.ast, Ast::Call(_, a) if a[0].ast == Ast::Name("knight-deck".into()))
+        );
+    }
+
+    #[test]
+    fn statements_keep_their_place() {
+        let lines = statements("shuffle deck\n  deal $n from deck to hand(each)\n").unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1].span, 15..46);
+        let err = statements("shuffle deck\nburn deck").unwrap_err();
+        assert_eq!(err.span, 13..17);
+    }
+}

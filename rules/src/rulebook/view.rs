@@ -1,0 +1,496 @@
+//! Everything derived from the description rather than written per game: the move
+//! notation (`verb` + the parameter, `play red-7`, `take red`), its help, refusals that
+//! name the guard, the table as a seat sees it, script queries by zone name, the
+//! observation (what a seat cannot see re-dealt) and per-viewer event texts.
+
+use std::fmt::Write;
+
+use grail_engine::game::Seat;
+use grail_engine::rng::GameRng;
+use grail_schema::model::Visibility;
+
+use super::Rulebook;
+use super::model::{Expr, Param};
+use super::run::{Action, Ctx, Event, State};
+use super::syntax::Op;
+
+fn seat_name(seat: usize) -> String {
+    format!("P{}", seat + 1)
+}
+
+impl Rulebook {
+    /// `hand P1`, `trails P2 red`, `deck`.
+    pub(super) fn pile_name(&self, pile: usize) -> String {
+        let (zone, seat, row) = self.locate(pile);
+        let z = &self.zones[zone];
+        let mut name = z.name.clone();
+        if let Some(s) = seat {
+            name = format!("{name} {}", seat_name(s));
+        }
+        if let Some(by) = z.by {
+            name = format!("{name} {}", self.sets[z.set].symbols[by][row]);
+        }
+        name
+    }
+
+    /// Whether `viewer` (`None`: a spectator) sees the cards of a pile.
+    pub(super) fn sees(&self, pile: usize, viewer: Option<Seat>) -> bool {
+        let (zone, seat, _) = self.locate(pile);
+        match self.zones[zone].visible {
+            Visibility::Public => true,
+            Visibility::Owner => viewer.is_some() && viewer == seat,
+            Visibility::Count => false,
+        }
+    }
+
+    fn card_id(&self, zone: usize, card: u16) -> &str {
+        &self.sets[self.zones[zone].set].cards[usize::from(card)]
+    }
+
+    fn row_name(&self, zone: usize, row: i32) -> &str {
+        let z = &self.zones[zone];
+        let by = z.by.unwrap_or(0);
+        usize::try_from(row)
+            .ok()
+            .and_then(|r| self.sets[z.set].symbols[by].get(r))
+            .map_or("?", String::as_str)
+    }
+
+    /// The canonical notation, or as `viewer` may read it (`for_viewer`): a card from a zone
+    /// the viewer cannot see, going nowhere public, is "a card".
+    pub(super) fn notation(
+        &self,
+        state: &State,
+        action: &Action,
+        viewer: Option<Seat>,
+        for_viewer: bool,
+    ) -> String {
+        let a = &self.actions[usize::from(action.action)];
+        match &a.param {
+            Param::None => a.name.clone(),
+            Param::Card(z) => {
+                let shown = !for_viewer
+                    || a.reveals
+                    || self
+                        .card_pile(state, usize::from(action.action), action.arg)
+                        .is_some_and(|p| self.sees(p, viewer));
+                if shown {
+                    let card = u16::try_from(action.arg).unwrap_or(0);
+                    format!("{} {}", a.name, self.card_id(z.zone, card))
+                } else {
+                    format!("{} a card", a.name)
+                }
+            }
+            Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
+        }
+    }
+
+    pub(super) fn parse(&self, state: &State, text: &str) -> Result<Action, String> {
+        let mut words = text.split_whitespace();
+        let verb = words.next().unwrap_or("");
+        let Some(ai) = self.actions.iter().position(|a| a.name == verb) else {
+            return Err(grail_engine::diag::no_such(
+                "move",
+                verb,
+                self.actions.iter().map(|a| a.name.as_str()),
+            ));
+        };
+        let a = &self.actions[ai];
+        let word = words.next();
+        if let Some(extra) = words.next() {
+            return Err(format!(
+                "`{}` takes one word after it; `{extra}` is one too many",
+                a.name
+            ));
+        }
+        let arg = match (&a.param, word) {
+            (Param::None, None) => -1,
+            (Param::None, Some(w)) => {
+                return Err(format!("`{}` takes nothing after it, not `{w}`", a.name));
+            }
+            (Param::Card(z), Some(w)) => {
+                let set = &self.sets[self.zones[z.zone].set];
+                match set.cards.iter().position(|c| c == w) {
+                    Some(t) => t as i32,
+                    None => {
+                        return Err(grail_engine::diag::no_such(
+                            "card",
+                            w,
+                            set.cards.iter().map(String::as_str),
+                        ));
+                    }
+                }
+            }
+            (Param::Row { zone, .. }, Some(w)) => {
+                let z = &self.zones[*zone];
+                let names = &self.sets[z.set].symbols[z.by.unwrap_or(0)];
+                match names.iter().position(|n| n == w) {
+                    Some(r) => r as i32,
+                    None => {
+                        return Err(grail_engine::diag::no_such(
+                            &format!("row of {}", z.name),
+                            w,
+                            names.iter().map(String::as_str),
+                        ));
+                    }
+                }
+            }
+            (Param::Card(_), None) => {
+                return Err(format!("`{}` needs a card: `{} <card>`", a.name, a.name));
+            }
+            (Param::Row { .. }, None) => {
+                return Err(format!("`{}` needs a row: `{} <row>`", a.name, a.name));
+            }
+        };
+        let _ = state;
+        Ok(Action {
+            action: ai as u16,
+            arg,
+        })
+    }
+
+    /// Why a parsed move is not legal now: not offered in this step, no such card where the
+    /// parameter is drawn from, or the guard, named with its place and the values it saw.
+    pub(super) fn refusal(&self, state: &State, action: &Action) -> String {
+        if state.ended.is_some() {
+            return "the game is over".into();
+        }
+        let ai = usize::from(action.action);
+        let a = &self.actions[ai];
+        let Some(step) = self.steps.get(usize::from(state.step)) else {
+            return "no step is being played".into();
+        };
+        if !step.actions.contains(&ai) {
+            let offered: Vec<&str> = step
+                .actions
+                .iter()
+                .map(|&i| self.actions[i].name.as_str())
+                .collect();
+            return format!(
+                "`{}` is not offered now: {} is at step `{}` ({})",
+                a.name,
+                seat_name(usize::from(state.current)),
+                step.name,
+                offered.join(", ")
+            );
+        }
+        let (card, row) = match &a.param {
+            Param::Card(z) => {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: action.arg,
+                    row: -1,
+                };
+                if self.card_pile(state, ai, action.arg).is_none() {
+                    let first = self.pile(z.zone, usize::from(state.current), 0);
+                    return format!(
+                        "{} is not in {}",
+                        self.card_id(z.zone, action.arg as u16),
+                        self.pile_name(first)
+                    );
+                }
+                let _ = ctx;
+                (action.arg, -1)
+            }
+            Param::Row { zone, who } => {
+                let seat = if matches!(who, super::model::Who::Table) {
+                    0
+                } else {
+                    usize::from(state.current)
+                };
+                if state.piles[self.pile(*zone, seat, action.arg as usize)].is_empty() {
+                    return format!(
+                        "{} is empty",
+                        self.pile_name(self.pile(*zone, seat, action.arg as usize))
+                    );
+                }
+                (-1, action.arg)
+            }
+            Param::None => (-1, -1),
+        };
+        if let Some(g) = &a.guard {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card,
+                row,
+            };
+            if self.eval(&g.expr, &ctx) == 0 {
+                let mut text = format!("{}: `{}` is false", g.place, g.text);
+                if let Expr::Bin(op, l, r) = &g.expr
+                    && !matches!(op, Op::And | Op::Or)
+                {
+                    let _ = write!(
+                        text,
+                        " ({} against {})",
+                        self.eval(l, &ctx),
+                        self.eval(r, &ctx)
+                    );
+                }
+                return text;
+            }
+        }
+        "not legal now".into()
+    }
+
+    pub(super) fn event_text(
+        &self,
+        _state: &State,
+        event: &Event,
+        viewer: Option<Seat>,
+        all: bool,
+    ) -> String {
+        match event {
+            Event::Moved { card, from, to } => {
+                let (from, to) = (*from as usize, *to as usize);
+                let zone = self.locate(from).0;
+                let card = if all || self.sees(from, viewer) || self.sees(to, viewer) {
+                    self.card_id(zone, *card).to_string()
+                } else {
+                    "a card".into()
+                };
+                format!("{card}: {} → {}", self.pile_name(from), self.pile_name(to))
+            }
+            Event::Shuffled { pile } => format!("{} is shuffled", self.pile_name(*pile as usize)),
+            Event::Skipped { step, seat } => format!(
+                "{} has nothing to do at step `{}`",
+                seat_name(usize::from(*seat)),
+                self.steps[usize::from(*step)].name
+            ),
+            Event::Ended => "the game ends".into(),
+        }
+    }
+
+    fn pile_text(&self, state: &State, pile: usize, viewer: Option<Seat>) -> String {
+        let cards = &state.piles[pile];
+        if !self.sees(pile, viewer) {
+            return format!(
+                "{} card{}",
+                cards.len(),
+                if cards.len() == 1 { "" } else { "s" }
+            );
+        }
+        if cards.is_empty() {
+            return "—".into();
+        }
+        let zone = self.locate(pile).0;
+        cards
+            .iter()
+            .map(|&c| self.card_id(zone, c))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// One line per zone (and seat): its cards where `seat` sees them, else how many.
+    pub(super) fn table(&self, state: &State, seat: Option<Seat>) -> String {
+        let mut out = String::new();
+        for (zi, z) in self.zones.iter().enumerate() {
+            let seats: Vec<Option<usize>> = if z.owned {
+                (0..usize::from(state.players)).map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for s in seats {
+                let first = self.pile(zi, s.unwrap_or(0), 0);
+                let name = match s {
+                    Some(s) => format!("{} {}", z.name, seat_name(s)),
+                    None => z.name.clone(),
+                };
+                let body = if z.by.is_some() {
+                    (0..z.rows)
+                        .map(|r| {
+                            format!(
+                                "{}: {}",
+                                self.row_name(zi, r as i32),
+                                self.pile_text(state, first + r, seat)
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                } else {
+                    self.pile_text(state, first, seat)
+                };
+                let _ = writeln!(out, "{name}: {body}");
+            }
+        }
+        match (state.ended, self.steps.get(usize::from(state.step))) {
+            (Some(_), _) => out.push_str("the game is over\n"),
+            (None, Some(step)) => {
+                let _ = writeln!(
+                    out,
+                    "turn {}: {} at step `{}`",
+                    state.turn,
+                    seat_name(usize::from(state.current)),
+                    step.name
+                );
+            }
+            (None, None) => {}
+        }
+        out
+    }
+
+    /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), as a seat sees
+    /// it (`hand P1 as P2`: "8 cards"), `score P1`, `step`, `turn`.
+    pub(super) fn answer(&self, state: &State, query: &str) -> Result<String, String> {
+        let mut words: Vec<&str> = query.split_whitespace().collect();
+        let mut viewer = None;
+        if let [.., "as", seat] = words[..] {
+            let n = seat
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| (1..=usize::from(state.players)).contains(&n))
+                .ok_or_else(|| format!("`{query}`: `as` names a seat, P1 to P{}", state.players))?;
+            viewer = Some(n - 1);
+            words.truncate(words.len() - 2);
+        }
+        let seat_arg = |w: Option<&&str>| -> Result<usize, String> {
+            w.and_then(|w| w.strip_prefix('P'))
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| (1..=usize::from(state.players)).contains(&n))
+                .map(|n| n - 1)
+                .ok_or_else(|| format!("`{query}`: name a seat, P1 to P{}", state.players))
+        };
+        match words.first().copied() {
+            Some("score") => {
+                let p = seat_arg(words.get(1))?;
+                return Ok(self
+                    .eval(
+                        &self.score,
+                        &Ctx {
+                            state,
+                            player: p,
+                            card: -1,
+                            row: -1,
+                        },
+                    )
+                    .to_string());
+            }
+            Some("turn") => return Ok(state.turn.to_string()),
+            Some("step") => {
+                return Ok(
+                    match (state.ended, self.steps.get(usize::from(state.step))) {
+                        (None, Some(step)) => {
+                            format!("{} {}", seat_name(usize::from(state.current)), step.name)
+                        }
+                        _ => "over".into(),
+                    },
+                );
+            }
+            _ => {}
+        }
+        let name = words.first().copied().unwrap_or("");
+        let Some(zi) = self.zones.iter().position(|z| z.name == name) else {
+            let mut known: Vec<&str> = self.zones.iter().map(|z| z.name.as_str()).collect();
+            known.extend(["score", "turn", "step"]);
+            return Err(grail_engine::diag::no_such("query", name, known));
+        };
+        let z = &self.zones[zi];
+        let mut rest = words[1..].iter();
+        let seat = if z.owned { seat_arg(rest.next())? } else { 0 };
+        let first = self.pile(zi, seat, 0);
+        let all = |p: usize| match viewer {
+            Some(v) => self.pile_text(state, p, Some(v)).replace('—', ""),
+            None => {
+                let cards = &state.piles[p];
+                cards
+                    .iter()
+                    .map(|&c| self.card_id(zi, c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        };
+        match (z.by, rest.next()) {
+            (Some(by), Some(row)) => {
+                let names = &self.sets[z.set].symbols[by];
+                let Some(r) = names.iter().position(|n| n == row) else {
+                    return Err(grail_engine::diag::no_such(
+                        &format!("row of {}", z.name),
+                        row,
+                        names.iter().map(String::as_str),
+                    ));
+                };
+                Ok(all(first + r))
+            }
+            (Some(_), None) => Ok((0..z.rows)
+                .map(|r| format!("{}: {}", self.row_name(zi, r as i32), all(first + r)))
+                .collect::<Vec<_>>()
+                .join("; ")),
+            (None, None) => Ok(all(first)),
+            (None, Some(extra)) => Err(format!(
+                "`{name}` has no rows; `{extra}` is one word too many"
+            )),
+        }
+    }
+
+    pub(super) fn help(&self) -> String {
+        let mut out = String::from("Moves (from the pack's [actions]):\n");
+        for a in &self.actions {
+            let form = match &a.param {
+                Param::None => a.name.clone(),
+                Param::Card(z) => format!(
+                    "{} <card>   a card from {}",
+                    a.name, self.zones[z.zone].name
+                ),
+                Param::Row { zone, .. } => format!(
+                    "{} <row>   a row of {} that holds a card",
+                    a.name, self.zones[*zone].name
+                ),
+            };
+            let _ = write!(out, "  {form}");
+            if let Some(g) = &a.guard {
+                let _ = write!(out, "   if {}", g.text);
+            }
+            out.push('\n');
+        }
+        out.push_str("Each turn: ");
+        out.push_str(
+            &self
+                .steps
+                .iter()
+                .map(|s| {
+                    let names: Vec<&str> = s
+                        .actions
+                        .iter()
+                        .map(|&a| self.actions[a].name.as_str())
+                        .collect();
+                    format!("{} ({})", s.name, names.join(" or "))
+                })
+                .collect::<Vec<_>>()
+                .join(", then "),
+        );
+        out.push('\n');
+        out
+    }
+
+    /// What `seat` may know: the cards of every pile it cannot see are re-dealt at random
+    /// (from type order, so the result does not depend on where they truly are), each pile
+    /// keeping its size; the generator is replaced.
+    pub(super) fn observation(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
+        let mut view = state.clone();
+        view.rng = rng.fork();
+        for set in 0..self.sets.len() {
+            let hidden: Vec<usize> = (0..state.piles.len())
+                .filter(|&p| !self.sees(p, Some(seat)) && self.zones[self.locate(p).0].set == set)
+                .collect();
+            let mut pool: Vec<u16> = hidden
+                .iter()
+                .flat_map(|&p| state.piles[p].iter().copied())
+                .collect();
+            pool.sort_unstable();
+            rng.shuffle(&mut pool);
+            let mut cards = pool.into_iter();
+            for &p in &hidden {
+                let n = state.piles[p].len();
+                view.piles[p].clear();
+                for c in cards.by_ref().take(n) {
+                    view.piles[p].push(c);
+                }
+                if self.zones[self.locate(p).0].layout == grail_schema::model::Layout::Hand {
+                    view.piles[p].sort_unstable();
+                }
+            }
+        }
+        view
+    }
+}
