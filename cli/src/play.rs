@@ -38,6 +38,8 @@ pub struct PlayArgs {
     pub seat: Option<usize>,
     /// The bots at the other seats, in seat order, a list repeated to fill the table
     /// (`greedy,random`). Default: greedy. Without a terminal the first also plays your seat.
+    /// `ismcts:N` searches N iterations per move; `ismcts:Tms` T milliseconds (not
+    /// reproducible).
     #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub bots: Vec<AgentKind>,
     /// The game's seed (default: from the clock; it is printed, so a game can be replayed).
@@ -66,10 +68,11 @@ pub enum Player {
 }
 
 impl Player {
-    fn name(self) -> &'static str {
+    /// As saved and shown: a bot with its parameters (`ismcts:200`), which parse back.
+    fn name(self) -> String {
         match self {
-            Player::Human => "human",
-            Player::Bot(kind) => kind.name(),
+            Player::Human => "human".to_string(),
+            Player::Bot(kind) => kind.to_string(),
         }
     }
 }
@@ -349,7 +352,7 @@ pub fn play(
         .map_err(|e| save_error(session, e))?;
     writeln!(out, "\n{}", session.m.render(None).trim_end())?;
     if let Some(outcome) = session.m.outcome() {
-        let agents: Vec<String> = session.table.iter().map(|p| p.name().to_string()).collect();
+        let agents: Vec<String> = session.table.iter().map(|p| p.name()).collect();
         write_outcome(out, &outcome, Some(&agents))?;
     }
     out.flush()?;
@@ -371,7 +374,7 @@ fn write_events(out: &mut dyn Write, events: &[String]) -> std::io::Result<()> {
 
 /// The game so far, as the save holds it (O(moves): only when a session starts or stops).
 fn to_replay(session: &Session<'_>) -> Replay {
-    let agents = session.table.iter().map(|p| p.name().to_string()).collect();
+    let agents = session.table.iter().map(|p| p.name()).collect();
     session.m.to_replay(Some(agents))
 }
 

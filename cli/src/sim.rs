@@ -33,6 +33,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
+    /// `ismcts:N` searches N iterations per move (reproducible), `ismcts:Tms` T milliseconds
+    /// (games then depend on the machine's speed and are not reproducible).
     #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub agents: Vec<AgentKind>,
     /// Write every game as a replay file into this folder.
@@ -55,10 +57,51 @@ pub enum Format {
 }
 
 /// The agents by name, for `--agents` and `--bots`: clap lists them in the help, completes
-/// them and suggests the nearest for a misspelt one.
-pub fn agent_parser() -> impl TypedValueParser<Value = AgentKind> {
-    PossibleValuesParser::new(AgentKind::ALL.map(AgentKind::name))
-        .try_map(|name| name.parse::<AgentKind>())
+/// them and suggests the nearest for a misspelt one. `ismcts:…` (a budget) is parsed here.
+pub fn agent_parser() -> AgentParser {
+    AgentParser
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct AgentParser;
+
+impl TypedValueParser for AgentParser {
+    type Value = AgentKind;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<AgentKind, clap::Error> {
+        let text = value.to_string_lossy();
+        let parameterised = text
+            .trim()
+            .get(..7)
+            .is_some_and(|head| head.eq_ignore_ascii_case("ismcts:"));
+        if !parameterised {
+            return PossibleValuesParser::new(AgentKind::NAMES)
+                .try_map(|name| name.parse::<AgentKind>())
+                .parse_ref(cmd, arg, value);
+        }
+        text.parse::<AgentKind>().map_err(|e| {
+            use clap::error::{ContextKind, ContextValue, ErrorKind};
+            let mut err = clap::Error::raw(ErrorKind::InvalidValue, format!("{e}\n")).with_cmd(cmd);
+            let name = arg.map_or_else(|| "--agents".to_string(), |a| a.to_string());
+            err.insert(ContextKind::InvalidArg, ContextValue::String(name));
+            err
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            AgentKind::NAMES
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// A count that must be at least 1 (`--games`, `--threads`): zero would do nothing.

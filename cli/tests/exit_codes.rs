@@ -56,6 +56,11 @@ fn unknown_names_and_counts_out_of_range_are_usage_errors() {
         "unknown-agent",
     );
     fails_with(
+        &["sim", "king-arthur", "--agents", "ismcts:lots"],
+        2,
+        "unknown-agent",
+    );
+    fails_with(
         &["sim", "king-arthur", "--players", "9"],
         2,
         "players-out-of-range",
@@ -83,7 +88,7 @@ fn unknown_names_and_counts_out_of_range_are_usage_errors() {
     let stderr = grail(&["sim", "king-arthur", "--agents", "random,gredy"]).stderr;
     let stderr = String::from_utf8_lossy(&stderr);
     assert!(
-        stderr.contains("[possible values: random, greedy]"),
+        stderr.contains("[possible values: random, greedy, ismcts]"),
         "{stderr}"
     );
     assert!(

@@ -7,9 +7,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use crate::diag::did_you_mean;
 use crate::game::{NoEvents, Rules, Seat};
+pub use crate::ismcts::{Budget, DEFAULT_EXPLORATION_MILLI, IsmctsAgent};
 use crate::rng::GameRng;
 
 pub trait Agent<R: Rules>: Send {
@@ -210,15 +212,34 @@ impl<R: Rules> Agent<R> for GreedyAgent<R> {
 pub enum AgentKind {
     Random,
     Greedy,
+    /// Tree search over determinisations ([`IsmctsAgent`]): `ismcts`, `ismcts:2000`
+    /// (iterations per decision), `ismcts:50ms` (time per decision, not reproducible),
+    /// optionally followed by `:C`, the exploration constant (`ismcts:2000:0.7`).
+    Ismcts {
+        budget: Budget,
+        exploration_milli: u32,
+    },
 }
 
 impl AgentKind {
+    /// The bots without parameters, cheap enough to run in every test over all agents.
     pub const ALL: [AgentKind; 2] = [AgentKind::Random, AgentKind::Greedy];
+    /// Every agent's name, as parsed (ISMCTS with its default budget).
+    pub const NAMES: [&'static str; 3] = ["random", "greedy", "ismcts"];
+
+    /// ISMCTS with the default exploration constant.
+    pub fn ismcts(budget: Budget) -> Self {
+        AgentKind::Ismcts {
+            budget,
+            exploration_milli: DEFAULT_EXPLORATION_MILLI,
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             AgentKind::Random => "random",
             AgentKind::Greedy => "greedy",
+            AgentKind::Ismcts { .. } => "ismcts",
         }
     }
 
@@ -226,13 +247,35 @@ impl AgentKind {
         match self {
             AgentKind::Random => BuiltinAgent::Random(RandomAgent::new(seed)),
             AgentKind::Greedy => BuiltinAgent::Greedy(GreedyAgent::new(seed)),
+            AgentKind::Ismcts {
+                budget,
+                exploration_milli,
+            } => BuiltinAgent::Ismcts(Box::new(IsmctsAgent::new(seed, budget, exploration_milli))),
         }
     }
 }
 
+/// The name, with ISMCTS's parameters where they are not the defaults (`ismcts:200`):
+/// what parses back to the same kind.
 impl fmt::Display for AgentKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.name())?;
+        if let AgentKind::Ismcts {
+            budget,
+            exploration_milli,
+        } = *self
+        {
+            if budget != Budget::default() || exploration_milli != DEFAULT_EXPLORATION_MILLI {
+                match budget {
+                    Budget::Iterations(n) => write!(f, ":{n}")?,
+                    Budget::Time(t) => write!(f, ":{}ms", t.as_millis())?,
+                }
+            }
+            if exploration_milli != DEFAULT_EXPLORATION_MILLI {
+                write!(f, ":{}", f64::from(exploration_milli) / 1000.0)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -242,12 +285,17 @@ pub struct UnknownAgent(pub String);
 
 impl fmt::Display for UnknownAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = AgentKind::ALL.map(AgentKind::name);
+        let names = AgentKind::NAMES;
         write!(f, "unknown agent '{}'", self.0)?;
         if let Some(near) = did_you_mean(&self.0, names) {
             write!(f, " (did you mean '{near}'?)")?;
         }
-        write!(f, "; the agents are {}", names.join(", "))
+        write!(
+            f,
+            "; the agents are {} (ismcts:N for N iterations per move, ismcts:Tms for T \
+             milliseconds, :C after either for the exploration constant)",
+            names.join(", ")
+        )
     }
 }
 
@@ -257,11 +305,51 @@ impl FromStr for AgentKind {
     type Err = UnknownAgent;
     fn from_str(s: &str) -> Result<Self, UnknownAgent> {
         let s = s.trim();
+        let unknown = || UnknownAgent(s.to_string());
+        let mut parts = s.split(':');
+        let name = parts.next().unwrap_or_default();
+        if name.eq_ignore_ascii_case("ismcts") {
+            let budget = match parts.next() {
+                None => Budget::default(),
+                Some(b) => parse_budget(b).ok_or_else(unknown)?,
+            };
+            let exploration_milli = match parts.next() {
+                None => DEFAULT_EXPLORATION_MILLI,
+                Some(c) => match c.trim().parse::<f64>() {
+                    Ok(c) if c.is_finite() && (0.0..=1000.0).contains(&c) => {
+                        (c * 1000.0).round() as u32
+                    }
+                    _ => return Err(unknown()),
+                },
+            };
+            if parts.next().is_some() {
+                return Err(unknown());
+            }
+            return Ok(AgentKind::Ismcts {
+                budget,
+                exploration_milli,
+            });
+        }
         AgentKind::ALL
             .into_iter()
             .find(|k| k.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownAgent(s.to_string()))
+            .ok_or_else(unknown)
     }
+}
+
+/// `2000` (iterations, at least 1), `50ms` or `2s` (time per decision, more than 0).
+fn parse_budget(text: &str) -> Option<Budget> {
+    let text = text.trim();
+    if let Some(ms) = text.strip_suffix("ms") {
+        let ms: u64 = ms.trim().parse().ok().filter(|&n| n > 0)?;
+        return Some(Budget::Time(Duration::from_millis(ms)));
+    }
+    if let Some(secs) = text.strip_suffix('s') {
+        let secs: u64 = secs.trim().parse().ok().filter(|&n| n > 0)?;
+        return Some(Budget::Time(Duration::from_secs(secs)));
+    }
+    let n: u32 = text.parse().ok().filter(|&n| n > 0)?;
+    Some(Budget::Iterations(n))
 }
 
 /// Any built-in agent, dispatched by `match` rather than through a vtable so the simulation
@@ -269,6 +357,7 @@ impl FromStr for AgentKind {
 pub enum BuiltinAgent<R: Rules> {
     Random(RandomAgent),
     Greedy(GreedyAgent<R>),
+    Ismcts(Box<IsmctsAgent<R>>),
 }
 
 impl<R: Rules> BuiltinAgent<R> {
@@ -276,6 +365,7 @@ impl<R: Rules> BuiltinAgent<R> {
         match self {
             BuiltinAgent::Random(_) => AgentKind::Random,
             BuiltinAgent::Greedy(_) => AgentKind::Greedy,
+            BuiltinAgent::Ismcts(a) => a.kind(),
         }
     }
 }
@@ -286,12 +376,13 @@ impl<R: Rules> Agent<R> for BuiltinAgent<R> {
     }
     #[inline]
     fn needs_view(&self) -> bool {
-        matches!(self, BuiltinAgent::Greedy(_))
+        !matches!(self, BuiltinAgent::Random(_))
     }
     fn reset(&mut self, seed: u64) {
         match self {
             BuiltinAgent::Random(a) => Agent::<R>::reset(a, seed),
             BuiltinAgent::Greedy(a) => a.reset(seed),
+            BuiltinAgent::Ismcts(a) => a.reset(seed),
         }
     }
     #[inline]
@@ -305,6 +396,10 @@ impl<R: Rules> Agent<R> for BuiltinAgent<R> {
         match self {
             BuiltinAgent::Random(a) => a.choose(rules, seat, view, legal),
             BuiltinAgent::Greedy(a) => a.choose(rules, seat, view, legal),
+            BuiltinAgent::Ismcts(a) => match view {
+                Some(view) => a.search(rules, seat, view, legal),
+                None => 0,
+            },
         }
     }
 }
@@ -320,10 +415,38 @@ mod tests {
         let err = "gredy".parse::<AgentKind>().unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown agent 'gredy' (did you mean 'greedy'?); the agents are random, greedy"
+            "unknown agent 'gredy' (did you mean 'greedy'?); the agents are random, greedy, \
+             ismcts (ismcts:N for N iterations per move, ismcts:Tms for T milliseconds, :C after \
+             either for the exploration constant)"
         );
         let err = "mcts".parse::<AgentKind>().unwrap_err().to_string();
-        assert_eq!(err, "unknown agent 'mcts'; the agents are random, greedy");
+        assert!(err.starts_with("unknown agent 'mcts' (did you mean 'ismcts'?); the agents"));
+        assert_eq!("ismcts".parse(), Ok(AgentKind::ismcts(Budget::default())));
+        assert_eq!(
+            "ismcts:2000".parse(),
+            Ok(AgentKind::ismcts(Budget::Iterations(2000)))
+        );
+        assert_eq!(
+            "ISMCTS:50ms".parse(),
+            Ok(AgentKind::ismcts(Budget::Time(Duration::from_millis(50))))
+        );
+        let tuned = AgentKind::Ismcts {
+            budget: Budget::Iterations(300),
+            exploration_milli: 1_400,
+        };
+        assert_eq!("ismcts:300:1.4".parse(), Ok(tuned));
+        for kind in [tuned, AgentKind::ismcts(Budget::Iterations(20))] {
+            assert_eq!(kind.to_string().parse(), Ok(kind));
+        }
+        for bad in [
+            "ismcts:0",
+            "ismcts:x",
+            "ismcts:0ms",
+            "ismcts:10:-1",
+            "ismcts:1:1:1",
+        ] {
+            assert!(bad.parse::<AgentKind>().is_err(), "{bad}");
+        }
     }
 
     #[test]

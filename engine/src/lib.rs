@@ -11,6 +11,7 @@ pub mod draw_piles;
 pub mod exchange;
 pub mod facade;
 pub mod game;
+pub mod ismcts;
 pub mod joint;
 pub mod ladder;
 pub mod offer;

@@ -4,6 +4,7 @@
 mod toy;
 
 mod facade;
+mod ismcts;
 mod matches;
 mod observe;
 mod replays;
