@@ -70,13 +70,7 @@ fn open_named(
 ) -> Result<(Box<dyn DynGame>, Vec<String>), CliError> {
     let loaded = content.loader().load_game(game, variant);
     let Some(pack) = &loaded.pack else {
-        let errors: Vec<_> = loaded
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .cloned()
-            .collect();
-        return Err(rendered(&loaded.sources, &errors));
+        return Err(load_errors(&loaded));
     };
     match grail_rules::build(pack) {
         Ok(game) => Ok((game, pack.lineage.clone())),
@@ -102,16 +96,19 @@ pub fn load_pack(
         .load_game(&content.resolve(game).name, variant);
     match loaded.pack {
         Some(pack) => Ok(pack),
-        None => {
-            let errors: Vec<_> = loaded
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .cloned()
-                .collect();
-            Err(rendered(&loaded.sources, &errors))
-        }
+        None => Err(load_errors(&loaded)),
     }
+}
+
+/// A pack that did not load: its errors, rendered.
+fn load_errors(loaded: &grail_schema::Loaded) -> CliError {
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    rendered(&loaded.sources, &errors)
 }
 
 /// Diagnostics about naming a game: a usage error when they say the name names nothing.

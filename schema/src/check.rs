@@ -3,7 +3,7 @@
 
 use grail_engine::diag::{Diagnostic, did_you_mean};
 
-use crate::model::{BY_PLAYERS, PackFile, ParamValue};
+use crate::model::{BY_PLAYERS, PackFile, ParamValue, Sp};
 use crate::spec::{GENERIC_RULEBOOK, ParamKind, ParamSpec, RulesSpec};
 
 /// Finds the pack's rulebook among `catalog` and checks the pack against it. Returns the
@@ -41,15 +41,7 @@ pub fn rules<'a>(
 
     for (name, value) in file.params.values.iter() {
         let Some(p) = spec.params.iter().find(|p| p.name == name.value) else {
-            let mut d = Diagnostic::error(
-                "unknown-param",
-                format!("the `{}` rules have no param `{}`", spec.id, name.value),
-            )
-            .at(name.loc.source, name.loc.span.clone(), "unknown param");
-            if let Some(near) = did_you_mean(&name.value, spec.params.iter().map(|p| p.name)) {
-                d = d.with_help(format!("did you mean `{near}`?"));
-            }
-            diags.push(d);
+            diags.push(unknown_param(spec, name));
             continue;
         };
         let fits = match (&p.kind, &value.value) {
@@ -103,15 +95,7 @@ pub fn rules<'a>(
     }
     for (name, counts) in file.params.by_players.iter() {
         let Some(p) = spec.params.iter().find(|p| p.name == name.value) else {
-            let mut d = Diagnostic::error(
-                "unknown-param",
-                format!("the `{}` rules have no param `{}`", spec.id, name.value),
-            )
-            .at(name.loc.source, name.loc.span.clone(), "unknown param");
-            if let Some(near) = did_you_mean(&name.value, spec.params.iter().map(|p| p.name)) {
-                d = d.with_help(format!("did you mean `{near}`?"));
-            }
-            diags.push(d);
+            diags.push(unknown_param(spec, name));
             continue;
         };
         let ParamKind::ByPlayers { min, max } = p.kind else {
@@ -249,5 +233,18 @@ fn in_range(
             .at(at.source, at.span.clone(), "out of range")
             .with_note(format!("`{}`: {}", p.name, p.doc)),
         );
+    }
+}
+
+/// A param the rulebook does not declare, with the nearest declared name.
+fn unknown_param(spec: &RulesSpec, name: &Sp<String>) -> Diagnostic {
+    let d = Diagnostic::error(
+        "unknown-param",
+        format!("the `{}` rules have no param `{}`", spec.id, name.value),
+    )
+    .at(name.loc.source, name.loc.span.clone(), "unknown param");
+    match did_you_mean(&name.value, spec.params.iter().map(|p| p.name)) {
+        Some(near) => d.with_help(format!("did you mean `{near}`?")),
+        None => d,
     }
 }

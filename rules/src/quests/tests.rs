@@ -156,6 +156,22 @@ fn swap(from: &mut Counts, to: &mut Counts, card: u8, back: u8) {
     from.add(back, 1);
 }
 
+/// P1's hand in the lone-questor tests: a test of Morgan le Fey, foes and weapons to sponsor
+/// the Boar Hunt with a test in it.
+const SPONSOR_OF_A_LONE_TEST: &[&str] = &[
+    "test-of-morgan-le-fey",
+    "boar",
+    "thieves",
+    "thieves",
+    "saxons",
+    "saxons",
+    "robber-knight",
+    "robber-knight",
+    "evil-knight",
+    "sword",
+    "horse",
+    "dagger",
+];
 #[test]
 fn the_pack_has_every_card_of_the_frequency_list() {
     let q = rules();
@@ -454,23 +470,7 @@ fn a_lone_questor_who_cannot_bid_the_minimum_drops_out_and_the_quest_is_over() {
         2,
         &[
             ("story", &["boar-hunt"]),
-            (
-                "P1",
-                &[
-                    "test-of-morgan-le-fey",
-                    "boar",
-                    "thieves",
-                    "thieves",
-                    "saxons",
-                    "saxons",
-                    "robber-knight",
-                    "robber-knight",
-                    "evil-knight",
-                    "sword",
-                    "horse",
-                    "dagger",
-                ],
-            ),
+            ("P1", SPONSOR_OF_A_LONE_TEST),
             ("adventure", &["saxons"]),
         ],
     );
@@ -668,23 +668,7 @@ fn lone_questor_with_guinevere(q: &Quests) -> State {
         2,
         &[
             ("story", &["boar-hunt"]),
-            (
-                "P1",
-                &[
-                    "test-of-morgan-le-fey",
-                    "boar",
-                    "thieves",
-                    "thieves",
-                    "saxons",
-                    "saxons",
-                    "robber-knight",
-                    "robber-knight",
-                    "evil-knight",
-                    "sword",
-                    "horse",
-                    "dagger",
-                ],
-            ),
+            ("P1", SPONSOR_OF_A_LONE_TEST),
             ("adventure", &["thieves"]),
         ],
     );
