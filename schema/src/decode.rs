@@ -69,6 +69,7 @@ fn header(dec: &mut Decoder, node: &Node) -> Option<PackHeader> {
     let rules = f.str("rules");
     let players = f.node("players").and_then(|n| players(f.dec, n));
     let description = f.str("description");
+    let scoring = f.str("scoring");
     let include = f.strs("include");
     let extends = f.str("extends");
     f.finish();
@@ -78,6 +79,7 @@ fn header(dec: &mut Decoder, node: &Node) -> Option<PackHeader> {
         rules,
         players,
         description,
+        scoring,
         include,
         extends,
     })
@@ -186,6 +188,7 @@ fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
     let when_over = f.node("when_over").map(|n| f.dec.strs(n, "when_over"));
     let product = f.node("product").map(|n| f.dec.strs(n, "product"));
     let attributes = f.table("attributes", |dec, _, n| domain(dec, n));
+    let legend = f.table("legend", legend);
     let cards = f.array("cards", card);
     f.finish();
     Some(SetDef {
@@ -196,6 +199,7 @@ fn set(dec: &mut Decoder, node: &Node) -> Option<SetDef> {
         when_over,
         product,
         attributes,
+        legend,
         cards: cards.unwrap_or_default(),
     })
 }
@@ -234,6 +238,39 @@ fn domain(dec: &mut Decoder, node: &Node) -> Option<Sp<DomainDef>> {
             None
         }
     }
+}
+
+/// One attribute's legend: its values, each with words (checked against the attribute's
+/// domain once the set is merged).
+fn legend(dec: &mut Decoder, attr: &str, node: &Node) -> Option<Table<Sp<String>>> {
+    let NodeKind::Table(entries) = &node.kind else {
+        dec.wrong_type(
+            node,
+            &format!("the legend of `{attr}`"),
+            "a table of values and what they mean (`{ red = \"dragons\" }`)",
+        );
+        return None;
+    };
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let NodeKind::Str(words) = &e.value.kind else {
+            dec.wrong_type(
+                &e.value,
+                &format!("`{}` in the legend of `{attr}`", e.key),
+                "a string",
+            );
+            continue;
+        };
+        let key = Sp::new(
+            e.key.clone(),
+            Loc {
+                source: dec.source,
+                span: e.key_span.clone(),
+            },
+        );
+        out.push((key, Sp::new(words.clone(), dec.loc(&e.value))));
+    }
+    Some(Table(out))
 }
 
 fn card(dec: &mut Decoder, node: &Node) -> Option<CardDef> {

@@ -67,6 +67,7 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
         if let Some(b) = base_header {
             header.rules = header.rules.or(b.rules);
             header.players = header.players.or(b.players);
+            header.scoring = header.scoring.or(b.scoring);
         }
         header
     });
@@ -154,6 +155,17 @@ fn patch_set(id: &str, base: &mut SetDef, top: SetDef, diags: &mut Vec<Diagnosti
     patch(&mut base.product, top.product);
     for (key, domain) in top.attributes.0 {
         replace(&mut base.attributes, key, domain);
+    }
+    // A legend is patched value by value, like a card.
+    for (attr, entries) in top.legend.0 {
+        match base.legend.get_mut(&attr.value) {
+            Some(base_entries) => {
+                for (value, words) in entries.0 {
+                    replace(base_entries, value, words);
+                }
+            }
+            None => base.legend.0.push((attr, entries)),
+        }
     }
     for card in top.cards {
         let removing = card.remove.as_ref().is_some_and(|r| r.value);

@@ -146,6 +146,10 @@ pub struct PackHeader {
     pub players: Option<Sp<Players>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// How the game is scored, in words for players, from the rule text; the terminal's
+    /// `help` shows it (inherited by a pack that extends).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<Sp<String>>,
     /// Files merged into this one, in order; paths relative to the pack folder.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub include: Vec<Sp<String>>,
@@ -262,6 +266,11 @@ pub struct SetDef {
     /// Attribute declarations: a list of names, or `{ min, max }` for whole numbers.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub attributes: Table<Sp<DomainDef>>,
+    /// What attribute values mean to players, by attribute and value, from the rule text:
+    /// `[sets.adversaries.legend.color] red = "dragons"`. Shown by `grail cards`, `info` and
+    /// the terminal game; each value must be one of the attribute's.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub legend: Table<Table<Sp<String>>>,
     /// The card types, in order (at most 64 per set).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cards: Vec<CardDef>,

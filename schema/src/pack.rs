@@ -17,6 +17,9 @@ pub struct Pack {
     pub id: String,
     pub name: String,
     pub description: String,
+    /// How the game is scored, in words (`[pack] scoring`); empty when the pack says not.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub scoring: String,
     /// The rulebook module that interprets the pack.
     pub rules: String,
     pub players: (u8, u8),
@@ -112,8 +115,36 @@ pub struct CardSet {
     pub product_sizes: Vec<usize>,
     #[serde(rename = "attributes", serialize_with = "ser_attrs")]
     pub universe: Universe,
+    /// What attribute values mean to players (`legend`), by attribute in declaration order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub legend: Vec<Legend>,
     #[serde(skip)]
     pub loc: Loc,
+}
+
+/// One attribute's legend: its values (in the domain's order) and what each means.
+#[derive(Clone, Debug, Serialize)]
+pub struct Legend {
+    pub attr: String,
+    pub entries: Vec<(String, String)>,
+}
+
+impl Legend {
+    /// `red = dragons, blue = …`, for one line of help.
+    pub fn line(&self) -> String {
+        let entries: Vec<String> = self
+            .entries
+            .iter()
+            .map(|(value, words)| format!("{value} = {words}"))
+            .collect();
+        format!("{}: {}", self.attr, entries.join(", "))
+    }
+
+    /// What `value` means, if the legend says.
+    pub fn meaning(&self, value: &str) -> Option<&str> {
+        let entry = self.entries.iter().find(|(v, _)| v == value);
+        entry.map(|(_, words)| words.as_str())
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -323,6 +354,11 @@ impl Param {
 }
 
 impl CardSet {
+    /// The legend of attribute `attr`, if the pack gives one.
+    pub fn legend_of(&self, attr: &str) -> Option<&Legend> {
+        self.legend.iter().find(|l| l.attr == attr)
+    }
+
     pub fn universe(&self) -> &Universe {
         &self.universe
     }

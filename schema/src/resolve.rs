@@ -18,7 +18,7 @@ use crate::model::{
     SetDef, Sp, Table,
 };
 use crate::pack::{
-    ByPlayersParam, Card, CardCondition, CardSet, NamedCondition, Override, Pack, Param,
+    ByPlayersParam, Card, CardCondition, CardSet, Legend, NamedCondition, Override, Pack, Param,
     PlayerCountValue,
 };
 use crate::spec::RulesSpec;
@@ -102,6 +102,7 @@ impl Resolver<'_> {
             id: header.id.value.clone(),
             name: header.name.map_or(header.id.value, |n| n.value),
             description: header.description.map(|d| d.value).unwrap_or_default(),
+            scoring: header.scoring.map(|d| d.value).unwrap_or_default(),
             rules: rules.unwrap_or_default(),
             players: players.unwrap_or((1, 1)),
             default_players: default_players.unwrap_or(players.map_or(1, |p| p.0)),
@@ -249,6 +250,7 @@ impl Resolver<'_> {
         }
         self.check_total(key, def, &cards);
         self.check_positions(key, def);
+        let legend = self.legend(def, &attrs);
         CardSet {
             id: key.value.clone(),
             name: def
@@ -276,6 +278,7 @@ impl Resolver<'_> {
                 types,
                 value_attr,
             },
+            legend,
             loc: key.loc.clone(),
         }
     }
@@ -409,6 +412,86 @@ impl Resolver<'_> {
             });
         }
         attrs
+    }
+
+    /// The set's legends, each value checked against its attribute's domain (with
+    /// did-you-mean) and listed in the domain's order.
+    fn legend(&mut self, def: &SetDef, attrs: &[Attr]) -> Vec<Legend> {
+        let mut out = Vec::new();
+        for a in attrs {
+            let Some(entries) = def.legend.get(&a.name) else {
+                continue;
+            };
+            let mut known: Vec<(usize, String, String)> = Vec::new();
+            for (value, words) in entries.iter() {
+                let (place, allowed) = match &a.domain {
+                    Domain::Symbols(names) => (
+                        names.iter().position(|n| *n == value.value),
+                        format!("`{}` is one of: {}", a.name, names.join(", ")),
+                    ),
+                    Domain::Int { min, max } => (
+                        value
+                            .value
+                            .parse::<i64>()
+                            .ok()
+                            .filter(|n| (*min..=*max).contains(n))
+                            .map(|n| (n - min) as usize),
+                        format!("`{}` is a whole number from {min} to {max}", a.name),
+                    ),
+                };
+                match place {
+                    Some(i) => known.push((i, value.value.clone(), words.value.clone())),
+                    None => {
+                        let mut d = Diagnostic::error(
+                            "unknown-value",
+                            format!(
+                                "the legend explains `{}`, which is not a value of attribute `{}`",
+                                value.value, a.name
+                            ),
+                        )
+                        .at(
+                            value.loc.source,
+                            value.loc.span.clone(),
+                            "unknown value",
+                        );
+                        let near = match &a.domain {
+                            Domain::Symbols(names) => {
+                                did_you_mean(&value.value, names.iter().map(String::as_str))
+                            }
+                            Domain::Int { .. } => None,
+                        };
+                        d = match near {
+                            Some(near) => d.with_help(format!("did you mean `{near}`?")),
+                            None => d.with_help(allowed),
+                        };
+                        self.diags.push(d);
+                    }
+                }
+            }
+            known.sort_by_key(|(i, _, _)| *i);
+            out.push(Legend {
+                attr: a.name.clone(),
+                entries: known.into_iter().map(|(_, v, w)| (v, w)).collect(),
+            });
+        }
+        for (attr, _) in def.legend.iter() {
+            if attrs.iter().all(|a| a.name != attr.value) {
+                let mut d = Diagnostic::error(
+                    "unknown-attribute",
+                    format!(
+                        "the legend explains `{}`, which the set does not declare",
+                        attr.value
+                    ),
+                )
+                .at(attr.loc.source, attr.loc.span.clone(), "not an attribute");
+                if let Some(near) = did_you_mean(&attr.value, attrs.iter().map(|a| a.name.as_str()))
+                {
+                    d = d.with_help(format!("did you mean `{near}`?"));
+                }
+                self.diags.push(d);
+            }
+        }
+        out
     }
 
     fn value_attr(&mut self, value: &Sp<String>, attrs: &[Attr]) -> Option<usize> {

@@ -197,6 +197,16 @@ fn unknown_attribute_value() {
     check("unknown-attribute-value", &["unknown-value"]);
 }
 
+/// Issue 16: a legend explains an attribute's values; one that is not a value (or names
+/// no attribute) is an error with did-you-mean.
+#[test]
+fn legend_unknown_value() {
+    check(
+        "legend-unknown-value",
+        &["unknown-attribute", "unknown-value"],
+    );
+}
+
 #[test]
 fn attribute_out_of_range() {
     check("attribute-out-of-range", &["out-of-range"]);
