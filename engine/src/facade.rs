@@ -47,6 +47,10 @@ pub trait DynMatch {
     fn render(&mut self, seat: Option<Seat>) -> String;
     /// The step being decided, in words (empty: not named).
     fn prompt(&self) -> String;
+    /// Where each seat's score comes from (empty: the rules give no breakdown).
+    fn score_breakdown(&self) -> Vec<(Seat, Vec<(String, i64)>)>;
+    /// Every place a card is, truly (for the game-over screen only: it names hidden cards).
+    fn zones(&self) -> Vec<(String, Vec<String>)>;
     fn inspect(&self, query: &str) -> Result<String, String>;
     fn outcome(&self) -> Option<Outcome>;
     fn history(&self) -> &[Played];
@@ -190,6 +194,12 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn prompt(&self) -> String {
         self.m.prompt()
+    }
+    fn score_breakdown(&self) -> Vec<(Seat, Vec<(String, i64)>)> {
+        self.m.score_breakdown()
+    }
+    fn zones(&self) -> Vec<(String, Vec<String>)> {
+        self.m.zones()
     }
     fn inspect(&self, query: &str) -> Result<String, String> {
         self.m.inspect(query)

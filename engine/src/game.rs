@@ -203,6 +203,13 @@ pub trait Rules: Send + Sync {
     }
     /// Notation help for the terminal's `help` command.
     fn notation_help(&self) -> String;
+    /// Where each seat's score comes from, for the game-over screen: per seat, labelled
+    /// parts (`"treasures"`, `"sum(value, trails(P))"`) that add up to its score in
+    /// [`Self::outcome`]. Empty (the default): no breakdown is shown.
+    fn score_breakdown(&self, state: &Self::State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        let _ = state;
+        Vec::new()
+    }
 
     /// The rulebook's conservation laws and other invariants (no card created or lost, one
     /// figure per seat, …). The property tests call it after every move; `Err` says what

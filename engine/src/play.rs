@@ -221,6 +221,17 @@ impl<'r, R: Rules> Match<'r, R> {
         self.rules.prompt(&self.state)
     }
 
+    /// Where each seat's score comes from (see [`Rules::score_breakdown`]).
+    pub fn score_breakdown(&self) -> Vec<(Seat, Vec<(String, i64)>)> {
+        self.rules.score_breakdown(&self.state)
+    }
+
+    /// Every place a card is, with the true cards (see [`Rules::zones`]): for the
+    /// game-over screen, where every hand is shown.
+    pub fn zones(&self) -> Vec<(String, Vec<String>)> {
+        self.rules.zones(&self.state)
+    }
+
     /// The table as `seat` sees it (from its observation), or as everyone sees it (`None`).
     pub fn render(&mut self, seat: Option<Seat>) -> String {
         match seat {

@@ -315,6 +315,18 @@ impl Rules for Quests {
         self.table(state, seat)
     }
 
+    /// The decision under way, as the table's "Now:" line words it (public).
+    fn prompt(&self, state: &State) -> String {
+        if self.decider(state).is_none() {
+            return String::new();
+        }
+        self.phase_words(state)
+    }
+
+    fn score_breakdown(&self, state: &State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        self.breakdown(state)
+    }
+
     fn inspect(&self, state: &State, query: &str) -> Result<String, String> {
         self.answer(state, query)
     }

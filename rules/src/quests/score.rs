@@ -17,6 +17,30 @@ impl Quests {
         i64::from(reached.copied().unwrap_or(0) + p.shields)
     }
 
+    /// [`Self::score`] in its two parts: the shields the rank reached stands for, and the
+    /// shields earned since.
+    pub(crate) fn breakdown(&self, s: &State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        (0..s.seats())
+            .map(|seat| {
+                let p = &s.players[seat];
+                let reached = self
+                    .progress
+                    .get(usize::from(p.rank))
+                    .or(self.progress.last());
+                let rank = self.ranks.names.get(usize::from(p.rank));
+                let rank = rank.map_or("the last rank", String::as_str);
+                let parts = vec![
+                    (
+                        format!("shields to reach {rank}"),
+                        i64::from(reached.copied().unwrap_or(0)),
+                    ),
+                    ("shields since".to_string(), i64::from(p.shields)),
+                ];
+                (seat, parts)
+            })
+            .collect()
+    }
+
     pub(crate) fn final_outcome(&self, s: &State) -> Option<Outcome> {
         let end = s.end?;
         let scores = (0..s.seats()).map(|p| self.score(s, p)).collect();

@@ -167,6 +167,27 @@ impl Quests {
         Self::card_list(&self.adventure, counts)
     }
 
+    /// `horse(10) sir-gawain(10) test-of-valor`: each card with the battle points it is
+    /// worth to `seat` now (cards worth none, such as tests, without).
+    fn cards_with_bp(&self, s: &State, seat: u8, counts: &Counts) -> String {
+        let mut sit = self.situation(s, Some(seat));
+        let words: Vec<String> = counts
+            .cards()
+            .map(|t| {
+                let id = &self.adventure.ids[usize::from(t)];
+                match sit.bp(t) {
+                    0 => id.clone(),
+                    bp => format!("{id}({bp})"),
+                }
+            })
+            .collect();
+        if words.is_empty() {
+            "-".into()
+        } else {
+            words.join(" ")
+        }
+    }
+
     fn rank_name(&self, rank: u8) -> &str {
         self.ranks
             .names
@@ -243,13 +264,17 @@ impl Quests {
         }
         if let Some(v) = seat {
             let me = s.player(v as u8);
-            let _ = writeln!(out, "Your hand: {}", self.cards(&me.hand));
+            let _ = writeln!(
+                out,
+                "Your hand (battle points): {}",
+                self.cards_with_bp(s, v as u8, &me.hand)
+            );
             if s.sealed.participants().contains(v) && !s.sealed.is_revealed() {
                 let mine = *s.sealed.cards(v);
                 let _ = writeln!(
                     out,
                     "Your face-down cards: {} (your strength with them: {} battle points)",
-                    self.cards(&mine),
+                    self.cards_with_bp(s, v as u8, &mine),
                     self.strength(s, v as u8, &mine)
                 );
             }

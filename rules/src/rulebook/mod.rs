@@ -4,6 +4,7 @@
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
 mod compile;
+mod explain;
 mod model;
 mod run;
 mod syntax;
@@ -36,6 +37,8 @@ pub struct Rulebook {
     score: Expr,
     worth: Option<Expr>,
     turn_limit: u32,
+    /// What the terminal says beyond the moves (`explain.rs`).
+    explain: explain::Explain,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -100,6 +103,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let (Some(end_when), Some(score)) = (end_when, score) else {
         return Err(c.diags);
     };
+    let explain = explain::Explain::new(pack, &c.sets);
     Ok(Rulebook {
         id: pack
             .lineage
@@ -120,5 +124,6 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         score,
         worth,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
+        explain,
     })
 }

@@ -670,6 +670,14 @@ impl Rules for Rulebook {
         self.table(state, seat)
     }
 
+    fn prompt(&self, state: &State) -> String {
+        self.step_prompt(state)
+    }
+
+    fn score_breakdown(&self, state: &State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        self.breakdown(state)
+    }
+
     fn inspect(&self, state: &State, query: &str) -> Result<String, String> {
         self.answer(state, query)
     }

@@ -314,6 +314,7 @@ impl Rulebook {
                 let _ = writeln!(out, "{name}: {body}");
             }
         }
+        self.explain_table(state, seat, &mut out);
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
             (None, Some(step)) => {

@@ -205,6 +205,10 @@ impl Rules for Virtues {
         self.stage_text(state)
     }
 
+    fn score_breakdown(&self, state: &State) -> Vec<(EngineSeat, Vec<(String, i64)>)> {
+        self.breakdown(state)
+    }
+
     fn render(&self, state: &State, seat: Option<EngineSeat>) -> String {
         self.table(state, seat.map(|s| s as Seat))
     }

@@ -53,6 +53,33 @@ impl Virtues {
         score
     }
 
+    /// [`Self::final_score`] part by part (the Sin bonus only once Camelot has fallen).
+    pub(crate) fn breakdown(&self, state: &State) -> Vec<(EngineSeat, Vec<(String, i64)>)> {
+        (0..state.count() as Seat)
+            .map(|seat| {
+                let p = state.player(seat);
+                let mut parts = vec![
+                    ("treasures".to_string(), self.treasure_points(&p.treasures)),
+                    (
+                        format!("honor ({} × {})", p.honor, self.honor.honor_points),
+                        i64::from(p.honor) * self.honor.honor_points,
+                    ),
+                    (
+                        format!("dishonor ({} × {})", p.dishonor, self.honor.dishonor_points),
+                        i64::from(p.dishonor) * self.honor.dishonor_points,
+                    ),
+                ];
+                if state.end == Some(End::Falls) {
+                    parts.push((
+                        "treasures doubled by Sins (Camelot fell)".to_string(),
+                        self.sin_bonus(&p.virtues, &p.treasures),
+                    ));
+                }
+                (EngineSeat::from(seat), parts)
+            })
+            .collect()
+    }
+
     pub(crate) fn final_outcome(&self, state: &State) -> Option<Outcome> {
         let end = state.end?;
         let seats = 0..state.count() as Seat;

@@ -1,0 +1,192 @@
+//! What the terminal says about a described game beyond its moves, all derived from the
+//! pack: the step being decided (from the step and action names), a legend line under
+//! zones kept in rows by an explained attribute, each visible card's text (or its
+//! condition in words) where the table lists it, and each seat's score split into the
+//! top-level terms of `[end] score`, each labelled by its source text. (The scoring rule
+//! and the legends in the help come from the pack, for every game, in the CLI.)
+
+use std::fmt::Write;
+
+use grail_engine::cond::words::describe;
+use grail_engine::game::Seat;
+use grail_schema::Pack;
+
+use super::Rulebook;
+use super::model::{CardSet, Expr};
+use super::run::{Ctx, State};
+use super::syntax::{self, Ast, Node, Op};
+
+/// The explanations, gathered once from the pack when the description compiles.
+#[derive(Debug, Default)]
+pub struct Explain {
+    /// `[end] score` as written, and parsed: its terms label the breakdown.
+    score_text: String,
+    score: Option<Node>,
+    /// By set and attribute: the legend as one line, if the pack gives one.
+    legends: Vec<Vec<Option<String>>>,
+    /// By set and card type: the card's text, else its condition in words (empty: none),
+    /// for cards that carry a condition or a text.
+    notes: Vec<Vec<String>>,
+}
+
+impl Explain {
+    pub fn new(pack: &Pack, sets: &[CardSet]) -> Self {
+        let score_text = pack
+            .rulebook
+            .end
+            .as_ref()
+            .map_or(String::new(), |e| e.score.value.clone());
+        let score = syntax::expression(&score_text).ok();
+        let mut legends = Vec::with_capacity(sets.len());
+        let mut notes = Vec::with_capacity(sets.len());
+        for set in sets {
+            let Ok(ps) = pack.set(&set.id) else {
+                legends.push(vec![None; set.attrs.len()]);
+                notes.push(vec![String::new(); set.cards.len()]);
+                continue;
+            };
+            legends.push(
+                set.attrs
+                    .iter()
+                    .map(|a| ps.legend_of(a).map(|l| l.line()))
+                    .collect(),
+            );
+            notes.push(ps.cards.iter().map(|c| card_note(pack, ps, c)).collect());
+        }
+        Explain {
+            score_text,
+            score,
+            legends,
+            notes,
+        }
+    }
+}
+
+/// A card's text, else its condition in words (over the set its conditions range over).
+fn card_note(
+    pack: &Pack,
+    set: &grail_schema::pack::CardSet,
+    card: &grail_schema::pack::Card,
+) -> String {
+    if !card.text.trim().is_empty() {
+        return card.text.trim().to_string();
+    }
+    let Some(condition) = &card.condition else {
+        return String::new();
+    };
+    let over = set.condition_over.as_deref().unwrap_or_default();
+    let Ok(over) = pack.set(over) else {
+        return condition.text.clone();
+    };
+    let names: Vec<&str> = over.cards.iter().map(|c| c.name.as_str()).collect();
+    describe(&condition.text, over.universe(), &names).unwrap_or_else(|| condition.text.clone())
+}
+
+/// The top-level terms of a sum, source and compiled side by side: (label, sign, term).
+fn terms<'e>(
+    node: &Node,
+    expr: &'e Expr,
+    text: &str,
+    sign: i64,
+    out: &mut Vec<(String, i64, &'e Expr)>,
+) {
+    match (&node.ast, expr) {
+        (Ast::Bin(op @ (Op::Add | Op::Sub), nl, nr), Expr::Bin(_, el, er)) => {
+            terms(nl, el, text, sign, out);
+            let right = if *op == Op::Sub { -sign } else { sign };
+            terms(nr, er, text, right, out);
+        }
+        _ => {
+            let label = text.get(node.span.clone()).unwrap_or("?").trim();
+            out.push((label.to_string(), sign, expr));
+        }
+    }
+}
+
+impl Rulebook {
+    /// "step `lay` of P1's turn: play or discard".
+    pub(super) fn step_prompt(&self, state: &State) -> String {
+        if state.ended.is_some() {
+            return String::new();
+        }
+        let Some(step) = self.steps.get(usize::from(state.step)) else {
+            return String::new();
+        };
+        let actions: Vec<&str> = step
+            .actions
+            .iter()
+            .map(|&a| self.actions[a].name.as_str())
+            .collect();
+        format!(
+            "step `{}` of P{}'s turn: {}",
+            step.name,
+            usize::from(state.current) + 1,
+            actions.join(" or ")
+        )
+    }
+
+    /// Each seat's score by the top-level terms of `[end] score`; they add up to it.
+    pub(super) fn breakdown(&self, state: &State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        let mut parts = Vec::new();
+        match &self.explain.score {
+            Some(node) => terms(node, &self.score, &self.explain.score_text, 1, &mut parts),
+            None => parts.push((self.explain.score_text.clone(), 1, &self.score)),
+        }
+        (0..usize::from(state.players))
+            .map(|player| {
+                let ctx = Ctx {
+                    state,
+                    player,
+                    card: -1,
+                    row: -1,
+                };
+                let shown = parts
+                    .iter()
+                    .map(|(label, sign, e)| (label.clone(), sign * self.eval(e, &ctx)))
+                    .collect();
+                (player, shown)
+            })
+            .collect()
+    }
+
+    /// Under the table: a legend line for each attribute that keys the rows of a zone, and
+    /// the text (or condition in words) of each card the viewer sees that has one.
+    pub(super) fn explain_table(&self, state: &State, seat: Option<Seat>, out: &mut String) {
+        let mut shown: Vec<(usize, usize)> = Vec::new();
+        for z in &self.zones {
+            let Some(by) = z.by else { continue };
+            if shown.contains(&(z.set, by)) {
+                continue;
+            }
+            shown.push((z.set, by));
+            if let Some(Some(line)) = self.explain.legends.get(z.set).and_then(|l| l.get(by)) {
+                let _ = writeln!(out, "Legend: {line}");
+            }
+        }
+        let mut noted: Vec<(usize, u16)> = Vec::new();
+        for (p, pile) in state.piles.iter().enumerate() {
+            if !self.sees(p, seat) {
+                continue;
+            }
+            let set = self.zones[self.locate(p).0].set;
+            for &card in pile {
+                let note = self
+                    .explain
+                    .notes
+                    .get(set)
+                    .and_then(|n| n.get(usize::from(card)));
+                if note.is_some_and(|n| !n.is_empty()) && !noted.contains(&(set, card)) {
+                    noted.push((set, card));
+                }
+            }
+        }
+        for (set, card) in noted {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                self.sets[set].cards[usize::from(card)],
+                self.explain.notes[set][usize::from(card)]
+            );
+        }
+    }
+}
