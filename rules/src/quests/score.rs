@@ -27,8 +27,7 @@ impl Quests {
                     .progress
                     .get(usize::from(p.rank))
                     .or(self.progress.last());
-                let rank = self.ranks.names.get(usize::from(p.rank));
-                let rank = rank.map_or("the last rank", String::as_str);
+                let rank = self.rank_name(p.rank);
                 let parts = vec![
                     (
                         format!("shields to reach {rank}"),

@@ -188,7 +188,7 @@ impl Quests {
         }
     }
 
-    fn rank_name(&self, rank: u8) -> &str {
+    pub(crate) fn rank_name(&self, rank: u8) -> &str {
         self.ranks
             .names
             .get(usize::from(rank))

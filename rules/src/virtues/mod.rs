@@ -81,6 +81,8 @@ pub struct Quest {
     pub(crate) requirement: Program,
     /// The requirement as written.
     pub(crate) source: String,
+    /// The requirement in words for players ("two or more Mercy cards").
+    pub(crate) words: String,
     /// The smallest presentations that meet the requirement from the whole virtue deck: how
     /// close a hand is to it (for bots).
     pub(crate) shapes: Vec<Counts>,

@@ -1,6 +1,7 @@
 //! Building the rulebook from the pack: every card, number and condition the rules read,
 //! with a diagnostic pointing into the pack for anything missing or inconsistent.
 
+use grail_engine::cond::words::describe;
 use grail_engine::cond::{Program, solve};
 use grail_engine::counts::Counts;
 use grail_engine::diag::Diagnostic;
@@ -123,7 +124,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
     let quests = quest_set
         .cards
         .iter()
-        .filter_map(|c| quest(&mut e, quest_set, c, &deck))
+        .filter_map(|c| quest(&mut e, quest_set, c, (virtue_set, &deck)))
         .collect();
     let trials = trial_set
         .cards
@@ -251,7 +252,12 @@ fn attribute(e: &mut Errors, set: &PackSet, t: usize, name: &str) -> u8 {
     }
 }
 
-fn quest(e: &mut Errors, set: &PackSet, card: &PackCard, deck: &[u8]) -> Option<Quest> {
+fn quest(
+    e: &mut Errors,
+    set: &PackSet,
+    card: &PackCard,
+    (virtues, deck): (&PackSet, &[u8]),
+) -> Option<Quest> {
     let t = set.cards.iter().position(|c| c.id == card.id)?;
     let Some(condition) = &card.condition else {
         e.here(
@@ -271,6 +277,11 @@ fn quest(e: &mut Errors, set: &PackSet, card: &PackCard, deck: &[u8]) -> Option<
         shapes: shapes(&condition.program, deck),
         requirement: condition.program.clone(),
         source: condition.text.clone(),
+        words: {
+            let names: Vec<&str> = virtues.cards.iter().map(|c| c.name.as_str()).collect();
+            describe(&condition.text, virtues.universe(), &names)
+                .unwrap_or_else(|| condition.text.clone())
+        },
         trials,
         max_knights,
         reward: effects::at(&list, When::Complete),

@@ -356,7 +356,7 @@ impl Virtues {
                 out,
                 "  {:<26} needs {} · {} · knights: {}{}",
                 self.quest_ref(state, i as u8),
-                q.source,
+                q.words,
                 Count(q.trials.into(), "trial"),
                 if knights.is_empty() {
                     "-".into()
