@@ -164,6 +164,9 @@ fn write_tables(pack: &Pack, out: &mut dyn Write) -> std::io::Result<()> {
             rows.push(row);
         }
         write_aligned(&rows, out)?;
+        for legend in &set.legend {
+            writeln!(out, "  legend: {}", escape(&legend.line()))?;
+        }
     }
     Ok(())
 }
@@ -199,11 +202,13 @@ pub fn card_text(pack: &Pack, set: &CardSet, card: &Card) -> String {
         lines.push(format!("  points: {points}"));
     }
     for (a, attr) in universe.attrs.iter().enumerate() {
-        lines.push(format!(
-            "  {}: {}",
-            attr.name,
-            shown_value(universe, index, a)
-        ));
+        let value = shown_value(universe, index, a);
+        // What the value means, where the pack's legend says (a colour's kind).
+        let meaning = set
+            .legend_of(&attr.name)
+            .and_then(|l| l.meaning(&value))
+            .map_or(String::new(), |m| format!(" ({})", escape(m)));
+        lines.push(format!("  {}: {value}{meaning}", attr.name));
     }
     if let Some(condition) = &card.condition {
         let over = set.condition_over.as_deref().unwrap_or_default();

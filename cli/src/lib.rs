@@ -5,6 +5,7 @@ pub mod cards;
 pub mod content;
 mod excerpt;
 pub mod exit;
+pub mod explain;
 pub mod games;
 pub mod interrupt;
 pub mod lint;

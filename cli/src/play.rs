@@ -351,6 +351,7 @@ pub fn play(
         .close(&to_replay(session))
         .map_err(|e| save_error(session, e))?;
     writeln!(out, "\n{}", session.m.render(None).trim_end())?;
+    crate::explain::write_game_over(out, session.m.as_ref())?;
     if let Some(outcome) = session.m.outcome() {
         let agents: Vec<String> = session.table.iter().map(|p| p.name()).collect();
         write_outcome(out, &outcome, Some(&agents))?;
@@ -442,10 +443,12 @@ fn human_turn(
             "" => continue,
             "quit" | "exit" | "q" => return Ok(None),
             "help" | "?" => {
+                let about = session.pack.as_ref().map(crate::explain::pack_help);
                 writeln!(
                     out,
-                    "{}\n\n{COMMANDS}",
-                    session.game.notation_help().trim_end()
+                    "{}\n{}\n{COMMANDS}",
+                    session.game.notation_help().trim_end(),
+                    about.map_or(String::new(), |a| format!("\n{a}"))
                 )?;
                 continue;
             }

@@ -1,0 +1,83 @@
+//! What `grail play` explains beyond the table, for every game alike, from the pack and the
+//! `Rules` interface: the scoring rule and the attribute legends in the help, and the
+//! game-over screen (every hand revealed, each score broken into its parts).
+
+use std::io::Write;
+
+use grail_engine::facade::DynMatch;
+use grail_engine::seats::seat_name;
+use grail_schema::Pack;
+
+use crate::excerpt::escape;
+
+/// The help's lines about the game itself: how it is scored (`[pack] scoring`, else a
+/// described game's `[end] score` as written) and what attribute values mean.
+pub fn pack_help(pack: &Pack) -> String {
+    let mut out = String::new();
+    if !pack.scoring.trim().is_empty() {
+        out += &format!("Scoring: {}\n", escape(pack.scoring.trim()));
+    } else if let Some(end) = &pack.rulebook.end {
+        out += &format!(
+            "Scoring: at the end, each player scores {}\n",
+            escape(end.score.value.trim())
+        );
+    }
+    for set in &pack.sets {
+        for legend in &set.legend {
+            out += &format!(
+                "Legend ({}): {}\n",
+                escape(&set.name),
+                escape(&legend.line())
+            );
+        }
+    }
+    out
+}
+
+/// Whether a zone named by `Rules::zones` belongs to seat `seat` (`P2 hand`, `trails P2 red`).
+fn owned_by(zone: &str, seat: usize) -> bool {
+    let name = seat_name(seat);
+    zone.split_whitespace().any(|w| w == name)
+}
+
+/// After the last move: every seat's cards (hidden ones too, the game being over), and
+/// each score in the parts the rules give, with their sum.
+pub fn write_game_over(out: &mut dyn Write, m: &dyn DynMatch) -> std::io::Result<()> {
+    let players = m.setup().players;
+    let zones = m.zones();
+    if !zones.is_empty() {
+        writeln!(out, "\nEvery player's cards, revealed:")?;
+    }
+    for seat in (0..players).filter(|_| !zones.is_empty()) {
+        writeln!(out, "  {}:", seat_name(seat))?;
+        let mut any = false;
+        for (zone, cards) in zones
+            .iter()
+            .filter(|(z, c)| owned_by(z, seat) && !c.is_empty())
+        {
+            writeln!(out, "    {}: {}", escape(zone), cards.join(" "))?;
+            any = true;
+        }
+        if !any {
+            writeln!(out, "    no cards")?;
+        }
+    }
+    let breakdown = m.score_breakdown();
+    if breakdown.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nWhere the scores come from:")?;
+    for (seat, parts) in breakdown {
+        let total: i64 = parts.iter().map(|(_, v)| v).sum();
+        writeln!(out, "  {}: {total}", seat_name(seat))?;
+        let width = parts
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (label, value) in parts {
+            writeln!(out, "    {:<width$}  {value:>5}", escape(&label))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! Issue 16, part 5: the terminal game explains itself from the pack. Snapshots of what a
+//! human sees in `grail play` for Quests, Virtues and the content-only five-trails: the
+//! first menu (naming the step being asked), the help (the scoring rule and the legends) and
+//! the game-over screen (every player's cards revealed, each score in its parts).
+
+use std::path::{Path, PathBuf};
+
+use grail_cli::content::Content;
+use grail_cli::games::{load_pack, open_game};
+use grail_cli::play::{self, PlayArgs};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The transcript of a human at seat 1 typing `input`, then `1` until the game ends.
+fn transcript(game: &str, players: usize, seed: u64, input: &str) -> String {
+    let content = Content::folder(repo().join("content"));
+    let opened = open_game(&content, game, None).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "grail-screens-{}-{}",
+        std::process::id(),
+        game.replace('/', "_")
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("game.ron");
+    let args = PlayArgs {
+        game: Some(game.into()),
+        variant: None,
+        players: Some(players),
+        seat: Some(1),
+        bots: Vec::new(),
+        seed: Some(seed),
+        save: Some(save.clone()),
+        force: false,
+        resume: None,
+        ignore_content_hash: false,
+    };
+    let mut session = play::start(opened.as_ref(), &args).unwrap();
+    session.pack = load_pack(&content, game, None).ok();
+    let input = format!("{input}{}", "1\n".repeat(5000));
+    let mut out = Vec::new();
+    play::play(&mut session, &mut input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out)
+        .unwrap()
+        .replace(&save.display().to_string(), "<save>")
+        .replace(&repo().display().to_string(), "<repo>")
+}
+
+/// The screens worth reading: up to the first prompt, the help, and the end.
+struct Screens {
+    menu: String,
+    help: String,
+    game_over: String,
+}
+
+fn screens(text: &str) -> Screens {
+    let prompt = "P1> ";
+    let first = text.find(prompt).expect("the human is asked");
+    let after = &text[first + prompt.len()..];
+    let help = &after[..after.find(prompt).expect("asked again after help")];
+    let end = text
+        .find("\nEvery player's cards, revealed:")
+        .expect("the game ends");
+    Screens {
+        menu: text[..first].to_string(),
+        help: help.to_string(),
+        game_over: text[end..].to_string(),
+    }
+}
+
+fn check(name: &str, game: &str, players: usize, seed: u64) -> Screens {
+    let s = screens(&transcript(game, players, seed, "help\n"));
+    insta::assert_snapshot!(format!("{name}_menu"), s.menu);
+    insta::assert_snapshot!(format!("{name}_help"), s.help);
+    insta::assert_snapshot!(format!("{name}_game_over"), s.game_over);
+    s
+}
+
+#[test]
+fn quests_explains_its_menu_help_and_end() {
+    let s = check("quests", "quests", 2, 5);
+    assert!(s.menu.contains("Your decision: "), "{}", s.menu);
+    assert!(s.help.contains("Scoring: Shields:"), "{}", s.help);
+    assert!(
+        s.help.contains("Legend (Adventure cards): kind:"),
+        "{}",
+        s.help
+    );
+    assert!(s.game_over.contains("shields since"), "{}", s.game_over);
+}
+
+#[test]
+fn virtues_explains_its_menu_help_and_end() {
+    let s = check("virtues", "virtues", 3, 2);
+    assert!(
+        s.help.contains("Scoring: Your treasures' points"),
+        "{}",
+        s.help
+    );
+    assert!(s.game_over.contains("treasures"), "{}", s.game_over);
+}
+
+#[test]
+fn five_trails_explains_its_menu_help_and_end() {
+    let pack = repo()
+        .join("docs/examples/five-trails")
+        .display()
+        .to_string();
+    let s = check("five_trails", &pack, 2, 4);
+    assert!(
+        s.menu
+            .contains("Your decision: step `lay` of P1's turn: play or discard"),
+        "{}",
+        s.menu
+    );
+    assert!(
+        s.help.contains(
+            "Scoring: at the end, each player scores sum(value, trails(P)) - $trail_cost * nonempty(trails(P))"
+        ),
+        "{}",
+        s.help
+    );
+    assert!(s.game_over.contains("hand P2: "), "{}", s.game_over);
+    assert!(
+        s.game_over.contains("$trail_cost * nonempty(trails(P))"),
+        "{}",
+        s.game_over
+    );
+}
+
+/// A described game's table explains what its pack explains: a legend line for the
+/// attribute keying a zone's rows, and the text of each card the viewer sees (and only
+/// those); `info` shows a value's meaning.
+#[test]
+fn a_described_games_table_shows_legends_and_the_texts_of_cards_in_view() {
+    let dir = std::env::temp_dir().join(format!("grail-screens-{}-legend", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = repo().join("docs/examples/five-trails");
+    std::fs::copy(source.join("pack.toml"), dir.join("pack.toml")).unwrap();
+    let cards = std::fs::read_to_string(source.join("cards.toml"))
+        .unwrap()
+        .replace(
+            "value = { min = 1, max = 10 }\n",
+            "value = { min = 1, max = 10 }\n\n[sets.trail.legend.color]\nred = \"the dragon's trail\"\n",
+        )
+        .replace(
+            "id = \"red-5\"\nname = \"Red 5\"\n",
+            "id = \"red-5\"\nname = \"Red 5\"\ntext = \"Halfway up the dragon's trail.\"\n",
+        );
+    std::fs::write(dir.join("cards.toml"), cards).unwrap();
+    let content = Content::folder(repo().join("content"));
+    let path = dir.display().to_string();
+    let game = open_game(&content, &path, None).unwrap();
+    // Seed 4 deals red-5 to P1 (see the five-trails menu snapshot).
+    let mut m = game
+        .new_match(grail_engine::game::Setup::new(2, 4))
+        .unwrap();
+    let mine = m.render(Some(0));
+    assert!(
+        mine.contains("Legend: color: red = the dragon's trail"),
+        "{mine}"
+    );
+    assert!(
+        mine.contains("  red-5: Halfway up the dragon's trail."),
+        "{mine}"
+    );
+    let public = m.render(None);
+    assert!(public.contains("Legend: color: red"), "{public}");
+    assert!(
+        !public.contains("red-5"),
+        "a hand's card stays hidden: {public}"
+    );
+    let pack = load_pack(&content, &path, None).unwrap();
+    let (set, card) = grail_cli::cards::find(&pack, "red-5").unwrap()[0];
+    let info = grail_cli::cards::card_text(&pack, set, card);
+    assert!(info.contains("color: red (the dragon's trail)"), "{info}");
+    assert!(
+        grail_cli::explain::pack_help(&pack)
+            .contains("Legend (Trail cards): color: red = the dragon's trail"),
+        "the help lists it"
+    );
+}
