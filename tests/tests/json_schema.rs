@@ -102,7 +102,8 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "include",
             "name",
             "players",
-            "rules"
+            "rules",
+            "scoring"
         ]
     );
     assert_eq!(
@@ -111,6 +112,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "attributes",
             "cards",
             "condition_over",
+            "legend",
             "name",
             "product",
             "total",
