@@ -253,6 +253,12 @@ pub fn card_text(pack: &Pack, set: &CardSet, card: &Card) -> String {
     lines.join("\n") + "\n"
 }
 
+/// A card's condition in words, over the set its set's conditions range over.
+pub fn condition_in_words(pack: &Pack, set: &CardSet, card: &Card) -> Option<String> {
+    let over = set.condition_over.as_deref()?;
+    condition_words(pack, &[over], &card.condition.as_ref()?.text)
+}
+
 /// A condition over `sets` in words; `None` when the sets cannot be joined (lint said so).
 fn condition_words(pack: &Pack, sets: &[&str], text: &str) -> Option<String> {
     let universe = match sets {

@@ -81,3 +81,45 @@ pub fn write_game_over(out: &mut dyn Write, m: &dyn DynMatch) -> std::io::Result
     }
     Ok(())
 }
+
+/// Under a rendered table: the legend of an attribute whose values the table uses next to
+/// cards of its set (King Arthur's adversaries by colour), and the text (else the condition
+/// in words) of each card with a condition that the table names by id; each unless the
+/// table already says it. Only what the rendered view names, so nothing the viewer cannot
+/// see. Every game gets these from its pack, without a rules module's help.
+pub fn card_notes(pack: &Pack, table: &str) -> String {
+    let words: Vec<&str> = table
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .collect();
+    let mut out = String::new();
+    for set in &pack.sets {
+        if !set.cards.iter().any(|c| words.contains(&c.id.as_str())) {
+            continue;
+        }
+        for legend in &set.legend {
+            let line = legend.line();
+            let used = legend
+                .entries
+                .iter()
+                .any(|(v, _)| words.contains(&v.as_str()));
+            if used && !table.contains(&line) {
+                out += &format!("Legend: {}\n", escape(&line));
+            }
+        }
+    }
+    for set in &pack.sets {
+        for card in set.cards.iter().filter(|c| c.condition.is_some()) {
+            if !words.contains(&card.id.as_str()) {
+                continue;
+            }
+            let note = match card.text.trim() {
+                "" => crate::cards::condition_in_words(pack, set, card),
+                text => Some(text.to_string()),
+            };
+            if let Some(note) = note.filter(|n| !table.contains(n.as_str())) {
+                out += &format!("  {}: {}\n", card.id, escape(&note));
+            }
+        }
+    }
+    out
+}

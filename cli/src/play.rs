@@ -419,7 +419,17 @@ fn human_turn(
     out: &mut dyn Write,
 ) -> Result<Option<Played>, CliError> {
     let m = &mut session.m;
-    writeln!(out, "\n{}", m.render(Some(seat)).trim_end())?;
+    let table = |m: &mut Box<dyn grail_engine::facade::DynMatch + '_>| {
+        let text = m.render(Some(seat));
+        let notes = session
+            .pack
+            .as_ref()
+            .map_or(String::new(), |p| crate::explain::card_notes(p, &text));
+        format!("{}\n{}", text.trim_end(), notes.trim_end())
+            .trim_end()
+            .to_string()
+    };
+    writeln!(out, "\n{}", table(m))?;
     let mut legal = m.legal_moves();
     let prompt = m.prompt();
     if !prompt.is_empty() {
@@ -461,7 +471,7 @@ fn human_turn(
                 continue;
             }
             "table" => {
-                writeln!(out, "{}", m.render(Some(seat)).trim_end())?;
+                writeln!(out, "{}", table(m))?;
                 continue;
             }
             "info" => {

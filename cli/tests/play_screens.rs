@@ -183,3 +183,40 @@ fn a_described_games_table_shows_legends_and_the_texts_of_cards_in_view() {
         "the help lists it"
     );
 }
+
+/// Issue 16: "King Arthur adventures show only the condition language although each card
+/// has a plain `text`"; "colours are never mapped to kinds". The terminal adds the text of
+/// every condition card its table names, and the legend of the colours it lists.
+#[test]
+fn king_arthur_adventures_on_the_table_come_with_their_text() {
+    let text = transcript("king-arthur", 2, 3, "quit\n");
+    let menu = &text[..text.find("P1> ").unwrap()];
+    let pack = load_pack(
+        &Content::folder(repo().join("content")),
+        "king-arthur",
+        None,
+    )
+    .unwrap();
+    let adventures = pack.set("adventures").unwrap();
+    let mut shown = 0;
+    for card in &adventures.cards {
+        let named = menu
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .any(|w| w == card.id);
+        if named {
+            shown += 1;
+            assert!(
+                menu.contains(&format!("  {}: {}", card.id, card.text.trim())),
+                "{}: {menu}",
+                card.id
+            );
+        }
+    }
+    assert!(shown > 0, "the table shows adventures: {menu}");
+    // "colours are never mapped to kinds (dragons are red)": the adversaries' legend.
+    assert!(
+        menu.contains("Legend: color: yellow = dark powers, blue = enemy knights, green = monsters, red = dragons"),
+        "{menu}"
+    );
+    insta::assert_snapshot!("king_arthur_menu", menu);
+}
