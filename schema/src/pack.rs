@@ -506,6 +506,34 @@ knights = { 2 = 6, 3 = 6, 4 = 5 }
         loaded.diagnostics.iter().map(|d| d.code).collect()
     }
 
+    /// Issue 16: a legend says what values mean, listed in the domain's order; a mod
+    /// patches it value by value, and inherits the scoring text.
+    #[test]
+    fn legends_follow_the_domain_and_merge_value_by_value() {
+        let base = format!(
+            "{}scoring = \"most points\"\n{}",
+            &BASE[..BASE.find("[params]").unwrap()],
+            "[sets.deck]\n[sets.deck.attributes]\ncolor = [\"red\", \"blue\", \"green\"]\n\
+             [sets.deck.legend.color]\ngreen = \"monsters\"\nred = \"dragons\"\n\
+             [[sets.deck.cards]]\nid = \"r\"\ncolor = \"red\"\n"
+        );
+        let mut files = MemoryFiles::new();
+        files.insert("p/pack.toml", base).insert(
+            "p/five.toml",
+            "[pack]\nid = \"five\"\nextends = \"pack.toml\"\n\
+             [sets.deck.legend.color]\nblue = \"knights\"\nred = \"wyrms\"\n",
+        );
+        let loaded = Loader::new(&files).load(Path::new("p/five.toml"));
+        let pack = loaded.pack.expect("loads");
+        let legend = pack.set("deck").unwrap().legend_of("color").unwrap();
+        assert_eq!(
+            legend.line(),
+            "color: red = wyrms, blue = knights, green = monsters"
+        );
+        assert_eq!(legend.meaning("green"), Some("monsters"));
+        assert_eq!(pack.scoring, "most points");
+    }
+
     #[test]
     fn a_count_has_its_own_value_and_a_plain_param_holds_for_every_count() {
         let loaded = load(&BASE.replace("\"base\"", "\"five\""));
