@@ -333,7 +333,20 @@ fn set_json(set: &CardSet) -> Json {
             })
         })
         .collect();
-    json!({ "id": set.id, "name": set.name, "total": set.total(), "cards": cards })
+    // What attribute values mean, by attribute and value, in the domain's order.
+    let legend: serde_json::Map<String, Json> = set
+        .legend
+        .iter()
+        .map(|l| {
+            let entries: serde_json::Map<String, Json> = l
+                .entries
+                .iter()
+                .map(|(v, w)| (v.clone(), Json::from(w.as_str())))
+                .collect();
+            (l.attr.clone(), Json::Object(entries))
+        })
+        .collect();
+    json!({ "id": set.id, "name": set.name, "total": set.total(), "legend": legend, "cards": cards })
 }
 
 fn card_json(pack: &Pack, set: &CardSet, card: &Card) -> Json {

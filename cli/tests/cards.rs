@@ -152,6 +152,16 @@ fn json_gives_the_same_card_as_data() {
     );
     assert!(card["text"].as_str().unwrap().contains("total worth of 12"));
 
+    let o = grail(&["cards", "king-arthur", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let adversaries = v["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "adversaries")
+        .unwrap();
+    assert_eq!(adversaries["legend"]["color"]["red"], "dragons");
+
     let o = grail(&["cards", "virtues", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let total: u64 = v["sets"]
