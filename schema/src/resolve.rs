@@ -112,6 +112,10 @@ impl Resolver<'_> {
             conditions,
             rulebook: file.rulebook.clone(),
             origin: crate::pack::Origin::default(),
+            players_loc: header
+                .players
+                .as_ref()
+                .map_or_else(|| loc.clone(), |p| p.loc.clone()),
             loc,
             hash: String::new(),
             sources: Arc::default(),
@@ -578,14 +582,19 @@ impl Resolver<'_> {
             );
         }
         if let Some(r) = c.remove.as_ref().filter(|r| r.value) {
-            self.error_at(
-                "misplaced-remove",
-                format!(
-                    "`remove` only applies in a pack that extends another, which has card `{}`",
-                    c.id.value
+            self.diags.push(
+                Diagnostic::error(
+                    "misplaced-remove",
+                    format!(
+                        "`remove` only applies in a pack that extends another, which has card `{}`",
+                        c.id.value
+                    ),
+                )
+                .at(r.loc.source, r.loc.span.clone(), "nothing to remove")
+                .with_help(
+                    "to leave out a card of your own pack, delete it or give it `copies = 0`; \
+                     to remove a card of another pack, `extends` that pack",
                 ),
-                &r.loc,
-                "nothing to remove",
             );
         }
         Card {
