@@ -1,9 +1,12 @@
 //! `grail lint` on packs that load but that their rulebook refuses to compile: broken Artus
 //! boards and cards (a plate missing, a Prince off the board, rounds that do not use up the
 //! cards, broken effects, a ring supply that can run dry), Artus mods whose plate positions or
-//! Knight counts by player count do not add up, and a King Arthur table with more
-//! adventures than the rules can track. Fixtures in `tests/lint/`, each a mod extending a
-//! bundled pack; snapshots of what lint prints.
+//! Knight counts by player count do not add up, King Arthur and Quests mods the rules cannot
+//! play (too few seals, too many adventures, effects and overrides the rules do not have),
+//! and game descriptions for the generic rulebook with misspelt names and mixed-up kinds.
+//! Fixtures in `tests/lint/`, each a mod extending a bundled pack (one folder per rulebook
+//! mistake, so a port of a game onto the generic rulebook can adapt them one by one) or a
+//! small game of its own; snapshots of what lint prints.
 
 use std::path::Path;
 
