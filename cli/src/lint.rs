@@ -50,6 +50,11 @@ pub fn lint(paths: &[PathBuf], content: &Content) -> Vec<Report> {
             if let Some(pack) = &loaded.pack
                 && let Err(problems) = grail_rules::build(pack)
             {
+                let sources = &loaded.sources;
+                let problems: Vec<Diagnostic> = problems
+                    .into_iter()
+                    .map(|d| grail_schema::resolve::note_inherited(sources, d))
+                    .collect();
                 loaded.diagnostics.extend(problems);
                 loaded.pack = None;
             }

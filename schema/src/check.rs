@@ -166,14 +166,24 @@ pub fn rules<'a>(
 
     for c in spec.conditions {
         match file.conditions.get(c.name) {
-            None => diags.push(
-                Diagnostic::error(
-                    "missing-condition",
-                    format!("the `{}` rules need condition `{}`", spec.id, c.name),
-                )
-                .at(at.source, at.span.clone(), "in this pack")
-                .with_help(format!("add [conditions.{}]: {}", c.name, c.doc)),
-            ),
+            None => {
+                let declared = file.conditions.iter().map(|(k, _)| k.value.as_str());
+                let help = match did_you_mean(c.name, declared) {
+                    Some(near) => format!(
+                        "is [conditions.{near}] meant to be [conditions.{}]? ({})",
+                        c.name, c.doc
+                    ),
+                    None => format!("add [conditions.{}]: {}", c.name, c.doc),
+                };
+                diags.push(
+                    Diagnostic::error(
+                        "missing-condition",
+                        format!("the `{}` rules need condition `{}`", spec.id, c.name),
+                    )
+                    .at(at.source, at.span.clone(), "in this pack")
+                    .with_help(help),
+                );
+            }
             Some(def) => {
                 let args: Vec<&str> = def.args.iter().map(|a| a.value.as_str()).collect();
                 if args != c.args {
@@ -194,7 +204,20 @@ pub fn rules<'a>(
                                 args.join(", ")
                             ),
                         )
-                        .at(key.source, key.span.clone(), "arguments differ"),
+                        .at(key.source, key.span.clone(), "arguments differ")
+                        .with_help(format!(
+                            "declare `args = [{}]` and read them in the condition as {}",
+                            c.args
+                                .iter()
+                                .map(|a| format!("\"{a}\""))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            c.args
+                                .iter()
+                                .map(|a| format!("`${a}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
                     );
                 }
             }

@@ -347,10 +347,10 @@ impl Run<'_, '_> {
                             h.id.loc.span.clone(),
                             "in an included file",
                         )
-                        .also(
-                            name.loc.source,
-                            name.loc.span.clone(),
-                            "included here",
+                        .also(name.loc.source, name.loc.span.clone(), "included here")
+                        .with_help(
+                            "remove the [pack] table from the included file: the pack that \
+                             includes it says what the pack is",
                         ),
                     );
                 }

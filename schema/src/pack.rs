@@ -46,6 +46,9 @@ pub struct Pack {
     pub origin: Origin,
     #[serde(skip)]
     pub(crate) loc: Loc,
+    /// Where `players` is given (the pack's `[pack]` id when it is not).
+    #[serde(skip)]
+    pub(crate) players_loc: Loc,
     #[serde(skip)]
     pub(crate) hash: String,
     #[serde(skip)]
@@ -215,6 +218,12 @@ impl Pack {
     /// Comments, formatting and file layout do not change it; any content change does.
     pub fn hash(&self) -> &str {
         &self.hash
+    }
+
+    /// Where the pack says how many may play (`players`), for a rulebook that cannot seat
+    /// them.
+    pub fn players_loc(&self) -> &Loc {
+        &self.players_loc
     }
 
     /// The texts every [`Loc`] and diagnostic of this pack points into.

@@ -30,6 +30,29 @@ pub struct Resolver<'a> {
     pub spec: Option<&'a RulesSpec>,
 }
 
+/// The file `source` is when it comes from a pack the checked one extends (outside the
+/// folder of the root file, the first source read): what a mod inherits.
+pub fn inherited_from(sources: &Sources, source: SourceId) -> Option<&str> {
+    let root = sources.get(SourceId(0)).name.as_str();
+    let folder = root.rfind('/').map_or("", |i| &root[..=i]);
+    let name = sources.get(source).name.as_str();
+    (source != SourceId(0) && !name.starts_with(folder)).then_some(name)
+}
+
+/// A finding placed in a file the mod inherits (a rulebook's, found after loading) says so,
+/// and where the mod overrides what that file says.
+pub fn note_inherited(sources: &Sources, d: Diagnostic) -> Diagnostic {
+    let Some(file) = d.primary().and_then(|l| inherited_from(sources, l.source)) else {
+        return d;
+    };
+    let note = format!(
+        "{file} comes from the pack yours extends: override it in your pack, {} (a card by \
+         its `id`, a param under `[params]`)",
+        sources.get(SourceId(0)).name
+    );
+    d.with_note(note)
+}
+
 impl Resolver<'_> {
     pub fn resolve(&mut self, file: PackFile, lineage: Vec<String>) -> Option<Pack> {
         let header = file.pack?;
@@ -113,6 +136,10 @@ impl Resolver<'_> {
             conditions,
             rulebook: file.rulebook.clone(),
             origin: crate::pack::Origin::default(),
+            players_loc: header
+                .players
+                .as_ref()
+                .map_or_else(|| loc.clone(), |p| p.loc.clone()),
             loc,
             hash: String::new(),
             sources: Arc::default(),
@@ -121,23 +148,27 @@ impl Resolver<'_> {
         Some(pack)
     }
 
-    /// The file `loc` is in when it comes from a pack the checked one extends (outside the
-    /// folder of the root file, the first source read): a value the mod inherits.
     fn inherited(&self, loc: &Loc) -> Option<String> {
-        let root = self.sources.get(SourceId(0)).name.as_str();
-        let folder = root.rfind('/').map_or("", |i| &root[..=i]);
-        let name = &self.sources.get(loc.source).name;
-        (loc.source != SourceId(0) && !name.starts_with(folder)).then(|| name.clone())
+        inherited_from(self.sources, loc.source).map(str::to_string)
     }
 
-    /// Says where an inherited value comes from and how the mod overrides it.
-    fn inherited_fix(&self, d: Diagnostic, loc: &Loc, what: &str, fix: String) -> Diagnostic {
-        match self.inherited(loc) {
-            Some(file) => d
-                .with_note(format!("{what} is inherited from {file}"))
-                .with_help(fix),
-            None => d,
-        }
+    /// Says where an inherited value comes from and how the mod overrides it: which `line`
+    /// to write under which `[table]` of its own root file (`verb`: "override it", ...).
+    fn inherited_fix(
+        &self,
+        d: Diagnostic,
+        loc: &Loc,
+        what: &str,
+        (verb, table, line): (&str, String, String),
+    ) -> Diagnostic {
+        let Some(file) = self.inherited(loc) else {
+            return d;
+        };
+        let root = &self.sources.get(SourceId(0)).name;
+        d.with_note(format!("{what} is inherited from {file}"))
+            .with_help(format!(
+                "{verb} in your pack, {root}: write `{line}` under `[{table}]`"
+            ))
     }
 
     fn error_at(
@@ -623,12 +654,15 @@ impl Resolver<'_> {
                     d,
                     range,
                     &format!("the range of `{}`", attr.name),
-                    format!(
-                        "widen the range in your pack's `[sets.{set}.attributes]`: \
-                         `{} = {{ min = {}, max = {} }}`",
-                        attr.name,
-                        (*min).min(*n),
-                        (*max).max(*n)
+                    (
+                        "widen the range",
+                        format!("sets.{set}.attributes"),
+                        format!(
+                            "{} = {{ min = {}, max = {} }}",
+                            attr.name,
+                            (*min).min(*n),
+                            (*max).max(*n)
+                        ),
                     ),
                 );
                 self.diags.push(d);
@@ -661,14 +695,19 @@ impl Resolver<'_> {
             );
         }
         if let Some(r) = c.remove.as_ref().filter(|r| r.value) {
-            self.error_at(
-                "misplaced-remove",
-                format!(
-                    "`remove` only applies in a pack that extends another, which has card `{}`",
-                    c.id.value
+            self.diags.push(
+                Diagnostic::error(
+                    "misplaced-remove",
+                    format!(
+                        "`remove` only applies in a pack that extends another, which has card `{}`",
+                        c.id.value
+                    ),
+                )
+                .at(r.loc.source, r.loc.span.clone(), "nothing to remove")
+                .with_help(
+                    "to leave out a card of your own pack, delete it or give it `copies = 0`; \
+                     to remove a card of another pack, `extends` that pack",
                 ),
-                &r.loc,
-                "nothing to remove",
             );
         }
         Card {
@@ -788,9 +827,10 @@ impl Resolver<'_> {
             format!("declared {}", total.value),
         )
         .with_note(format!("{breakdown} = {listed}"));
-        let fix = format!(
-            "set `total = {listed}` in your pack's `[sets.{}]`",
-            key.value
+        let fix = (
+            "override it",
+            format!("sets.{}", key.value),
+            format!("total = {listed}"),
         );
         let d = self.inherited_fix(d, &total.loc, "this total", fix);
         self.diags.push(d);

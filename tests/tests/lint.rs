@@ -3,39 +3,58 @@
 //! diagnostic codes, so a snapshot cannot silently lose a finding.
 //!
 //! A case lints its variant file when it has a `variants/` folder, else its pack folder.
-//! Fixture packs use the `fixture` rulebook declared below.
+//! Fixture packs use the `fixture` rulebook declared below (or `fixture-scored`, the same with
+//! a named condition to read).
 
 use std::path::{Path, PathBuf};
 
 use grail_cli::render;
+use grail_engine::cond::Type;
 use grail_schema::{ConditionSpec, Loaded, ParamKind, ParamSpec, RulesSpec, SetSpec};
 
 const FIXTURE_RULES: RulesSpec = RulesSpec {
     id: "fixture",
-    params: &[
-        ParamSpec {
-            name: "rounds",
-            kind: ParamKind::Int { min: 1, max: 10 },
-            doc: "rounds to play",
-        },
-        ParamSpec {
-            name: "open_hands",
-            kind: ParamKind::Bool,
-            doc: "whether hands are shown",
-        },
-    ],
-    sets: &[
-        SetSpec {
-            id: "deck",
-            doc: "the cards",
-        },
-        SetSpec {
-            id: "quests",
-            doc: "what the cards buy",
-        },
-    ],
+    params: FIXTURE_PARAMS,
+    sets: FIXTURE_SETS,
     conditions: &[] as &[ConditionSpec],
 };
+
+/// The `fixture` rulebook with a named condition it reads.
+const FIXTURE_SCORED_RULES: RulesSpec = RulesSpec {
+    id: "fixture-scored",
+    params: FIXTURE_PARAMS,
+    sets: FIXTURE_SETS,
+    conditions: &[ConditionSpec {
+        name: "score",
+        ty: Type::Int,
+        args: &[],
+        doc: "what a hand scores",
+    }],
+};
+
+const FIXTURE_PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "rounds",
+        kind: ParamKind::Int { min: 1, max: 10 },
+        doc: "rounds to play",
+    },
+    ParamSpec {
+        name: "open_hands",
+        kind: ParamKind::Bool,
+        doc: "whether hands are shown",
+    },
+];
+
+const FIXTURE_SETS: &[SetSpec] = &[
+    SetSpec {
+        id: "deck",
+        doc: "the cards",
+    },
+    SetSpec {
+        id: "quests",
+        doc: "what the cards buy",
+    },
+];
 
 fn case_root(case: &str) -> PathBuf {
     // Paths relative to this crate (the test's working directory), so they read the same on
@@ -54,7 +73,7 @@ fn case_root(case: &str) -> PathBuf {
 }
 
 fn load(case: &str) -> Loaded {
-    grail_tests::lint(&case_root(case), &[FIXTURE_RULES])
+    grail_tests::lint(&case_root(case), &[FIXTURE_RULES, FIXTURE_SCORED_RULES])
 }
 
 /// Lints the case, asserts which codes it reports, and snapshots the rendered text.
@@ -424,4 +443,75 @@ fn a_set_the_rules_need_may_not_be_empty() {
 #[test]
 fn a_value_no_payment_reaches_is_an_error() {
     check_built("unreachable-value", &["unreachable"]);
+}
+
+#[test]
+fn condition_calls_are_checked() {
+    check(
+        "condition-calls",
+        &[
+            "condition-arguments",
+            "condition-filter",
+            "no-value-attribute",
+            "unknown-function",
+            "unknown-parameter",
+        ],
+    );
+}
+
+/// Conditions are bounded in length, depth, `cards(…)` filters and numbers, so no pack can
+/// make the parser or the solver work without bound.
+#[test]
+fn condition_limits() {
+    check(
+        "condition-limits",
+        &[
+            "condition-too-deep",
+            "condition-too-long",
+            "number-too-large",
+            "too-many-filters",
+        ],
+    );
+}
+
+#[test]
+fn ids_are_kebab_case() {
+    check("invalid-id", &["invalid-id"]);
+}
+
+#[test]
+fn by_players_keys_are_player_counts() {
+    check("invalid-player-count", &["invalid-player-count"]);
+}
+
+#[test]
+fn positions_count_from_zero() {
+    check(
+        "invalid-position",
+        &["invalid-position", "missing-position"],
+    );
+}
+
+#[test]
+fn remove_needs_a_pack_to_remove_from() {
+    check("misplaced-remove", &["misplaced-remove"]);
+}
+
+#[test]
+fn an_included_file_has_no_pack_table() {
+    check("pack-in-include", &["pack-in-include"]);
+}
+
+#[test]
+fn a_named_condition_the_rules_read_is_required() {
+    check(
+        "missing-condition",
+        &["missing-condition", "unused-condition"],
+    );
+}
+
+/// A mod may rewrite a condition the rules read, but not the arguments the rules pass it.
+#[test]
+fn a_rewritten_condition_keeps_its_arguments() {
+    check("condition-args", &["condition-args"]);
 }

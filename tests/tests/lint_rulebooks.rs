@@ -1,9 +1,12 @@
 //! `grail lint` on packs that load but that their rulebook refuses to compile: broken Artus
 //! boards and cards (a plate missing, a Prince off the board, rounds that do not use up the
 //! cards, broken effects, a ring supply that can run dry), Artus mods whose plate positions or
-//! Knight counts by player count do not add up, and a King Arthur table with more
-//! adventures than the rules can track. Fixtures in `tests/lint/`, each a mod extending a
-//! bundled pack; snapshots of what lint prints.
+//! Knight counts by player count do not add up, King Arthur and Quests mods the rules cannot
+//! play (too few seals, too many adventures, effects and overrides the rules do not have),
+//! and game descriptions for the generic rulebook with misspelt names and mixed-up kinds.
+//! Fixtures in `tests/lint/`, each a mod extending a bundled pack (one folder per rulebook
+//! mistake, so a port of a game onto the generic rulebook can adapt them one by one) or a
+//! small game of its own; snapshots of what lint prints.
 
 use std::path::Path;
 
@@ -88,4 +91,72 @@ fn a_crown_plate_that_does_not_exist() {
 #[test]
 fn more_adventures_than_the_table_can_track() {
     check("too-many-adventures", &["too-many-cards"]);
+}
+
+/// A mod for six players whose Knights do not fit the board with five, and leave none to sit
+/// with six once the score markers are taken.
+#[test]
+fn knights_that_do_not_fit_the_board() {
+    check("artus-crowded", &["no-knights", "seats-short"]);
+}
+
+#[test]
+fn a_board_of_one_seat() {
+    check("artus-one-seat", &["board-mismatch", "board-size"]);
+}
+
+#[test]
+fn a_card_with_two_ring_effects() {
+    check("artus-ring-card-twice", &["ambiguous-effects"]);
+}
+
+#[test]
+fn a_ring_card_with_no_prince_to_crown() {
+    check("artus-lone-bronze", &["no-target"]);
+}
+
+#[test]
+fn artus_alone() {
+    check("artus-solo", &["unsupported-players"]);
+}
+
+/// Each seat plays one seal colour, and takes `seals_per_player` seals of it.
+#[test]
+fn seals_for_six_players() {
+    check("king-arthur-six-seals", &["too-few-seals"]);
+}
+
+#[test]
+fn an_event_effect_the_quests_rules_do_not_have() {
+    check("quests-event-effect", &["unknown-effect"]);
+}
+
+#[test]
+fn an_override_the_quests_rules_do_not_read() {
+    check("quests-override", &["unused-override"]);
+}
+
+/// The generic rulebook checks every name of a game description, with did-you-mean (the
+/// misspelt step leaves the real one, and so its action, in no stage).
+#[test]
+fn misspelt_names_in_a_game_description() {
+    check(
+        "rulebook-names",
+        &[
+            "unknown-action",
+            "unknown-name",
+            "unknown-step",
+            "unknown-zone",
+            "unreachable",
+        ],
+    );
+}
+
+/// ... and the kind of every expression, and that cards stay within their set.
+#[test]
+fn mixed_up_kinds_in_a_game_description() {
+    check(
+        "rulebook-types",
+        &["invalid-expression", "type-mismatch", "zone-set-mismatch"],
+    );
 }

@@ -382,7 +382,11 @@ impl<'a> Checker<'a> {
                 "sum(filter) adds up the cards' value attribute, but these cards declare none"
                     .into(),
                 "which attribute?",
-                Some("name the attribute: sum(attribute, filter)".into()),
+                Some(
+                    "name the attribute to add up, sum(attribute, filter), or name the set's value \
+                     attribute in its [sets.X] table: value = \"…\""
+                        .into(),
+                ),
             ));
         }
         self.universe.value_attr

@@ -47,6 +47,11 @@ fn guard(src: &str) -> Result<(), CondError> {
                 src.len()
             ),
             "too long",
+        )
+        .with_help(
+            "write it shorter: one filter picks many cards (`color=red | color=blue`), one \
+             comparison covers many cases (`count(color=red) >= 1`)"
+                .into(),
         ));
     }
     let (mut depth, mut deepest, mut prefix_run, mut at) = (0usize, 0usize, 0usize, 0usize);
@@ -73,6 +78,10 @@ fn guard(src: &str) -> Result<(), CondError> {
             at..at + 1,
             format!("this condition nests more than {MAX_DEPTH} levels deep"),
             "too deep here",
+        )
+        .with_help(
+            "drop parentheses that group nothing: `and` binds tighter than `or`, `&` than `|`"
+                .into(),
         ));
     }
     Ok(())
@@ -292,6 +301,10 @@ fn int(pair: &Pair<'_, Rule>) -> Result<i64, CondError> {
             format!("the number {} is too large", pair.as_str()),
             "too large",
         )
+        .with_help(
+            "a pack's numbers lie within ±1,000,000,000, so no sum of cards reaches a larger one"
+                .into(),
+        )
     })
 }
 
@@ -429,13 +442,14 @@ fn bare_name_error(name: &Name) -> CondError {
     error(
         "condition-filter",
         name.span.clone(),
-        format!(
-            "expected a filter such as `{}=…`, found the bare name `{}`",
-            name.text, name.text
-        ),
-        "a filter compares an attribute with a value",
+        format!("expected a filter, found the bare name `{}`", name.text),
+        "not a filter",
     )
-    .with_help("write e.g. color=red, value>=3, or * for every item".into())
+    .with_help(
+        "a filter compares an attribute with a value: write e.g. color=red, value>=3, or * for \
+         every card"
+            .into(),
+    )
 }
 
 fn build_filter(pair: Pair<'_, Rule>) -> Result<Filter, CondError> {

@@ -84,7 +84,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "a condition that does not parse or check (see the condition language); the caret points into the condition string. `condition-type` also flags a card condition that is a number, or a named condition of the wrong kind for its rulebook",
-        fix: "filter with `attribute = value`, `attribute in [..]` or a comparison on a number attribute",
+        fix: "filter with `attribute=value`, or compare a number attribute (`value>=3`); `*` picks every card",
         no_fixture: None,
     },
     Code {
@@ -100,7 +100,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "a condition that does not parse or check (see the condition language); the caret points into the condition string. `condition-type` also flags a card condition that is a number, or a named condition of the wrong kind for its rulebook",
-        fix: "split the condition into named conditions",
+        fix: "drop parentheses that group nothing (`and` binds tighter than `or`)",
         no_fixture: None,
     },
     Code {
@@ -108,7 +108,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "a condition that does not parse or check (see the condition language); the caret points into the condition string. `condition-type` also flags a card condition that is a number, or a named condition of the wrong kind for its rulebook",
-        fix: "split the condition into named conditions",
+        fix: "write it shorter: one filter picks many cards (`value>=3`), one comparison covers many cases (`count(color=red) >= 1`)",
         no_fixture: None,
     },
     Code {
@@ -228,7 +228,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "`remove = true` in a pack that extends nothing",
-        fix: "drop `remove = true`, or `extends` the pack that has the card",
+        fix: "to leave out a card of your own pack, delete it or give it `copies = 0`; to remove a card of another pack, `extends` that pack",
         no_fixture: None,
     },
     Code {
@@ -436,7 +436,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "a condition that does not parse or check (see the condition language); the caret points into the condition string. `condition-type` also flags a card condition that is a number, or a named condition of the wrong kind for its rulebook",
-        fix: "split the condition into named conditions",
+        fix: "count cards alike instead of giving each its filter: `count(value>=3) >= 5`",
         no_fixture: None,
     },
     Code {

@@ -34,13 +34,18 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
     let n = numbers(&mut e, pack);
     let players = (usize::from(pack.players.0), usize::from(pack.players.1));
     if players.0 < 2 {
-        e.0.push(Diagnostic::error(
-            "unsupported-players",
-            format!(
-                "the artus rules need at least 2 players (a player alone has no rival to outscore), not {}",
-                players.0
-            ),
-        ));
+        let at = pack.players_loc();
+        e.0.push(
+            Diagnostic::error(
+                "unsupported-players",
+                format!(
+                    "the artus rules need at least 2 players (a player alone has no rival to outscore), not {}",
+                    players.0
+                ),
+            )
+            .at(at.source, at.span.clone(), "allows fewer than 2")
+            .with_help("allow 2 or more players: `players = { min = 2, max = … }`"),
+        );
     }
     let (Some(plates), Some(seats), Some(situations), Some(princes), Some(n)) =
         (plates, seats, situations, princes, n)
@@ -52,6 +57,10 @@ pub fn compile(pack: &Pack) -> Result<Artus, Vec<Diagnostic>> {
     };
 
     let board = board(&mut e, pack, plates, seats, situations);
+    // On a board of the wrong size, every check of seats, Princes and moves would repeat it.
+    if !(2..=MAX_SEATS).contains(&board.seats) {
+        return Err(e.0);
+    }
     let (colors, prince_list) = figures(&mut e, princes, &board, &n);
     let figures_ok = prince_list.len() == princes.cards.len();
     let (cards, deck_list) = cards(&mut e, pack, &decks, &colors, &board);
@@ -637,14 +646,19 @@ fn check_effects(e: &mut Errors, set: &PackSet, t: usize, effects: &[Effect]) {
         .filter(|x| matches!(x, Effect::Score { .. }))
         .count();
     if rings > 1 || scores > 1 {
+        // At the second effect of a kind, which the mod that wrote it owns.
+        let second = |kind: &str| card.effects.iter().filter(|d| d.kind.value == kind).nth(1);
+        let at = second("ring")
+            .or_else(|| second("score"))
+            .map_or(&card.loc, |d| &d.kind.loc);
         e.at(
-            &card.loc,
+            at,
             "ambiguous-effects",
             format!(
                 "card `{}` has {} `ring` and {} `score` effects; at most one of each, so that a move says which",
                 card.id, rings, scores
             ),
-            "here",
+            "one too many",
         );
     }
     let chosen = effects.iter().any(|x| {

@@ -44,13 +44,13 @@ pub fn compile(pack: &Pack) -> Result<Quests, Vec<Diagnostic>> {
     for set in [story, ranks] {
         for card in set.cards.iter().filter(|c| !c.overrides.is_empty()) {
             e.at(
-                &card.loc,
+                &card.overrides[0].when.loc,
                 "unused-override",
                 format!(
                     "card `{}` of set `{}` has overrides, but the quests rules read overrides only on adventure cards",
                     card.id, set.id
                 ),
-                "here",
+                "this override",
             );
         }
     }
