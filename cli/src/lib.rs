@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod lint;
 pub mod list;
 pub mod menu;
+pub mod merge;
 pub mod play;
 pub mod render;
 pub mod replay;
