@@ -14,7 +14,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
-use grail_cli::{cards, content, lint, list, merge, play, replay, schema, sim};
+use grail_cli::{cards, content, lint, list, merge, play, replay, report, schema, sim};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
@@ -37,6 +37,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Simulate many games by bots and report balance statistics.
     Sim(sim::SimArgs),
+    /// Simulate a game (or two, side by side) and write the balance report as an HTML page.
+    Report(report::command::ReportArgs),
     /// Add up the JSON reports of `grail sim --shard I/N` into the whole run's report.
     Merge(merge::MergeArgs),
     /// List the bundled games and your packs, with their variants and player counts.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Play(args) => content().and_then(|c| play::run(args, &c)),
         Command::Replay(args) => content().and_then(|c| replay::run(args, &c)),
         Command::Sim(args) => content().and_then(|c| sim::run(args, &c)),
+        Command::Report(args) => content().and_then(|c| report::command::run(&args, &c)),
         Command::Merge(args) => merge::run(&args, &mut std::io::stdout().lock()),
         Command::Cards(args) => {
             content().and_then(|c| cards::run(&args, &c, &mut std::io::stdout().lock()))
@@ -145,3 +148,6 @@ fn reported(ok: std::io::Result<bool>) -> CliResult {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod lab_tests;

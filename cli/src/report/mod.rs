@@ -1,5 +1,9 @@
-//! Rendering a simulation report for people (text) and spreadsheets (CSV). JSON is the
-//! report serialised as is.
+//! Rendering a simulation report for people (text, HTML with charts: [`html`]) and
+//! spreadsheets (CSV). JSON is the report serialised as is.
+
+pub mod command;
+pub mod html;
+pub mod svg;
 
 use std::fmt::Write as _;
 

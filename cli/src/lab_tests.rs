@@ -1,0 +1,141 @@
+//! The balance lab on the toy game: the HTML report, sweeps, shards and merging.
+
+use grail_cli::merge::{self, MergeArgs};
+use grail_cli::report::command::page;
+use grail_cli::sim::{self, Format};
+use grail_engine::sim::Report;
+
+use crate::Cli;
+use crate::tests::{scratch, sim_args, toy};
+use clap::Parser;
+
+fn report(args: &[&str]) -> Report {
+    sim::run_games(toy().as_ref(), &sim_args(args), false).unwrap()
+}
+
+/// Checks that `html` is well-formed: every element closed in order, void elements written
+/// `<… />`, no stray `<` in text. Returns the number of each element.
+fn check_well_formed(html: &str) -> std::collections::BTreeMap<String, usize> {
+    let mut open: Vec<&str> = Vec::new();
+    let mut seen = std::collections::BTreeMap::new();
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        let end = rest[at..].find('>').expect("an unclosed tag") + at;
+        let tag = &rest[at + 1..end];
+        rest = &rest[end + 1..];
+        assert!(!tag.contains('<'), "a `<` inside a tag: {tag}");
+        if tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(open.pop(), Some(name), "closing {name} out of order");
+            continue;
+        }
+        let name = tag.split([' ', '/']).next().unwrap();
+        *seen.entry(name.to_string()).or_default() += 1;
+        if !tag.ends_with('/') {
+            open.push(name);
+        }
+    }
+    assert!(open.is_empty(), "unclosed: {open:?}");
+    seen
+}
+
+/// Issue 17: "The report opens offline with at least four charts": one file, no scripts,
+/// nothing fetched (no URL at all), every chart inline SVG.
+#[test]
+fn the_report_is_one_self_contained_page_with_charts() {
+    let a = report(&["--games", "40", "--detail", "--agents", "greedy,random"]);
+    let b = report(&["--games", "40", "--detail", "--seed", "7"]);
+    let html = page(&[a, b]);
+    let elements = check_well_formed(&html);
+    assert!(elements["svg"] >= 4, "{elements:?}");
+    for banned in [
+        "http:", "https:", "//", "src=", "href", "<script", "url(", "@import",
+    ] {
+        assert!(!html.contains(banned), "the page has `{banned}`");
+    }
+    // Every section of the issue, for each of the three player counts.
+    for heading in [
+        "First-player advantage",
+        "Win rate per seat",
+        "Score distribution",
+        "Game length",
+        "How games ended",
+        "Picks and winning",
+        "Lead changes (drama)",
+    ] {
+        assert!(html.contains(&format!("<h3>{heading}</h3>")), "{heading}");
+    }
+    assert_eq!(html.matches("<h3>Win rate per seat</h3>").count(), 3);
+    // Side by side: two figures per row, named apart.
+    assert!(html.contains("toy (A)") && html.contains("toy (B)"));
+    assert!(html.contains("Balance report: toy (A) vs toy (B)"));
+}
+
+/// A small report, rendered: the snapshot shows what the page says.
+#[test]
+fn a_small_report_snapshot() {
+    let r = report(&[
+        "--players",
+        "2",
+        "--games",
+        "12",
+        "--detail",
+        "--agents",
+        "greedy,random",
+    ]);
+    insta::assert_snapshot!(page(&[r]));
+}
+
+/// Issue 17: "two shards merged equal the unsharded report byte for byte", through the
+/// files `grail sim --shard I/N --format json` writes and `grail merge` reads.
+#[test]
+fn merged_shard_files_equal_the_unsharded_output() {
+    let dir = scratch("shards");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--games", "70", "--format", "json", "--agents", "greedy"];
+        args.extend_from_slice(extra);
+        let mut out = Vec::new();
+        sim::simulate(toy().as_ref(), &sim_args(&args), &mut out, false).unwrap();
+        out
+    };
+    let whole = run(&[]);
+    let mut files = Vec::new();
+    for shard in ["2/2", "1/2"] {
+        let path = dir.join(format!("{}.json", shard.replace('/', "-")));
+        std::fs::write(&path, run(&["--shard", shard])).unwrap();
+        files.push(path);
+    }
+    let mut out = Vec::new();
+    merge::run(
+        &MergeArgs {
+            files: files.clone(),
+            format: Format::Json,
+        },
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+    let err = merge::run(
+        &MergeArgs {
+            files: files[..1].to_vec(),
+            format: Format::Json,
+        },
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, grail_cli::exit::CliError::Failure { code: "cannot-merge", ref message } if message == "missing shard 1/2"),
+        "{err:?}"
+    );
+    for bad in ["0/2", "3/2", "2", "a/b"] {
+        assert!(
+            Cli::try_parse_from(["grail", "sim", "toy", "--shard", bad]).is_err(),
+            "{bad}"
+        );
+    }
+}
