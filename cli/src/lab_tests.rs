@@ -139,3 +139,93 @@ fn merged_shard_files_equal_the_unsharded_output() {
         );
     }
 }
+
+fn sweep_args(args: &[&str]) -> grail_cli::sweep::SweepArgs {
+    let all = ["grail", "sweep", "king-arthur"]
+        .into_iter()
+        .chain(args.iter().copied());
+    match Cli::try_parse_from(all).unwrap().command {
+        crate::Command::Sweep(a) => a,
+        _ => unreachable!(),
+    }
+}
+
+/// Issue 17: "a sweep over three values gives three blocks", each the game with that value:
+/// the pack's own value plays exactly the games `grail sim` plays, another value others.
+#[test]
+fn a_sweep_over_three_values_gives_three_blocks() {
+    use grail_cli::content::Content;
+    use grail_cli::sweep;
+    let content = Content::embedded();
+    let args = sweep_args(&[
+        "--param",
+        "hand_size=3,4,6",
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let (all, blocks) = sweep::sweep(&args, &content, false).unwrap();
+    assert_eq!(blocks.len(), 3);
+    let mut out = Vec::new();
+    sweep::write(&args, &all, &blocks, &mut out).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let values: Vec<&str> = json["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["params"]["hand_size"].as_str().unwrap())
+        .collect();
+    assert_eq!(values, ["3", "4", "6"]);
+    // king-arthur deals 4: that block is the plain game's report (but for the content hash).
+    let game = grail_cli::games::open_game(&content, "king-arthur", None).unwrap();
+    let mut sim_args = sim_args(&["--players", "2", "--games", "4"]);
+    sim_args.game = "king-arthur".into();
+    let plain = sim::run_games(game.as_ref(), &sim_args, false).unwrap();
+    assert_eq!(blocks[1].report.results, plain.results);
+    assert_ne!(blocks[0].report.results, plain.results);
+    assert_ne!(blocks[2].report.results, plain.results);
+    let args = sweep_args(&[
+        "--param",
+        "hand_size=3,4,6",
+        "--players",
+        "2",
+        "--games",
+        "2",
+    ]);
+    let mut out = Vec::new();
+    sweep::write(&args, &all, &blocks, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(
+        text.matches("\n== hand_size=").count() + usize::from(text.starts_with("== hand_size=")),
+        3
+    );
+}
+
+/// The overrides are checked like a pack: an unknown param gets a did-you-mean, a value out
+/// of range the pack's error; both are usage errors, and no game is played.
+#[test]
+fn sweep_params_are_checked_like_the_pack() {
+    use grail_cli::content::Content;
+    let content = Content::embedded();
+    for (param, expected) in [
+        ("hand_sise=3,4", "did you mean `hand_size`?"),
+        ("hand_size=4,-5", "error[out-of-range]"),
+    ] {
+        let args = sweep_args(&["--param", param, "--games", "1"]);
+        match grail_cli::sweep::sweep(&args, &content, false) {
+            Err(grail_cli::exit::CliError::Rendered { text, usage: true }) => {
+                assert!(text.contains(expected), "{text}");
+            }
+            other => panic!("{param}: {:?}", other.map(|_| ())),
+        }
+    }
+    for bad in ["hand_size", "=3", "hand_size=3,,4", "a b=1"] {
+        assert!(
+            Cli::try_parse_from(["grail", "sweep", "king-arthur", "--param", bad]).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -18,3 +18,4 @@ pub mod report;
 pub mod save;
 pub mod schema;
 pub mod sim;
+pub mod sweep;

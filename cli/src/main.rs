@@ -14,7 +14,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
-use grail_cli::{cards, content, lint, list, merge, play, replay, report, schema, sim};
+use grail_cli::{cards, content, lint, list, merge, play, replay, report, schema, sim, sweep};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
@@ -39,6 +39,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// Simulate a game (or two, side by side) and write the balance report as an HTML page.
     Report(report::command::ReportArgs),
+    /// Simulate a game once per combination of param values (`--param NAME=V1,V2`).
+    Sweep(sweep::SweepArgs),
     /// Add up the JSON reports of `grail sim --shard I/N` into the whole run's report.
     Merge(merge::MergeArgs),
     /// List the bundled games and your packs, with their variants and player counts.
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => content().and_then(|c| replay::run(args, &c)),
         Command::Sim(args) => content().and_then(|c| sim::run(args, &c)),
         Command::Report(args) => content().and_then(|c| report::command::run(&args, &c)),
+        Command::Sweep(args) => content().and_then(|c| sweep::run(&args, &c)),
         Command::Merge(args) => merge::run(&args, &mut std::io::stdout().lock()),
         Command::Cards(args) => {
             content().and_then(|c| cards::run(&args, &c, &mut std::io::stdout().lock()))

@@ -39,6 +39,11 @@ pub fn side_name(report: &Report) -> String {
 
 /// The whole page.
 pub fn page(title: &str, sides: &[Side<'_>]) -> String {
+    page_with(title, "", sides)
+}
+
+/// The page with `extra` (charts of its own, already HTML) before the reports.
+pub fn page_with(title: &str, extra: &str, sides: &[Side<'_>]) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -47,6 +52,7 @@ pub fn page(title: &str, sides: &[Side<'_>]) -> String {
         sides.len().max(1),
         escape(title)
     );
+    out.push_str(extra);
     summary(&mut out, sides);
     row(&mut out, "First-player advantage", sides, |r| {
         first_player(r).map(|svg| {

@@ -139,7 +139,7 @@ pub fn csv(report: &Report) -> String {
 }
 
 /// Quotes a field when it holds a comma, quote or line break (RFC 4180).
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
