@@ -58,8 +58,11 @@ fn open(out: &mut String, title: &str, height: f64) {
 
 /// A value on an axis, as a short label.
 fn tick(x: f64, percent: bool) -> String {
-    if percent {
-        format!("{:.0}%", x * 100.0)
+    let p = x * 100.0;
+    if percent && (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}%")
+    } else if percent {
+        format!("{p:.1}%")
     } else if x.fract() == 0.0 {
         format!("{x:.0}")
     } else {
