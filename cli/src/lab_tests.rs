@@ -222,10 +222,62 @@ fn sweep_params_are_checked_like_the_pack() {
             other => panic!("{param}: {:?}", other.map(|_| ())),
         }
     }
+    let twice = sweep_args(&["--param", "hand_size=3", "--param", "hand_size=4"]);
+    assert!(matches!(
+        grail_cli::sweep::sweep(&twice, &content, false),
+        Err(grail_cli::exit::CliError::Usage {
+            code: "invalid-value",
+            ..
+        })
+    ));
     for bad in ["hand_size", "=3", "hand_size=3,,4", "a b=1"] {
         assert!(
             Cli::try_parse_from(["grail", "sweep", "king-arthur", "--param", bad]).is_err(),
             "{bad}"
         );
     }
+}
+
+/// The page of a sharded run: `grail report --from` the merged JSON draws exactly the page
+/// of the run simulated in one go.
+#[test]
+fn a_report_from_merged_shards_is_the_report_of_the_whole_run() {
+    let dir = scratch("report-from");
+    let mut files = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let args = sim_args(&[
+            "--games", "30", "--detail", "--format", "json", "--shard", shard,
+        ]);
+        let mut out = Vec::new();
+        sim::simulate(toy().as_ref(), &args, &mut out, false).unwrap();
+        let path = dir.join(format!("{}.json", shard.replace('/', "-")));
+        std::fs::write(&path, out).unwrap();
+        files.push(path);
+    }
+    let merged = dir.join("merged.json");
+    let mut out = Vec::new();
+    merge::run(
+        &MergeArgs {
+            files,
+            format: Format::Json,
+        },
+        &mut out,
+    )
+    .unwrap();
+    std::fs::write(&merged, out).unwrap();
+    let html = dir.join("report.html");
+    let (merged, html) = (merged.to_str().unwrap(), html.to_str().unwrap());
+    let crate::Command::Report(args) =
+        Cli::try_parse_from(["grail", "report", "--from", merged, "--out", html])
+            .unwrap()
+            .command
+    else {
+        unreachable!()
+    };
+    grail_cli::report::command::run(&args, &grail_cli::content::Content::embedded()).unwrap();
+    let whole = report(&["--games", "30", "--detail"]);
+    assert_eq!(std::fs::read_to_string(html).unwrap(), page(&[whole]));
+    assert!(
+        Cli::try_parse_from(["grail", "report", "toy", "--from", merged, "--out", html]).is_err()
+    );
 }

@@ -136,6 +136,14 @@ pub fn sweep(
     content: &Content,
     progress: bool,
 ) -> Result<(Vec<Combination>, Vec<Block>), CliError> {
+    for (i, p) in args.params.iter().enumerate() {
+        if args.params[..i].iter().any(|q| q.name == p.name) {
+            return Err(usage(
+                "invalid-value",
+                format!("--param {} is given twice: list its values once", p.name),
+            ));
+        }
+    }
     let all = combinations(&args.params);
     if all.len() > MAX_COMBINATIONS {
         return Err(usage(

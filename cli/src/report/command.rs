@@ -18,7 +18,12 @@ use crate::sim::{self, Format, PlayerCounts, SimArgs, agent_parser, at_least_one
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// A bundled game id or a pack folder (`grail list` shows the games).
-    pub game: String,
+    #[arg(required_unless_present = "from")]
+    pub game: Option<String>,
+    /// Draw the page from JSON reports instead of simulating: of `grail sim --detail
+    /// --format json` or `grail merge` (a sharded run). Give it twice to compare two.
+    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["game", "variant", "compare", "compare_variant"])]
+    pub from: Vec<PathBuf>,
     /// A variant of the game (`grail list` shows each game's variants).
     #[arg(long)]
     pub variant: Option<String>,
@@ -75,7 +80,7 @@ impl ReportArgs {
         match (&self.compare, &self.compare_variant) {
             (None, None) => None,
             (Some(g), v) => Some((g.clone(), v.clone())),
-            (None, Some(v)) => Some((self.game.clone(), Some(v.clone()))),
+            (None, Some(v)) => Some((self.game.clone()?, Some(v.clone()))),
         }
     }
 }
@@ -83,7 +88,12 @@ impl ReportArgs {
 pub fn run(args: &ReportArgs, content: &Content) -> CliResult {
     let progress = std::io::stderr().is_terminal();
     let mut reports = Vec::new();
-    let mut games = vec![(args.game.clone(), args.variant.clone())];
+    for file in &args.from {
+        reports.push(crate::merge::read_report(file)?);
+    }
+    let mut games: Vec<(String, Option<String>)> = (args.game.iter())
+        .map(|g| (g.clone(), args.variant.clone()))
+        .collect();
     games.extend(args.other());
     for (name, variant) in &games {
         let game = open_game(content, name, variant.as_deref())?;

@@ -80,6 +80,23 @@ pub fn text(report: &Report) -> String {
                 );
             }
         }
+        // Gathered with `--detail` only.
+        if !r.actions.is_empty() {
+            let _ = writeln!(out, "  moves by kind:        count   per game   by winner");
+            for t in &r.actions {
+                let _ = writeln!(
+                    out,
+                    "    {:<18} {:>6}   {:>8.3}   {:>9}",
+                    t.item,
+                    t.count,
+                    t.per_game,
+                    pct(t.winner_share)
+                );
+            }
+        }
+        if let Some(leads) = r.mean_lead_changes {
+            let _ = writeln!(out, "  lead changes: {leads:.2} per game");
+        }
     }
     out
 }
@@ -133,6 +150,21 @@ pub fn csv(report: &Report) -> String {
             row(p, "tally", &key, "count", t.count.to_string());
             row(p, "tally", &key, "per_game", t.per_game.to_string());
             row(p, "tally", &key, "mean_turn", t.mean_turn.to_string());
+            row(p, "tally", &key, "winner_share", t.winner_share.to_string());
+        }
+        for t in &r.actions {
+            row(p, "action", &t.item, "count", t.count.to_string());
+            row(p, "action", &t.item, "per_game", t.per_game.to_string());
+            row(
+                p,
+                "action",
+                &t.item,
+                "winner_share",
+                t.winner_share.to_string(),
+            );
+        }
+        if let Some(leads) = r.mean_lead_changes {
+            row(p, "game", "", "mean_lead_changes", leads.to_string());
         }
     }
     out
