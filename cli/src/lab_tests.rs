@@ -281,3 +281,32 @@ fn a_report_from_merged_shards_is_the_report_of_the_whole_run() {
         Cli::try_parse_from(["grail", "report", "toy", "--from", merged, "--out", html]).is_err()
     );
 }
+
+/// A plain value overrides a `[params.by-players]` param at every count, as in a variant:
+/// Artus' knights are 6 at two players, so `knights=6` plays the plain game there.
+#[test]
+fn a_sweep_overrides_params_given_by_player_count() {
+    use grail_cli::content::Content;
+    let content = Content::embedded();
+    let all = [
+        "grail",
+        "sweep",
+        "artus",
+        "--param",
+        "knights=5,6",
+        "--players",
+        "2",
+        "--games",
+        "3",
+    ];
+    let crate::Command::Sweep(args) = Cli::try_parse_from(all).unwrap().command else {
+        unreachable!()
+    };
+    let (_, blocks) = grail_cli::sweep::sweep(&args, &content, false).unwrap();
+    let game = grail_cli::games::open_game(&content, "artus", None).unwrap();
+    let mut plain_args = sim_args(&["--players", "2", "--games", "3"]);
+    plain_args.game = "artus".into();
+    let plain = sim::run_games(game.as_ref(), &plain_args, false).unwrap();
+    assert_ne!(blocks[0].report.results, plain.results);
+    assert_eq!(blocks[1].report.results, plain.results);
+}
