@@ -78,6 +78,10 @@ fn merge_error(files: &[PathBuf], e: MergeError) -> CliError {
             "{} is the report of a whole run, not of a shard (`grail sim --shard I/N`)",
             name(index)
         ),
+        MergeError::Malformed { index, what } => format!(
+            "{} is not a report as `grail sim` writes it: {what}",
+            name(index)
+        ),
         other => other.to_string(),
     };
     failure("cannot-merge", message)

@@ -58,8 +58,9 @@ impl Shard {
     /// The game indices of this slice of `games`: contiguous, disjoint from the other
     /// slices, together all of `0..games`, sizes differing by at most one.
     pub fn range(self, games: u64) -> std::ops::Range<u64> {
-        let at = |i: u64| (u128::from(games) * u128::from(i) / u128::from(self.count)) as u64;
-        at(self.index - 1)..at(self.index)
+        let at =
+            |i: u64| (u128::from(games) * u128::from(i) / u128::from(self.count.max(1))) as u64;
+        at(self.index.saturating_sub(1))..at(self.index.min(self.count))
     }
 }
 
@@ -198,10 +199,11 @@ impl Sums {
         self.sum += i128::from(x);
         self.squares += i128::from(x) * i128::from(x);
     }
+    /// Saturates rather than overflow: totals read from a file may be anything.
     pub fn merge(&mut self, o: Sums) {
-        self.n += o.n;
-        self.sum += o.sum;
-        self.squares += o.squares;
+        self.n = self.n.saturating_add(o.n);
+        self.sum = self.sum.saturating_add(o.sum);
+        self.squares = self.squares.saturating_add(o.squares);
     }
     pub fn mean(&self) -> f64 {
         if self.n == 0 {
@@ -216,32 +218,45 @@ impl Sums {
             return 0.0;
         }
         let n = i128::from(self.n);
-        // n·Σx² − (Σx)² is exact; only the last division rounds.
-        let numerator = n * self.squares - self.sum * self.sum;
-        (numerator as f64 / (n * (n - 1)) as f64).max(0.0).sqrt()
+        // n·Σx² − (Σx)² is exact; only the last division rounds. (Sums no game could give,
+        // read from a file, fall back to floating point rather than overflow.)
+        let exact = (n.checked_mul(self.squares))
+            .zip(self.sum.checked_mul(self.sum))
+            .and_then(|(a, b)| a.checked_sub(b));
+        let numerator = match exact {
+            Some(x) => x as f64,
+            None => n as f64 * self.squares as f64 - (self.sum as f64).powi(2),
+        };
+        (numerator / (n as f64 * (n - 1) as f64)).max(0.0).sqrt()
     }
 }
 
 impl ItemTotals {
     fn merge(&mut self, o: ItemTotals) {
-        self.count += o.count;
-        self.turns += o.turns;
-        self.by_seat += o.by_seat;
-        self.winner_units += o.winner_units;
+        self.count = self.count.saturating_add(o.count);
+        self.turns = self.turns.saturating_add(o.turns);
+        self.by_seat = self.by_seat.saturating_add(o.by_seat);
+        self.winner_units = self.winner_units.saturating_add(o.winner_units);
     }
 }
 
 fn add_counts<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
     for (k, n) in from {
-        *into.entry(k.clone()).or_default() += n;
+        let e = into.entry(k.clone()).or_default();
+        *e = e.saturating_add(*n);
     }
 }
 
 pub(crate) fn lcm_upto(n: usize) -> u128 {
+    lcm_checked(n).unwrap_or(u128::MAX)
+}
+
+/// `lcm(1..=n)`, if it fits (up to 88 seats).
+fn lcm_checked(n: usize) -> Option<u128> {
     fn gcd(a: u128, b: u128) -> u128 {
         if b == 0 { a } else { gcd(b, a % b) }
     }
-    (1..=n as u128).fold(1, |acc, k| acc / gcd(acc, k) * k)
+    (1..=n as u128).try_fold(1u128, |acc, k| (acc / gcd(acc, k)).checked_mul(k))
 }
 
 impl Totals {
@@ -258,18 +273,18 @@ impl Totals {
         if self.seats.is_empty() {
             return other.clone();
         }
-        self.games += other.games;
-        self.completed += other.completed;
+        self.games = self.games.saturating_add(other.games);
+        self.completed = self.completed.saturating_add(other.completed);
         for (a, b) in self.seats.iter_mut().zip(&other.seats) {
-            a.win_units += b.win_units;
-            a.sole_wins += b.sole_wins;
-            a.shared_wins += b.shared_wins;
+            a.win_units = a.win_units.saturating_add(b.win_units);
+            a.sole_wins = a.sole_wins.saturating_add(b.sole_wins);
+            a.shared_wins = a.shared_wins.saturating_add(b.shared_wins);
             a.score.merge(b.score);
             add_counts(&mut a.score_histogram, &b.score_histogram);
         }
         self.turns.merge(other.turns);
         add_counts(&mut self.turns_histogram, &other.turns_histogram);
-        self.moves += other.moves;
+        self.moves = self.moves.saturating_add(other.moves);
         add_counts(&mut self.end_reasons, &other.end_reasons);
         for (kind, items) in &other.items {
             let mine = self.items.entry(kind.clone()).or_default();
@@ -358,6 +373,8 @@ pub enum MergeError {
     Overlap { shard: Shard },
     /// Slices not given.
     Missing { shards: Vec<Shard> },
+    /// Report `index` does not hold what `grail sim` writes (edited, or of another version).
+    Malformed { index: usize, what: String },
 }
 
 impl fmt::Display for MergeError {
@@ -375,6 +392,13 @@ impl fmt::Display for MergeError {
                 index + 1
             ),
             MergeError::Overlap { shard } => write!(f, "shard {shard} is given twice"),
+            MergeError::Malformed { index, what } => {
+                write!(
+                    f,
+                    "report {} is not as `grail sim` writes it: {what}",
+                    index + 1
+                )
+            }
             MergeError::Missing { shards } => {
                 let names: Vec<String> = shards.iter().map(Shard::to_string).collect();
                 write!(f, "missing shard {}", names.join(", "))
@@ -431,6 +455,9 @@ pub fn merge(reports: &[Report]) -> Result<Report, MergeError> {
         if shard.count != first.shard.map_or(0, |s| s.count) {
             return differs("number of shards");
         }
+        if let Some(what) = malformed(r, shard) {
+            return Err(MergeError::Malformed { index, what });
+        }
         if seen.insert(shard.index, index).is_some() {
             return Err(MergeError::Overlap { shard });
         }
@@ -457,6 +484,35 @@ pub fn merge(reports: &[Report]) -> Result<Report, MergeError> {
         results,
         ..first.clone()
     })
+}
+
+/// What in a shard's report could not come from `grail sim`, if anything: the merge reads
+/// only what it checks here, so a hand-edited file is refused rather than misread.
+fn malformed(r: &Report, shard: Shard) -> Option<String> {
+    if shard.index == 0 || shard.index > shard.count {
+        return Some(format!("there is no shard {shard}"));
+    }
+    let range = shard.range(r.games);
+    for (p, &players) in r.results.iter().zip(&r.players) {
+        let t = &p.totals;
+        if p.players != players || p.seats.len() != players || t.seats.len() != players {
+            return Some(format!(
+                "its results for {players} players have another number of seats"
+            ));
+        }
+        if lcm_checked(players.max(1)) != Some(t.unit) {
+            return Some(format!("its win unit for {players} players is {}", t.unit));
+        }
+        if t.games != range.end - range.start || t.completed > t.games {
+            return Some(format!(
+                "it holds {} games for {players} players, shard {shard} of {} has {}",
+                t.games,
+                r.games,
+                range.end - range.start
+            ));
+        }
+    }
+    None
 }
 
 fn ratio(x: f64, n: u64) -> f64 {

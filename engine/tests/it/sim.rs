@@ -234,5 +234,18 @@ fn shards_merge_into_the_unsharded_report() {
             merge(std::slice::from_ref(&whole)),
             Err(MergeError::NotShard { index: 0 })
         );
+        // Hand-edited files are refused, not misread.
+        let mut short = shards[2].clone();
+        short.results[0].totals.seats.pop();
+        let mut zero = shards[2].clone();
+        zero.shard = Some(Shard { index: 0, count: 3 });
+        let mut more = shards[2].clone();
+        more.results[0].totals.games += 1;
+        for bad in [short, zero, more] {
+            assert!(matches!(
+                merge(&[shards[0].clone(), shards[1].clone(), bad]),
+                Err(MergeError::Malformed { index: 2, .. })
+            ));
+        }
     }
 }
