@@ -249,3 +249,24 @@ fn shards_merge_into_the_unsharded_report() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// Any number of games cut into any number of shards (some empty) merges back into the
+    /// whole run's report.
+    #[test]
+    fn any_sharding_merges_back(games in 1u64..40, count in 1u64..7, seed in 0u64..1000) {
+        use grail_engine::stats::{Shard, merge};
+        let mut c = SimConfig::new(vec![2, 3], games, seed);
+        c.agents = vec![AgentKind::Greedy, AgentKind::Random];
+        let whole = simulate(&Toy, &c, SimHooks::default()).unwrap();
+        let shards: Vec<Report> = (1..=count)
+            .rev()
+            .map(|index| {
+                let c = SimConfig { shard: Some(Shard { index, count }), ..c.clone() };
+                simulate(&Toy, &c, SimHooks::default()).unwrap()
+            })
+            .collect();
+        proptest::prop_assert_eq!(merge(&shards).unwrap(), whole);
+    }
+}
