@@ -19,9 +19,20 @@ pub fn text(report: &Report) -> String {
         Some(v) => format!("{}/{v}", report.game),
         None => report.game.clone(),
     };
+    let shard = (report.shard)
+        .map(|s| {
+            let games = s.range(report.games);
+            match games.end.checked_sub(1) {
+                Some(last) if !games.is_empty() => {
+                    format!(", shard {s}: games {} to {last}", games.start)
+                }
+                _ => format!(", shard {s}: no games"),
+            }
+        })
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{name}: {} games per player count, seed {}",
+        "{name}: {} games per player count, seed {}{shard}",
         report.games, report.seed
     );
     for r in &report.results {
