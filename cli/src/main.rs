@@ -14,7 +14,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
-use grail_cli::{cards, content, lint, list, play, replay, schema, sim};
+use grail_cli::{cards, content, lint, list, merge, play, replay, report, schema, sim, sweep};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
@@ -37,6 +37,12 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Simulate many games by bots and report balance statistics.
     Sim(sim::SimArgs),
+    /// Simulate a game (or two, side by side) and write the balance report as an HTML page.
+    Report(report::command::ReportArgs),
+    /// Simulate a game once per combination of param values (`--param NAME=V1,V2`).
+    Sweep(sweep::SweepArgs),
+    /// Add up the JSON reports of `grail sim --shard I/N` into the whole run's report.
+    Merge(merge::MergeArgs),
     /// List the bundled games and your packs, with their variants and player counts.
     List,
     /// Show a pack's cards, or one card in full (attributes, condition in words, text).
@@ -73,6 +79,9 @@ fn main() -> ExitCode {
         Command::Play(args) => content().and_then(|c| play::run(args, &c)),
         Command::Replay(args) => content().and_then(|c| replay::run(args, &c)),
         Command::Sim(args) => content().and_then(|c| sim::run(args, &c)),
+        Command::Report(args) => content().and_then(|c| report::command::run(&args, &c)),
+        Command::Sweep(args) => content().and_then(|c| sweep::run(&args, &c)),
+        Command::Merge(args) => merge::run(&args, &mut std::io::stdout().lock()),
         Command::Cards(args) => {
             content().and_then(|c| cards::run(&args, &c, &mut std::io::stdout().lock()))
         }
@@ -142,3 +151,6 @@ fn reported(ok: std::io::Result<bool>) -> CliResult {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod lab_tests;

@@ -8,7 +8,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynGame;
-use grail_engine::sim::{GameRecord, SimConfig, SimHooks};
+use grail_engine::sim::{GameRecord, Report, Shard, SimConfig, SimHooks};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::exit::{CliResult, failure, usage};
@@ -47,6 +47,28 @@ pub struct SimArgs {
     /// number.
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
+    /// Play only the I-th of N disjoint slices of the games (`--shard 2/8`), for a batch
+    /// job; `grail merge` adds the shards' JSON reports up into the whole run's report.
+    #[arg(long, value_parser = parse_shard, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Also gather the statistics that read every move (moves by kind and how often the
+    /// winner made them, lead changes); slower.
+    #[arg(long)]
+    pub detail: bool,
+}
+
+/// `I/N`, 1 ≤ I ≤ N.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || format!("`{s}` is not a shard: write I/N with 1 <= I <= N, e.g. 2/8");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (index, count) = (
+        i.trim().parse::<u64>().map_err(|_| bad())?,
+        n.trim().parse::<u64>().map_err(|_| bad())?,
+    );
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -158,6 +180,20 @@ pub fn simulate(
     out: &mut dyn Write,
     show_progress: bool,
 ) -> CliResult {
+    let report = run_games(game, args, show_progress)?;
+    let text = render(&report, args.format)?;
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Simulates the games `args` asks for (checking the player counts and counts), with a
+/// progress bar on the terminal if `show_progress`.
+pub fn run_games(
+    game: &dyn DynGame,
+    args: &SimArgs,
+    show_progress: bool,
+) -> Result<Report, crate::exit::CliError> {
     let range = game.players();
     let players = args
         .players
@@ -184,8 +220,11 @@ pub fn simulate(
     let mut config = SimConfig::new(players.clone(), args.games, args.seed);
     config.agents = args.agents.clone();
     config.record = args.record.is_some();
+    config.shard = args.shard;
+    config.detail = args.detail;
 
-    let total = args.games.saturating_mul(players.len() as u64);
+    let indices = config.indices();
+    let total = (indices.end - indices.start).saturating_mul(players.len() as u64);
     let bar = if show_progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         if let Ok(style) =
@@ -235,19 +274,21 @@ pub fn simulate(
     if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(failure("cannot-write", e));
     }
-    let text = match args.format {
-        Format::Text => report::text(&report),
+    Ok(report)
+}
+
+/// A report as text, JSON or CSV.
+pub fn render(report: &Report, format: Format) -> Result<String, crate::exit::CliError> {
+    Ok(match format {
+        Format::Text => report::text(report),
         Format::Json => {
-            let mut json = serde_json::to_string_pretty(&report)
+            let mut json = serde_json::to_string_pretty(report)
                 .map_err(|e| failure("cannot-write", format!("cannot write JSON: {e}")))?;
             json.push('\n');
             json
         }
-        Format::Csv => report::csv(&report),
-    };
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+        Format::Csv => report::csv(report),
+    })
 }
 
 /// `game` has no seat for `players` players: a usage error, the allowed range in the message.

@@ -15,21 +15,21 @@ use grail_engine::facade::LoadedGame;
 
 use crate::{Cli, Command};
 
-fn toy() -> Box<dyn DynGame> {
+pub(crate) fn toy() -> Box<dyn DynGame> {
     Box::new(LoadedGame::new(
         crate::toy::Toy,
         Some("toy-content".to_string()),
     ))
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("grail-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn parse(args: &[&str]) -> Command {
+pub(crate) fn parse(args: &[&str]) -> Command {
     Cli::try_parse_from(std::iter::once("grail").chain(args.iter().copied()))
         .unwrap()
         .command
@@ -110,7 +110,7 @@ fn usage_errors_are_clap_errors() {
     }
 }
 
-fn sim_args(args: &[&str]) -> SimArgs {
+pub(crate) fn sim_args(args: &[&str]) -> SimArgs {
     let mut all = vec!["sim", "toy"];
     all.extend_from_slice(args);
     match parse(&all) {

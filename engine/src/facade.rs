@@ -123,7 +123,7 @@ impl<R: Rules + 'static> DynGame for LoadedGame<R> {
     }
     fn simulate(&self, config: &SimConfig, hooks: SimHooks<'_>) -> Result<Report, SimError> {
         let hash = self.content_hash.as_deref();
-        match (hooks.record, hash) {
+        let report = match (hooks.record, hash) {
             // Recorded games carry the content hash, which the generic runner does not know.
             (Some(sink), Some(hash)) => {
                 let stamp = |mut record: sim::GameRecord| {
@@ -137,7 +137,12 @@ impl<R: Rules + 'static> DynGame for LoadedGame<R> {
                 sim::simulate(&self.rules, config, hooks)
             }
             _ => sim::simulate(&self.rules, config, hooks),
-        }
+        };
+        // The report names the content, so shards of different packs do not merge.
+        report.map(|report| Report {
+            content_hash: hash.map(str::to_string),
+            ..report
+        })
     }
     fn replay(&self, file: &ReplayFile, options: ReplayOptions) -> ReplayRun {
         replay::run(&self.rules, self.content_hash.as_deref(), file, options)

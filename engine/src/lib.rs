@@ -27,6 +27,7 @@ pub mod seats;
 pub mod showdown;
 pub mod sim;
 pub mod situational;
+pub mod stats;
 pub mod track;
 
 pub use counts::Counts;

@@ -5,14 +5,17 @@
 //! exact integers (win shares in units of `1/lcm(1..=players)`), so the report is identical
 //! for any number of threads and any scheduling. The game loop is generic over the rules
 //! (no dynamic dispatch, agents are an enum), reuses one legal-action buffer per worker and
-//! discards events ([`NoEvents`]): nothing is allocated per move unless games are recorded.
+//! discards events ([`NoEvents`]): nothing is allocated per move unless games are recorded
+//! or [`SimConfig::detail`] asks for the statistics that read every move.
+//!
+//! The statistics themselves live in [`crate::stats`]; a run may be one slice
+//! ([`SimConfig::shard`]) of a bigger one, whose reports [`crate::stats::merge`] adds up.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::agent::{self, Agent, AgentKind, BuiltinAgent};
 use crate::digest::short_digest;
@@ -20,6 +23,8 @@ use crate::game::{NoEvents, Outcome, Rules, Setup};
 use crate::replay::{Replay, Step};
 use crate::rng::GameRng;
 use crate::seats::seat_name;
+use crate::stats::{Histogram, ItemTotals, Totals};
+pub use crate::stats::{PlayersReport, Report, SeatReport, Shard, TallyReport, wilson};
 
 /// Games run per work item: big enough to amortise setting up agents, small enough to
 /// balance across threads.
@@ -40,6 +45,11 @@ pub struct SimConfig {
     /// A game still running after this many moves is abandoned (reported under the end
     /// reason [`MOVE_LIMIT`]), so a rules bug cannot hang a run.
     pub max_moves: u32,
+    /// Run only this slice of the game indices (game `i` is the same game either way).
+    pub shard: Option<Shard>,
+    /// Also gather what costs work on every move: moves by kind, and lead changes (scores
+    /// read through [`Rules::inspect`] after each move).
+    pub detail: bool,
 }
 
 impl SimConfig {
@@ -51,6 +61,8 @@ impl SimConfig {
             agents: Vec::new(),
             record: false,
             max_moves: 100_000,
+            shard: None,
+            detail: false,
         }
     }
 
@@ -60,6 +72,14 @@ impl SimConfig {
             AgentKind::Random
         } else {
             self.agents[seat % self.agents.len()]
+        }
+    }
+
+    /// The game indices this run plays.
+    pub fn indices(&self) -> std::ops::Range<u64> {
+        match self.shard {
+            Some(shard) => shard.range(self.games),
+            None => 0..self.games,
         }
     }
 }
@@ -121,61 +141,6 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-/// The balance report. Serialised as is for `--format json`; holds no timings, so the same
-/// command gives the same bytes. Means and rates are rounded to 4 decimals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Report {
-    pub game: String,
-    pub variant: Option<String>,
-    pub seed: u64,
-    /// Games per player count.
-    pub games: u64,
-    pub players: Vec<usize>,
-    pub results: Vec<PlayersReport>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayersReport {
-    pub players: usize,
-    pub games: u64,
-    /// Games that ended by the rules (the rest were abandoned, see the end reasons).
-    pub completed: u64,
-    pub seats: Vec<SeatReport>,
-    pub mean_turns: f64,
-    pub sd_turns: f64,
-    /// Decisions per game, all seats together.
-    pub mean_moves: f64,
-    pub end_reasons: BTreeMap<String, u64>,
-    pub tallies: Vec<TallyReport>,
-}
-
-/// One seat's results. A shared win counts as a fraction: `k` winners get `1/k` each, so
-/// `wins` sums to `completed` over the seats. `sole_wins` and `shared_wins` count games.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeatReport {
-    pub seat: String,
-    pub agent: String,
-    pub wins: f64,
-    pub sole_wins: u64,
-    pub shared_wins: u64,
-    /// `wins / completed`, with its 95% Wilson score interval.
-    pub win_rate: f64,
-    pub win_rate_low: f64,
-    pub win_rate_high: f64,
-    pub mean_score: f64,
-    pub sd_score: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TallyReport {
-    pub kind: String,
-    pub item: String,
-    /// Times it happened over all completed games.
-    pub count: u64,
-    pub per_game: f64,
-    pub mean_turn: f64,
-}
-
 /// Runs the simulation on the current rayon pool (call inside `ThreadPool::install` to
 /// choose the threads).
 pub fn simulate<R: Rules>(
@@ -194,24 +159,29 @@ pub fn simulate<R: Rules>(
     }
     let finished = AtomicU64::new(0);
     let mut results = Vec::new();
+    let indices = config.indices();
     for &players in &config.players {
-        let chunks = config.games.div_ceil(CHUNK);
+        let chunks = (indices.end - indices.start).div_ceil(CHUNK);
         let total = (0..chunks)
             .into_par_iter()
             .map(|chunk| {
-                let first = chunk * CHUNK;
-                let last = (first + CHUNK).min(config.games);
+                let first = indices.start + chunk * CHUNK;
+                let last = (first + CHUNK).min(indices.end);
                 run_chunk(rules, config, players, first..last, hooks, &finished)
             })
-            .try_reduce(|| Tally::new(players), |a, b| Ok(a.merge(b)))?;
-        results.push(total.report(config, players));
+            .try_reduce(|| Totals::new(players), |a, b| Ok(a.merge(&b)))?;
+        results.push(total.report(players, |seat| config.agent(seat).to_string()));
     }
     Ok(Report {
         game: rules.game_id().to_string(),
         variant: rules.variant().map(str::to_string),
+        content_hash: None,
         seed: config.seed,
         games: config.games,
         players: config.players.clone(),
+        max_moves: config.max_moves,
+        detail: config.detail,
+        shard: config.shard,
         results,
     })
 }
@@ -223,38 +193,59 @@ fn run_chunk<R: Rules>(
     games: std::ops::Range<u64>,
     hooks: SimHooks<'_>,
     finished: &AtomicU64,
-) -> Result<Tally, SimError> {
+) -> Result<Totals, SimError> {
     let mut agents: Vec<BuiltinAgent<R>> = (0..players).map(|s| config.agent(s).build(0)).collect();
     let mut legal = Vec::with_capacity(64);
-    let mut tally = Tally::new(players);
+    let mut tally = Totals::new(players);
     let record = config.record && hooks.record.is_some();
+    let mut detail = config.detail.then(|| Detail::new(players));
     for index in games {
         let seed = GameRng::derive_seed(config.seed, index);
         let setup = Setup::new(players, seed);
         let max = config.max_moves;
-        let ((end, moves), steps) = if record {
-            let mut steps = Vec::new();
-            let end = play_game(
-                rules,
-                &setup,
-                index,
-                &mut agents,
-                &mut legal,
-                max,
-                &mut steps,
-            )?;
-            (end, Some(steps))
-        } else {
-            let end = play_game(
-                rules,
-                &setup,
-                index,
-                &mut agents,
-                &mut legal,
-                max,
-                &mut NoRecord,
-            )?;
-            (end, None)
+        let ((end, moves), steps) = match (record, detail.as_mut()) {
+            (true, Some(d)) => {
+                let mut both = (Vec::new(), d);
+                let end = play_game(
+                    rules,
+                    &setup,
+                    index,
+                    &mut agents,
+                    &mut legal,
+                    max,
+                    &mut both,
+                )?;
+                (end, Some(both.0))
+            }
+            (true, None) => {
+                let mut steps = Vec::new();
+                let end = play_game(
+                    rules,
+                    &setup,
+                    index,
+                    &mut agents,
+                    &mut legal,
+                    max,
+                    &mut steps,
+                )?;
+                (end, Some(steps))
+            }
+            (false, Some(d)) => (
+                play_game(rules, &setup, index, &mut agents, &mut legal, max, d)?,
+                None,
+            ),
+            (false, None) => (
+                play_game(
+                    rules,
+                    &setup,
+                    index,
+                    &mut agents,
+                    &mut legal,
+                    max,
+                    &mut NoRecord,
+                )?,
+                None,
+            ),
         };
         if let (Some(mut steps), Some(sink)) = (steps, hooks.record) {
             if let GameEnd::Over(outcome) = &end {
@@ -279,7 +270,7 @@ fn run_chunk<R: Rules>(
                 },
             });
         }
-        tally.add(end, moves);
+        add_game(&mut tally, end, moves, detail.as_mut());
         if let Some(progress) = hooks.progress {
             progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
         }
@@ -296,8 +287,9 @@ enum GameEnd {
 /// applied, the digest after. [`NoRecord`] compiles away.
 trait Recorder<R: Rules> {
     const ON: bool;
-    fn before(&mut self, rules: &R, state: &R::State, action: &R::Action);
-    fn after(&mut self, state: &R::State);
+    fn start(&mut self) {}
+    fn before(&mut self, rules: &R, state: &R::State, action: &R::Action, seat: usize);
+    fn after(&mut self, rules: &R, state: &R::State);
 }
 
 struct NoRecord;
@@ -305,20 +297,20 @@ struct NoRecord;
 impl<R: Rules> Recorder<R> for NoRecord {
     const ON: bool = false;
     #[inline]
-    fn before(&mut self, _: &R, _: &R::State, _: &R::Action) {}
+    fn before(&mut self, _: &R, _: &R::State, _: &R::Action, _: usize) {}
     #[inline]
-    fn after(&mut self, _: &R::State) {}
+    fn after(&mut self, _: &R, _: &R::State) {}
 }
 
 impl<R: Rules> Recorder<R> for Vec<Step> {
     const ON: bool = true;
-    fn before(&mut self, rules: &R, state: &R::State, action: &R::Action) {
+    fn before(&mut self, rules: &R, state: &R::State, action: &R::Action, _: usize) {
         self.push(Step::Move(
             rules.format_action(state, action),
             String::new(),
         ));
     }
-    fn after(&mut self, state: &R::State) {
+    fn after(&mut self, _: &R, state: &R::State) {
         if let Some(Step::Move(_, digest)) = self.last_mut() {
             *digest = short_digest(state);
         }
@@ -344,6 +336,9 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
         agent.reset(agent::agent_seed(setup.seed, seat));
     }
     let mut observer = agent::Observer::for_game(setup.seed);
+    if Rec::ON {
+        rec.start();
+    }
     let mut moves = 0u32;
     while let Some(seat) = rules.to_move(&state) {
         if moves >= max_moves {
@@ -359,11 +354,11 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
         let i = agent::decide(rules, &state, seat, legal, agent, &mut observer);
         let action = &legal[i];
         if Rec::ON {
-            rec.before(rules, &state, action);
+            rec.before(rules, &state, action, seat);
         }
         rules.apply(&mut state, action, &mut NoEvents);
         if Rec::ON {
-            rec.after(&state);
+            rec.after(rules, &state);
         }
         moves += 1;
     }
@@ -374,237 +369,178 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
     }
 }
 
-/// Exact sums over games; merging in any order gives the same totals.
-#[derive(Clone, Debug, Default)]
-struct Tally {
-    /// `lcm(1..=players)`: a `k`-way shared win adds `unit / k` to each winner.
-    unit: u128,
-    games: u64,
-    completed: u64,
-    seats: Vec<SeatSums>,
-    turns: Sums,
-    moves: u128,
-    end_reasons: BTreeMap<String, u64>,
-    items: BTreeMap<String, BTreeMap<String, (u64, u128)>>,
-}
-
-#[derive(Clone, Debug, Default)]
-struct SeatSums {
-    win_units: u128,
-    sole_wins: u64,
-    shared_wins: u64,
-    score: Sums,
-}
-
-/// Count, sum and sum of squares, exact.
-#[derive(Clone, Copy, Debug, Default)]
-struct Sums {
-    n: u64,
-    sum: i128,
-    squares: i128,
-}
-
-impl Sums {
-    fn add(&mut self, x: i64) {
-        self.n += 1;
-        self.sum += i128::from(x);
-        self.squares += i128::from(x) * i128::from(x);
+/// Both a replay and the detailed statistics.
+impl<R: Rules> Recorder<R> for (Vec<Step>, &mut Detail) {
+    const ON: bool = true;
+    fn start(&mut self) {
+        Recorder::<R>::start(self.1);
     }
-    fn merge(&mut self, o: Sums) {
-        self.n += o.n;
-        self.sum += o.sum;
-        self.squares += o.squares;
+    fn before(&mut self, rules: &R, state: &R::State, action: &R::Action, seat: usize) {
+        self.0.before(rules, state, action, seat);
+        self.1.before(rules, state, action, seat);
     }
-    fn mean(&self) -> f64 {
-        if self.n == 0 {
-            0.0
-        } else {
-            self.sum as f64 / self.n as f64
-        }
-    }
-    /// Sample standard deviation (n − 1), 0 for fewer than two values.
-    fn sd(&self) -> f64 {
-        if self.n < 2 {
-            return 0.0;
-        }
-        let n = i128::from(self.n);
-        // n·Σx² − (Σx)² is exact; only the last division rounds.
-        let numerator = n * self.squares - self.sum * self.sum;
-        (numerator as f64 / (n * (n - 1)) as f64).max(0.0).sqrt()
+    fn after(&mut self, rules: &R, state: &R::State) {
+        self.0.after(rules, state);
+        self.1.after(rules, state);
     }
 }
 
-fn lcm_upto(n: usize) -> u128 {
-    fn gcd(a: u128, b: u128) -> u128 {
-        if b == 0 { a } else { gcd(b, a % b) }
-    }
-    (1..=n as u128).fold(1, |acc, k| acc / gcd(acc, k) * k)
+/// The statistics that read every move, for one game at a time: the kind of each move and
+/// who made it, and how often the sole leader changed.
+struct Detail {
+    /// The kinds seen so far by this worker; moves refer to them by index.
+    kinds: Vec<String>,
+    moves: Vec<(usize, usize)>,
+    scores: Vec<i64>,
+    query: Vec<String>,
+    leader: Option<usize>,
+    /// `None` once the rules could not tell a score.
+    lead_changes: Option<u32>,
 }
 
-impl Tally {
+impl Detail {
     fn new(players: usize) -> Self {
-        Tally {
-            unit: lcm_upto(players.max(1)),
-            seats: vec![SeatSums::default(); players],
-            ..Tally::default()
+        Detail {
+            kinds: Vec::new(),
+            moves: Vec::new(),
+            scores: vec![0; players],
+            query: (0..players)
+                .map(|s| format!("score {}", seat_name(s)))
+                .collect(),
+            leader: None,
+            lead_changes: Some(0),
         }
     }
+}
 
-    fn add(&mut self, end: GameEnd, moves: u32) {
-        self.games += 1;
-        self.moves += u128::from(moves);
-        let outcome = match end {
-            GameEnd::Over(outcome) => outcome,
-            GameEnd::Abandoned(reason) => {
-                *self.end_reasons.entry(reason.to_string()).or_default() += 1;
-                return;
+impl<R: Rules> Recorder<R> for Detail {
+    const ON: bool = true;
+    fn start(&mut self) {
+        self.moves.clear();
+        self.leader = None;
+        self.lead_changes = Some(0);
+    }
+    fn before(&mut self, rules: &R, state: &R::State, action: &R::Action, seat: usize) {
+        let text = rules.format_action(state, action);
+        let kind = text.split_whitespace().next().unwrap_or("");
+        let index = match self.kinds.iter().position(|k| k == kind) {
+            Some(i) => i,
+            None => {
+                self.kinds.push(kind.to_string());
+                self.kinds.len() - 1
             }
         };
-        self.completed += 1;
-        for (seat, sums) in self.seats.iter_mut().enumerate() {
-            sums.score
-                .add(outcome.scores.get(seat).copied().unwrap_or(0));
+        self.moves.push((index, seat));
+    }
+    fn after(&mut self, rules: &R, state: &R::State) {
+        let Some(changes) = self.lead_changes.as_mut() else {
+            return;
+        };
+        for (score, query) in self.scores.iter_mut().zip(&self.query) {
+            match rules.inspect(state, query).map(|t| t.trim().parse::<i64>()) {
+                Ok(Ok(x)) => *score = x,
+                _ => {
+                    self.lead_changes = None;
+                    return;
+                }
+            }
         }
-        let winners: Vec<usize> = outcome
-            .winners
-            .iter()
-            .copied()
-            .filter(|&w| w < self.seats.len())
-            .collect();
-        for &w in &winners {
-            let s = &mut self.seats[w];
-            s.win_units += self.unit / winners.len() as u128;
-            if winners.len() == 1 {
+        let Some(&best) = self.scores.iter().max() else {
+            return;
+        };
+        let mut leaders = self.scores.iter().enumerate().filter(|(_, s)| **s == best);
+        if let (Some((leader, _)), None) = (leaders.next(), leaders.next()) {
+            if self.leader.is_some_and(|l| l != leader) {
+                *changes += 1;
+            }
+            self.leader = Some(leader);
+        }
+    }
+}
+
+/// Adds one game to the totals. Abandoned games count only as games and by their reason.
+fn add_game(t: &mut Totals, end: GameEnd, moves: u32, detail: Option<&mut Detail>) {
+    t.games += 1;
+    t.moves += u128::from(moves);
+    let outcome = match end {
+        GameEnd::Over(outcome) => outcome,
+        GameEnd::Abandoned(reason) => {
+            *t.end_reasons.entry(reason.to_string()).or_default() += 1;
+            return;
+        }
+    };
+    t.completed += 1;
+    let players = t.seats.len();
+    let winners = outcome.winners.iter().filter(|&&w| w < players).count() as u128;
+    // The win units each seat earned this game.
+    let units = |seat: usize| -> u128 {
+        if outcome.winners.contains(&seat) && seat < players {
+            t.unit / winners
+        } else {
+            0
+        }
+    };
+    for seat in 0..players {
+        let score = outcome.scores.get(seat).copied().unwrap_or(0);
+        let won = units(seat);
+        let s = &mut t.seats[seat];
+        s.score.add(score);
+        *s.score_histogram.entry(score).or_default() += 1;
+        if won > 0 {
+            s.win_units += won;
+            if winners == 1 {
                 s.sole_wins += 1;
             } else {
                 s.shared_wins += 1;
             }
         }
-        self.turns.add(i64::from(outcome.turns));
-        match self.end_reasons.get_mut(&outcome.end) {
-            Some(n) => *n += 1,
-            None => {
-                self.end_reasons.insert(outcome.end, 1);
+    }
+    t.turns.add(i64::from(outcome.turns));
+    *t.turns_histogram.entry(outcome.turns).or_default() += 1;
+    let unit = t.unit;
+    match t.end_reasons.get_mut(&outcome.end) {
+        Some(n) => *n += 1,
+        None => {
+            t.end_reasons.insert(outcome.end.clone(), 1);
+        }
+    }
+    let by = |seat: Option<usize>, item: &mut ItemTotals| {
+        if let Some(seat) = seat.filter(|&s| s < players) {
+            item.by_seat += 1;
+            if outcome.winners.contains(&seat) {
+                item.winner_units += unit / winners;
             }
         }
-        for t in outcome.tallies {
-            let items = self.items.entry(t.kind).or_default();
-            let entry = match items.get_mut(&t.item) {
-                Some(e) => e,
-                None => items.entry(t.item).or_default(),
+    };
+    for tally in &outcome.tallies {
+        let items = match t.items.get_mut(&tally.kind) {
+            Some(items) => items,
+            None => t.items.entry(tally.kind.clone()).or_default(),
+        };
+        let item = match items.get_mut(&tally.item) {
+            Some(item) => item,
+            None => items.entry(tally.item.clone()).or_default(),
+        };
+        item.count += 1;
+        item.turns += u128::from(tally.turn);
+        by(tally.seat, item);
+    }
+    if let Some(d) = detail {
+        for &(kind, seat) in &d.moves {
+            let kind = &d.kinds[kind];
+            let item = match t.actions.get_mut(kind) {
+                Some(item) => item,
+                None => t.actions.entry(kind.clone()).or_default(),
             };
-            entry.0 += 1;
-            entry.1 += u128::from(t.turn);
+            item.count += 1;
+            by(Some(seat), item);
+        }
+        if let Some(changes) = d.lead_changes {
+            t.lead_changes
+                .get_or_insert_with(Histogram::default)
+                .add(changes);
         }
     }
-
-    fn merge(mut self, other: Tally) -> Tally {
-        if self.seats.is_empty() {
-            return other;
-        }
-        self.games += other.games;
-        self.completed += other.completed;
-        for (a, b) in self.seats.iter_mut().zip(other.seats) {
-            a.win_units += b.win_units;
-            a.sole_wins += b.sole_wins;
-            a.shared_wins += b.shared_wins;
-            a.score.merge(b.score);
-        }
-        self.turns.merge(other.turns);
-        self.moves += other.moves;
-        for (reason, n) in other.end_reasons {
-            *self.end_reasons.entry(reason).or_default() += n;
-        }
-        for (kind, items) in other.items {
-            let mine = self.items.entry(kind).or_default();
-            for (item, (count, turns)) in items {
-                let e = mine.entry(item).or_default();
-                e.0 += count;
-                e.1 += turns;
-            }
-        }
-        self
-    }
-
-    fn report(self, config: &SimConfig, players: usize) -> PlayersReport {
-        let completed = self.completed;
-        let seats = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| {
-                let wins = s.win_units as f64 / self.unit as f64;
-                let rate = if completed == 0 {
-                    0.0
-                } else {
-                    wins / completed as f64
-                };
-                let (low, high) = wilson(rate, completed);
-                SeatReport {
-                    seat: seat_name(seat),
-                    agent: config.agent(seat).to_string(),
-                    wins: round4(wins),
-                    sole_wins: s.sole_wins,
-                    shared_wins: s.shared_wins,
-                    win_rate: round4(rate),
-                    win_rate_low: round4(low),
-                    win_rate_high: round4(high),
-                    mean_score: round4(s.score.mean()),
-                    sd_score: round4(s.score.sd()),
-                }
-            })
-            .collect();
-        let tallies = self
-            .items
-            .into_iter()
-            .flat_map(|(kind, items)| {
-                items
-                    .into_iter()
-                    .map(move |(item, (count, turns))| TallyReport {
-                        kind: kind.clone(),
-                        item,
-                        count,
-                        per_game: round4(ratio(count as f64, completed)),
-                        mean_turn: round4(ratio(turns as f64, count)),
-                    })
-            })
-            .collect();
-        PlayersReport {
-            players,
-            games: self.games,
-            completed,
-            seats,
-            mean_turns: round4(self.turns.mean()),
-            sd_turns: round4(self.turns.sd()),
-            mean_moves: round4(ratio(self.moves as f64, self.games)),
-            end_reasons: self.end_reasons,
-            tallies,
-        }
-    }
-}
-
-fn ratio(x: f64, n: u64) -> f64 {
-    if n == 0 { 0.0 } else { x / n as f64 }
-}
-
-fn round4(x: f64) -> f64 {
-    let r = (x * 10_000.0).round() / 10_000.0;
-    // No "-0" in reports.
-    if r == 0.0 { 0.0 } else { r }
-}
-
-/// The 95% Wilson score interval of a rate `p` over `n` trials; `(0, 0)` for no trials.
-pub fn wilson(p: f64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    const Z: f64 = 1.959_963_984_540_054;
-    let n = n as f64;
-    let z2 = Z * Z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = Z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 #[cfg(test)]
@@ -612,34 +548,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wilson_matches_a_worked_example() {
-        // 50 of 100: the textbook interval is about [0.4038, 0.5962].
-        let (lo, hi) = wilson(0.5, 100);
-        assert!(
-            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
-            "{lo} {hi}"
-        );
-        let (lo, hi) = wilson(0.0, 10);
-        assert_eq!(lo, 0.0);
-        assert!((hi - 0.2775).abs() < 1e-4, "{hi}");
-        assert_eq!(wilson(0.3, 0), (0.0, 0.0));
-    }
-
-    #[test]
-    fn sums_give_exact_mean_and_sample_sd() {
-        let mut s = Sums::default();
-        for x in [2, 4, 4, 4, 5, 5, 7, 9] {
-            s.add(x);
-        }
-        assert_eq!(s.mean(), 5.0);
-        assert!((s.sd() - 2.138_089_935).abs() < 1e-9);
-    }
-
-    #[test]
     fn shared_wins_split_exactly() {
-        assert_eq!(lcm_upto(4), 12);
-        assert_eq!(lcm_upto(5), 60);
-        let mut t = Tally::new(3);
+        assert_eq!(crate::stats::lcm_upto(4), 12);
+        assert_eq!(crate::stats::lcm_upto(5), 60);
+        let mut t = Totals::new(3);
         let outcome = |winners: Vec<usize>| Outcome {
             scores: vec![1, 1, 1],
             winners,
@@ -647,9 +559,9 @@ mod tests {
             turns: 1,
             tallies: vec![],
         };
-        t.add(GameEnd::Over(outcome(vec![0, 1, 2])), 5);
-        t.add(GameEnd::Over(outcome(vec![0])), 5);
-        let r = t.report(&SimConfig::new(vec![3], 2, 0), 3);
+        add_game(&mut t, GameEnd::Over(outcome(vec![0, 1, 2])), 5, None);
+        add_game(&mut t, GameEnd::Over(outcome(vec![0])), 5, None);
+        let r = t.report(3, |_| "random".into());
         let wins: Vec<f64> = r.seats.iter().map(|s| s.wins).collect();
         assert_eq!(wins, vec![1.3333, 0.3333, 0.3333]);
         assert_eq!((r.seats[0].sole_wins, r.seats[0].shared_wins), (1, 1));

@@ -672,6 +672,22 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "bad-report",
+        severity: Error,
+        group: Group::Command,
+        summary: "a file given to `grail merge` that is not a JSON report of `grail sim`",
+        fix: "write the reports with `grail sim --shard I/N --format json`",
+        no_fixture: None,
+    },
+    Code {
+        code: "cannot-merge",
+        severity: Error,
+        group: Group::Command,
+        summary: "`grail merge` was given reports that are not every shard of one run once",
+        fix: "give every shard's JSON report of the same `grail sim` command once",
+        no_fixture: None,
+    },
+    Code {
         code: "cannot-read",
         severity: Error,
         group: Group::Command,

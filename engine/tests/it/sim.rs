@@ -180,3 +180,93 @@ fn a_bots_only_match_plays_the_simulated_game_of_its_seed() {
         assert_eq!(replayed, r.replay, "game {}", r.index);
     }
 }
+
+/// Issue 17: "two shards merged equal the unsharded report byte for byte", in any order, and
+/// through JSON (as `grail merge` reads them).
+#[test]
+fn shards_merge_into_the_unsharded_report() {
+    use grail_engine::stats::{MergeError, Shard, merge};
+    for detail in [false, true] {
+        let mut c = config(130);
+        c.detail = detail;
+        let whole = simulate(&Toy, &c, SimHooks::default()).unwrap();
+        let whole_json = serde_json::to_string_pretty(&whole).unwrap();
+        let shards: Vec<Report> = (1..=3)
+            .map(|index| {
+                let c = SimConfig {
+                    shard: Some(Shard { index, count: 3 }),
+                    ..c.clone()
+                };
+                let json =
+                    serde_json::to_string_pretty(&simulate(&Toy, &c, SimHooks::default()).unwrap())
+                        .unwrap();
+                serde_json::from_str(&json).unwrap()
+            })
+            .collect();
+        assert_eq!(shards.iter().map(|s| s.results[0].games).sum::<u64>(), 130);
+        for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+            let given: Vec<Report> = order.iter().map(|&i| shards[i].clone()).collect();
+            let merged = merge(&given).unwrap();
+            assert_eq!(serde_json::to_string_pretty(&merged).unwrap(), whole_json);
+        }
+        if detail {
+            let r = &whole.results[0];
+            assert!(!r.actions.is_empty() && r.mean_lead_changes.is_some());
+        }
+        assert_eq!(
+            merge(&shards[..2]),
+            Err(MergeError::Missing {
+                shards: vec![Shard { index: 3, count: 3 }]
+            })
+        );
+        let twice = [shards[0].clone(), shards[0].clone(), shards[1].clone()];
+        assert!(matches!(merge(&twice), Err(MergeError::Overlap { .. })));
+        let mut other = shards[1].clone();
+        other.seed += 1;
+        assert_eq!(
+            merge(&[shards[0].clone(), other, shards[2].clone()]),
+            Err(MergeError::Differs {
+                index: 1,
+                what: "seed"
+            })
+        );
+        assert_eq!(
+            merge(std::slice::from_ref(&whole)),
+            Err(MergeError::NotShard { index: 0 })
+        );
+        // Hand-edited files are refused, not misread.
+        let mut short = shards[2].clone();
+        short.results[0].totals.seats.pop();
+        let mut zero = shards[2].clone();
+        zero.shard = Some(Shard { index: 0, count: 3 });
+        let mut more = shards[2].clone();
+        more.results[0].totals.games += 1;
+        for bad in [short, zero, more] {
+            assert!(matches!(
+                merge(&[shards[0].clone(), shards[1].clone(), bad]),
+                Err(MergeError::Malformed { index: 2, .. })
+            ));
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// Any number of games cut into any number of shards (some empty) merges back into the
+    /// whole run's report.
+    #[test]
+    fn any_sharding_merges_back(games in 1u64..40, count in 1u64..7, seed in 0u64..1000) {
+        use grail_engine::stats::{Shard, merge};
+        let mut c = SimConfig::new(vec![2, 3], games, seed);
+        c.agents = vec![AgentKind::Greedy, AgentKind::Random];
+        let whole = simulate(&Toy, &c, SimHooks::default()).unwrap();
+        let shards: Vec<Report> = (1..=count)
+            .rev()
+            .map(|index| {
+                let c = SimConfig { shard: Some(Shard { index, count }), ..c.clone() };
+                simulate(&Toy, &c, SimHooks::default()).unwrap()
+            })
+            .collect();
+        proptest::prop_assert_eq!(merge(&shards).unwrap(), whole);
+    }
+}

@@ -414,6 +414,9 @@ impl Quests {
                 .cloned()
                 .unwrap_or_else(|| "knight-of-the-round-table".into()),
             ["shields", p] => s.player(seat(p)?).shields.to_string(),
+            // The score the outcome reports, as every game answers it (the balance report's
+            // lead changes read it after each move).
+            ["score", p] => self.score(s, usize::from(seat(p)?)).to_string(),
             ["bp", p] => self.strength(s, seat(p)?, &Counts::EMPTY).to_string(),
             ["free-bids", p] => self.free_bids(s, seat(p)?).to_string(),
             ["committed", p] => self.cards(s.sealed.cards(usize::from(seat(p)?))),
@@ -451,7 +454,7 @@ impl Quests {
             _ => {
                 return Err(format!(
                     "unknown question `{query}`; ask: hand P1, cards P1, allies P1, amour P1, rank P1, \
-                     shields P1, bp P1, free-bids P1, committed P1, stage 1, stage-bp 1, sponsor, \
+                     shields P1, score P1, bp P1, free-bids P1, committed P1, stage 1, stage-bp 1, sponsor, \
                      questors, story, player, turn, phase, high-bid, quest-bonus, deck, discard, \
                      discard top, winner, end"
                 ));

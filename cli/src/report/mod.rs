@@ -1,5 +1,9 @@
-//! Rendering a simulation report for people (text) and spreadsheets (CSV). JSON is the
-//! report serialised as is.
+//! Rendering a simulation report for people (text, HTML with charts: [`html`]) and
+//! spreadsheets (CSV). JSON is the report serialised as is.
+
+pub mod command;
+pub mod html;
+pub mod svg;
 
 use std::fmt::Write as _;
 
@@ -15,9 +19,20 @@ pub fn text(report: &Report) -> String {
         Some(v) => format!("{}/{v}", report.game),
         None => report.game.clone(),
     };
+    let shard = (report.shard)
+        .map(|s| {
+            let games = s.range(report.games);
+            match games.end.checked_sub(1) {
+                Some(last) if !games.is_empty() => {
+                    format!(", shard {s}: games {} to {last}", games.start)
+                }
+                _ => format!(", shard {s}: no games"),
+            }
+        })
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{name}: {} games per player count, seed {}",
+        "{name}: {} games per player count, seed {}{shard}",
         report.games, report.seed
     );
     for r in &report.results {
@@ -76,6 +91,23 @@ pub fn text(report: &Report) -> String {
                 );
             }
         }
+        // Gathered with `--detail` only.
+        if !r.actions.is_empty() {
+            let _ = writeln!(out, "  moves by kind:        count   per game   by winner");
+            for t in &r.actions {
+                let _ = writeln!(
+                    out,
+                    "    {:<18} {:>6}   {:>8.3}   {:>9}",
+                    t.item,
+                    t.count,
+                    t.per_game,
+                    pct(t.winner_share)
+                );
+            }
+        }
+        if let Some(leads) = r.mean_lead_changes {
+            let _ = writeln!(out, "  lead changes: {leads:.2} per game");
+        }
     }
     out
 }
@@ -129,13 +161,28 @@ pub fn csv(report: &Report) -> String {
             row(p, "tally", &key, "count", t.count.to_string());
             row(p, "tally", &key, "per_game", t.per_game.to_string());
             row(p, "tally", &key, "mean_turn", t.mean_turn.to_string());
+            row(p, "tally", &key, "winner_share", t.winner_share.to_string());
+        }
+        for t in &r.actions {
+            row(p, "action", &t.item, "count", t.count.to_string());
+            row(p, "action", &t.item, "per_game", t.per_game.to_string());
+            row(
+                p,
+                "action",
+                &t.item,
+                "winner_share",
+                t.winner_share.to_string(),
+            );
+        }
+        if let Some(leads) = r.mean_lead_changes {
+            row(p, "game", "", "mean_lead_changes", leads.to_string());
         }
     }
     out
 }
 
 /// Quotes a field when it holds a comma, quote or line break (RFC 4180).
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
