@@ -428,10 +428,18 @@ pub struct ZoneDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Sp<ZoneOwner>>,
     pub layout: Sp<Layout>,
-    /// For `rows`: the card attribute with one row per value.
+    /// For `rows`: the card attribute with one row per value (or a text param naming it,
+    /// `"$column_attribute"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Sp<String>>,
     pub visible: Sp<Visibility>,
+    /// For a `stack`: the zone shuffled into it when it runs out (the discards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refill: Option<Sp<String>>,
+    /// Every card that comes into this zone is counted under this kind in the balance
+    /// report (`"adventure"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Sp<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -494,6 +502,12 @@ pub struct StageDef {
 pub struct StepDef {
     /// Action names, offered in this order.
     pub actions: Vec<Sp<String>>,
+    /// The player may leave the step out: `pass` is offered after its actions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optional: Option<Sp<bool>>,
+    /// What the terminal asks while the step is decided (and the script query `phase`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<Sp<String>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.
@@ -512,6 +526,24 @@ pub struct ActionDef {
     /// Effects, one per line.
     #[serde(rename = "do")]
     pub effects: Sp<String>,
+    /// A payment the action costs: chosen as its own `pay …` move after the action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pay: Option<PayDef>,
+}
+
+/// `pay = { from, meets, args, to }`: cards from a zone meeting a named condition.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PayDef {
+    /// The zone paid from (`"knights(current)"`).
+    pub from: Sp<String>,
+    /// A named condition of the pack, or `"condition(card)"`: the card parameter's own.
+    pub meets: Sp<String>,
+    /// The condition's arguments, in its order, as expressions (`["value(card)"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<Sp<String>>,
+    /// Where the paid cards go.
+    pub to: Sp<String>,
 }
 
 /// `[end]`.
@@ -525,6 +557,15 @@ pub struct EndDef {
     pub reason: Option<Sp<String>>,
     /// Each seat's score, an integer expression over `P`.
     pub score: Sp<String>,
+    /// The game ends at once, after any move, when this holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now: Option<Sp<String>>,
+    /// How the game ended when `now` held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now_reason: Option<Sp<String>>,
+    /// Breaks a tie for the best score: the highest wins, a further tie shares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiebreak: Option<Sp<String>>,
 }
 
 /// `[bot]`.

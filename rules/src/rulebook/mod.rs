@@ -4,7 +4,10 @@
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
 mod compile;
+mod mechanics;
 mod model;
+mod moves;
+mod payment;
 mod run;
 mod syntax;
 mod view;
@@ -33,6 +36,10 @@ pub struct Rulebook {
     actions: Vec<Action>,
     end_when: Expr,
     end_reason: String,
+    /// Ends the game at once, after any move.
+    now: Option<Expr>,
+    now_reason: String,
+    tiebreak: Option<Expr>,
     score: Expr,
     worth: Option<Expr>,
     turn_limit: u32,
@@ -82,6 +89,20 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             (None, None, String::new())
         }
     };
+    let (now, now_reason, tiebreak) = match &rb.end {
+        Some(end) => (
+            end.now
+                .as_ref()
+                .and_then(|n| c.expression(n, NO_SCOPE, true)),
+            end.now_reason
+                .as_ref()
+                .map_or("end".to_string(), |r| r.value.clone()),
+            end.tiebreak
+                .as_ref()
+                .and_then(|t| c.expression(t, score_scope, false)),
+        ),
+        None => (None, String::new(), None),
+    };
     let worth = rb
         .bot
         .as_ref()
@@ -117,6 +138,9 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         actions,
         end_when,
         end_reason,
+        now,
+        now_reason,
+        tiebreak,
         score,
         worth,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),

@@ -34,6 +34,10 @@ pub struct Zone {
     /// Where its piles start: among the table's piles, or inside each seat's block.
     pub first: usize,
     pub start_all: bool,
+    /// For a stack: the table zone shuffled into it when it runs out.
+    pub refill: Option<usize>,
+    /// The balance report's kind for cards coming into this zone.
+    pub tally: Option<String>,
 }
 
 /// Whose zone an expression or effect means.
@@ -83,6 +87,27 @@ pub enum Expr {
     },
     /// How many rows of a `rows` zone hold a card.
     NonEmpty(ZoneRef),
+    /// How many cards the fullest row (or pile) of a zone holds.
+    Fullest(ZoneRef),
+    /// `if(c, a, b)`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `best(Z, e)`: the largest `e` over the distinct cards of `Z` (bound to `card`),
+    /// skipping those where it is undefined; 0 when there is none or all are below 0.
+    Best {
+        zone: ZoneRef,
+        body: Box<Expr>,
+    },
+    /// `cheapest(cond, Z, cost)`: what the cheapest payment from `Z` meeting `cond` costs
+    /// (a named condition over the zone's set); undefined ([`NONE`]) when none exists.
+    Cheapest {
+        meets: Box<Meets>,
+        /// The card whose own condition is met (`condition(card)`).
+        card: Option<Box<Expr>>,
+        from: ZoneRef,
+        cost: Box<grail_engine::cond::Program>,
+    },
+    /// `paying(action)`: the player to move has chosen `action` and is choosing how to pay.
+    Paying(usize),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -125,6 +150,44 @@ pub enum Effect {
         from: ZoneRef,
         to: ZoneRef,
     },
+    /// `reveal Z into R until E`: the top card of `Z` goes to its row of the rows zone `R`,
+    /// one at a time, until `E` holds or `Z` is empty.
+    Reveal {
+        from: ZoneRef,
+        into: usize,
+        until: Expr,
+    },
+}
+
+/// An undefined number (`cheapest` with no payment); arithmetic keeps it undefined.
+pub const NONE: i64 = i64::MIN;
+
+/// The condition a payment meets.
+#[derive(Debug)]
+pub enum Meets {
+    /// A named condition of the pack; `source` as written, `words` for players.
+    Named {
+        program: Box<grail_engine::cond::Program>,
+        source: String,
+        words: String,
+        /// The dearest value of argument 0 a hand can pay, when the condition can say.
+        ceiling: Option<Box<grail_engine::cond::ceiling::Ceiling>>,
+    },
+    /// `condition(card)`: the card parameter's own condition, by card type.
+    Own {
+        programs: Vec<Option<grail_engine::cond::Program>>,
+        sources: Vec<String>,
+        names: Vec<String>,
+    },
+}
+
+/// `pay = { from, meets, args, to }`.
+#[derive(Debug)]
+pub struct Pay {
+    pub from: ZoneRef,
+    pub to: ZoneRef,
+    pub meets: Meets,
+    pub args: Vec<Expr>,
 }
 
 #[derive(Debug)]
@@ -135,10 +198,15 @@ pub struct Action {
     pub effects: Vec<Effect>,
     /// Where its card parameter ends up is public: the move may name it to everyone.
     pub reveals: bool,
+    /// What it costs, chosen as a `pay …` move after the action.
+    pub pay: Option<Pay>,
 }
 
 #[derive(Debug)]
 pub struct Step {
     pub name: String,
     pub actions: Vec<usize>,
+    /// `pass` is offered after the actions.
+    pub optional: bool,
+    pub prompt: Option<String>,
 }

@@ -9,8 +9,10 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, Param, Who, ZoneRef};
+use super::model::{Effect, Expr, NONE, Param, Who, ZoneRef};
+use super::payment::Dearest;
 use super::syntax::Op;
+use grail_engine::cond::solve::Payment;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub struct State {
@@ -27,14 +29,20 @@ pub struct State {
     pub(super) turn: u32,
     pub(super) ended: Option<Ended>,
     pub(super) rng: GameRng,
+    /// An action chosen whose payment is being chosen: (action, parameter).
+    pub(super) pending: Option<(u16, i32)>,
+    /// Cards that came into a tallied zone: (zone, card, turn, seat).
+    pub(super) tallies: Vec<(u16, u16, u32, u8)>,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub enum Ended {
     Rule,
+    /// The `[end] now` condition held after a move.
+    Now,
+    /// The turn limit, or nobody could do anything for a whole round (which would have
+    /// lasted to the turn limit).
     TurnLimit,
-    /// Nobody could do anything for a whole round.
-    Stuck,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +50,14 @@ pub struct Action {
     pub action: u16,
     /// The card type or row key; -1 without a parameter.
     pub arg: i32,
+    /// For [`PAY`]: the cards paid.
+    pub paid: Option<Payment>,
 }
+
+/// `pass`: leave an optional step out.
+pub const PASS: u16 = u16::MAX - 1;
+/// `pay …`: pay for the action just chosen.
+pub const PAY: u16 = u16::MAX;
 
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -106,7 +121,7 @@ impl Rulebook {
     }
 
     /// The piles a zone reference covers: one row, or all rows of the zone.
-    fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
+    pub(super) fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
         let seat = Self::seat_of(z.who, ctx);
         match &z.row {
             Some(row) => {
@@ -130,7 +145,11 @@ impl Rulebook {
             Expr::Card => i64::from(ctx.card),
             Expr::Row => i64::from(ctx.row),
             Expr::ActionCard(a) => {
-                if ctx.state.done & (1 << a) == 0 {
+                if let Some((p, arg)) = ctx.state.pending
+                    && usize::from(p) == *a
+                {
+                    i64::from(arg)
+                } else if ctx.state.done & (1 << a) == 0 {
                     -1
                 } else {
                     i64::from(ctx.state.args[*a])
@@ -169,6 +188,11 @@ impl Rulebook {
                 .filter(|&p| !ctx.state.piles[p].is_empty())
                 .count() as i64,
             Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
+            Expr::Fullest(_)
+            | Expr::If(..)
+            | Expr::Best { .. }
+            | Expr::Cheapest { .. }
+            | Expr::Paying(_) => self.eval_mechanic(e, ctx),
             Expr::Bin(op, l, r) => {
                 let a = self.eval(l, ctx);
                 // `and` and `or` do not read their right side when the left decides.
@@ -178,6 +202,9 @@ impl Rulebook {
                     _ => {}
                 }
                 let b = self.eval(r, ctx);
+                if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
+                    return NONE;
+                }
                 match op {
                     Op::And | Op::Or => i64::from(b != 0),
                     Op::Eq => i64::from(a == b),
@@ -194,8 +221,13 @@ impl Rulebook {
         }
     }
 
-    fn put(&self, state: &mut State, pile: usize, card: u16) {
+    pub(super) fn put(&self, state: &mut State, pile: usize, card: u16) {
         let (zone, _, _) = self.locate(pile);
+        if self.zones[zone].tally.is_some() {
+            state
+                .tallies
+                .push((zone as u16, card, state.turn, state.current));
+        }
         let cards = &mut state.piles[pile];
         if self.zones[zone].layout == Layout::Hand {
             let at = cards.partition_point(|&c| c <= card);
@@ -248,13 +280,18 @@ impl Rulebook {
                     for p in piles {
                         state.rng.shuffle(&mut state.piles[p]);
                         // A script's stacked cards go on top, the first named drawn first.
+                        // Each is taken from the rest at its topmost copy, so the rest keeps
+                        // its shuffled order.
                         if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
-                            for &c in cards.iter().rev() {
-                                if let Some(i) = state.piles[p].iter().position(|&x| x == c) {
-                                    state.piles[p].remove(i);
-                                    state.piles[p].push(c);
+                            let pile = &mut state.piles[p];
+                            let mut found = Vec::with_capacity(cards.len());
+                            for &c in cards {
+                                if let Some(i) = pile.iter().rposition(|&x| x == c) {
+                                    pile.remove(i);
+                                    found.push(c);
                                 }
                             }
+                            pile.extend(found.iter().rev());
                         }
                         events.emit(|| Event::Shuffled { pile: p as u32 });
                     }
@@ -278,10 +315,15 @@ impl Rulebook {
                         self.piles_of(to, &ctx).start,
                     );
                     for _ in 0..n {
+                        self.refill(state, from, events);
                         if !self.shift(state, from, to, events) {
                             break;
                         }
+                        self.refill(state, from, events);
                     }
+                }
+                Effect::Reveal { from, into, until } => {
+                    self.reveal(state, from, *into, until, events);
                 }
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
@@ -289,7 +331,8 @@ impl Rulebook {
                         continue;
                     };
                     let card = ctx_card as u16;
-                    if let Some(i) = state.piles[from].iter().rposition(|&c| c == card) {
+                    // The first copy in the zone's order: the one laid first in a row.
+                    if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
                         state.piles[from].remove(i);
                         self.put(state, to, card);
                         events.emit(|| Event::Moved {
@@ -322,6 +365,7 @@ impl Rulebook {
     /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
     pub(super) fn bindings(&self, state: &State, a: usize, mut f: impl FnMut(i32) -> bool) {
         let action = &self.actions[a];
+        let dearest = Dearest::default();
         let holds = |card: i32, row: i32| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
@@ -331,7 +375,7 @@ impl Rulebook {
                     row,
                 };
                 self.eval(&g.expr, &ctx) != 0
-            })
+            }) && self.payable(state, a, card, &dearest)
         };
         match &action.param {
             Param::None => {
@@ -427,7 +471,10 @@ impl Rulebook {
             }
             skipped += 1;
             if skipped > self.steps.len() * usize::from(state.players) + 1 {
-                state.ended = Some(Ended::Stuck);
+                // Nobody can do anything for a whole round: nothing changes any more, so
+                // the game would run on to its turn limit; it gets there at once.
+                state.turn = state.turn.max(self.turn_limit);
+                state.ended = Some(Ended::TurnLimit);
                 events.emit(|| Event::Ended);
                 return;
             }
@@ -475,6 +522,8 @@ impl Rulebook {
             turn: 1,
             ended: None,
             rng: GameRng::new(setup.seed),
+            pending: None,
+            tallies: Vec::new(),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
@@ -488,7 +537,7 @@ impl Rulebook {
             let Some(zi) = self
                 .zones
                 .iter()
-                .position(|z| z.name == *zone && z.start_all)
+                .position(|z| z.start_all && (z.name == *zone || self.sets[z.set].id == *zone))
             else {
                 let starts: Vec<&str> = self
                     .zones
@@ -559,22 +608,59 @@ impl Rules for Rulebook {
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return;
         };
+        if state.pending.is_some() {
+            self.payments(state, |p| {
+                out.push(Action {
+                    action: PAY,
+                    arg: -1,
+                    paid: Some(*p),
+                });
+            });
+            return;
+        }
         for &a in &step.actions {
             self.bindings(state, a, |arg| {
                 out.push(Action {
                     action: a as u16,
                     arg,
+                    paid: None,
                 });
                 true
+            });
+        }
+        if step.optional && !out.is_empty() {
+            out.push(Action {
+                action: PASS,
+                arg: -1,
+                paid: None,
             });
         }
     }
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
-        let a = usize::from(action.action);
+        let (a, arg) = match (action.action, state.pending) {
+            (PASS, _) => {
+                state.step += 1;
+                self.advance(state, events);
+                return;
+            }
+            (PAY, Some((a, arg))) => {
+                if let Some(paid) = &action.paid {
+                    self.pay(state, paid, events);
+                }
+                state.pending = None;
+                (usize::from(a), arg)
+            }
+            (a, _) if self.actions[usize::from(a)].pay.is_some() => {
+                // Chosen: the payment is the next move.
+                state.pending = Some((a, action.arg));
+                return;
+            }
+            (a, _) => (usize::from(a), action.arg),
+        };
         let (card, row) = match self.actions[a].param {
-            Param::Card(_) => (action.arg, -1),
-            Param::Row { .. } => (-1, action.arg),
+            Param::Card(_) => (arg, -1),
+            Param::Row { .. } => (-1, arg),
             Param::None => (-1, -1),
         };
         let from = self.card_pile(state, a, card);
@@ -588,8 +674,21 @@ impl Rules for Rulebook {
             events,
         );
         state.done |= 1 << a;
-        state.args[a] = action.arg;
+        state.args[a] = arg;
         state.step += 1;
+        if let Some(now) = &self.now {
+            let ctx = Ctx {
+                state,
+                player: 0,
+                card: -1,
+                row: -1,
+            };
+            if self.eval(now, &ctx) != 0 {
+                state.ended = Some(Ended::Now);
+                events.emit(|| Event::Ended);
+                return;
+            }
+        }
         self.advance(state, events);
     }
 
@@ -601,16 +700,50 @@ impl Rules for Rulebook {
         let ended = state.ended?;
         let scores = self.scores(state);
         let best = scores.iter().copied().max().unwrap_or(0);
+        let mut winners: Vec<Seat> = (0..scores.len()).filter(|&s| scores[s] == best).collect();
+        if let Some(tiebreak) = self.tiebreak.as_ref().filter(|_| winners.len() > 1) {
+            let of = |p: Seat| {
+                self.eval(
+                    tiebreak,
+                    &Ctx {
+                        state,
+                        player: p,
+                        card: -1,
+                        row: -1,
+                    },
+                )
+            };
+            let most = winners.iter().map(|&p| of(p)).max().unwrap_or(0);
+            winners.retain(|&p| of(p) == most);
+        }
+        let tallies = state
+            .tallies
+            .iter()
+            .map(|&(zone, card, turn, seat)| {
+                let z = &self.zones[usize::from(zone)];
+                grail_engine::game::Tally {
+                    kind: z.tally.clone().unwrap_or_default(),
+                    item: self.sets[z.set].cards[usize::from(card)].clone(),
+                    turn,
+                    seat: Some(usize::from(seat)),
+                }
+            })
+            .collect();
         Some(Outcome {
-            winners: (0..scores.len()).filter(|&s| scores[s] == best).collect(),
+            winners,
             scores,
             end: match ended {
                 Ended::Rule => self.end_reason.clone(),
+                Ended::Now => self.now_reason.clone(),
                 Ended::TurnLimit => "turn-limit".into(),
-                Ended::Stuck => "stuck".into(),
             },
-            turns: state.turn,
-            tallies: Vec::new(),
+            // Turns completed: an end `now` comes in the middle of one.
+            turns: if ended == Ended::Now {
+                state.turn.saturating_sub(1)
+            } else {
+                state.turn
+            },
+            tallies,
         })
     }
 
@@ -664,6 +797,13 @@ impl Rules for Rulebook {
                 (self.pile_name(p), cards)
             })
             .collect()
+    }
+
+    fn prompt(&self, state: &State) -> String {
+        match (state.ended, self.steps.get(usize::from(state.step))) {
+            (None, Some(step)) => step.prompt.clone().unwrap_or_default(),
+            _ => String::new(),
+        }
     }
 
     fn render(&self, state: &State, seat: Option<Seat>) -> String {

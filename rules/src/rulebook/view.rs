@@ -65,6 +65,9 @@ impl Rulebook {
         viewer: Option<Seat>,
         for_viewer: bool,
     ) -> String {
+        if let Some(text) = self.move_notation(state, action) {
+            return text;
+        }
         let a = &self.actions[usize::from(action.action)];
         match &a.param {
             Param::None => a.name.clone(),
@@ -86,6 +89,9 @@ impl Rulebook {
     }
 
     pub(super) fn parse(&self, state: &State, text: &str) -> Result<Action, String> {
+        if let Some(parsed) = self.parse_move(state, text) {
+            return parsed;
+        }
         let mut words = text.split_whitespace();
         let verb = words.next().unwrap_or("");
         let Some(ai) = self.actions.iter().position(|a| a.name == verb) else {
@@ -146,6 +152,7 @@ impl Rulebook {
         Ok(Action {
             action: ai as u16,
             arg,
+            paid: None,
         })
     }
 
@@ -154,6 +161,9 @@ impl Rulebook {
     pub(super) fn refusal(&self, state: &State, action: &Action) -> String {
         if state.ended.is_some() {
             return "the game is over".into();
+        }
+        if let Some(why) = self.move_refusal(state, action) {
+            return why;
         }
         let ai = usize::from(action.action);
         let a = &self.actions[ai];
@@ -231,7 +241,7 @@ impl Rulebook {
                 return text;
             }
         }
-        "not legal now".into()
+        self.unpayable(state, action)
     }
 
     pub(super) fn event_text(
@@ -367,6 +377,8 @@ impl Rulebook {
                     .to_string());
             }
             Some("turn") => return Ok(state.turn.to_string()),
+            Some("phase") => return Ok(grail_engine::game::Rules::prompt(self, state)),
+            Some("player") => return Ok(seat_name(usize::from(state.current))),
             Some("step") => {
                 return Ok(
                     match (state.ended, self.steps.get(usize::from(state.step))) {

@@ -1,0 +1,277 @@
+//! Running the mechanics of [`super::mechanics`]: payments (listed by the engine's payment
+//! solver, in its order), refilling stacks, revealing into rows, and the expressions that
+//! read payments. Allocation-free: hands are counted into arrays on the stack.
+
+use std::cell::Cell;
+
+use grail_engine::cond::Program;
+use grail_engine::cond::solve::{self, Payment};
+use grail_engine::game::EventSink;
+
+use super::Rulebook;
+use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
+use super::run::{Ctx, Event, State};
+
+/// Card types per set are at most 64 (filters are 64-bit masks).
+const TYPES: usize = 64;
+
+/// What a hand can pay, worked out once per listing: the dearest argument, when the
+/// condition can say.
+pub(super) type Dearest = Cell<Option<Option<Option<i64>>>>;
+
+impl Rulebook {
+    /// Per-type counts of the cards a zone reference covers.
+    pub(super) fn counts(&self, z: &ZoneRef, ctx: &Ctx) -> ([u8; TYPES], usize) {
+        let mut counts = [0u8; TYPES];
+        for p in self.piles_of(z, ctx) {
+            for &c in &ctx.state.piles[p] {
+                if let Some(n) = counts.get_mut(usize::from(c)) {
+                    *n = n.saturating_add(1);
+                }
+            }
+        }
+        (counts, self.sets[self.zones[z.zone].set].cards.len())
+    }
+
+    pub(super) fn program_for(meets: &Meets, card: i32) -> Option<&Program> {
+        match meets {
+            Meets::Named { program, .. } => Some(program),
+            Meets::Own { programs, .. } => usize::try_from(card)
+                .ok()
+                .and_then(|c| programs.get(c))
+                .and_then(Option::as_ref),
+        }
+    }
+
+    /// The payment's arguments for the card `card`.
+    fn pay_args(&self, pay: &Pay, ctx: &Ctx) -> ([i64; 4], usize) {
+        let mut args = [0i64; 4];
+        for (slot, e) in args.iter_mut().zip(&pay.args) {
+            *slot = self.eval(e, ctx);
+        }
+        (args, pay.args.len().min(4))
+    }
+
+    /// Whether the player to move can pay for action `a` with parameter `card`.
+    pub(super) fn payable(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
+        let Some(pay) = &self.actions[a].pay else {
+            return true;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let Some(program) = Self::program_for(&pay.meets, card) else {
+            return false;
+        };
+        let (counts, n) = self.counts(&pay.from, &ctx);
+        let (args, len) = self.pay_args(pay, &ctx);
+        if let Meets::Named {
+            ceiling: Some(ceiling),
+            ..
+        } = &pay.meets
+        {
+            let known = match dearest.get() {
+                Some(d) => d,
+                None => {
+                    let d = ceiling.largest(program, &counts[..n], &[0]);
+                    dearest.set(Some(d));
+                    d
+                }
+            };
+            if let Some(most) = known {
+                return most.is_some_and(|most| args[0] <= most);
+            }
+        }
+        solve::exists(program, &counts[..n], &args[..len])
+    }
+
+    /// Calls `f` with each way to pay for the chosen action, in the solver's order.
+    pub(super) fn payments(&self, state: &State, mut f: impl FnMut(&Payment)) {
+        let Some((a, card)) = state.pending else {
+            return;
+        };
+        let Some(pay) = &self.actions[usize::from(a)].pay else {
+            return;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let Some(program) = Self::program_for(&pay.meets, card) else {
+            return;
+        };
+        let (counts, n) = self.counts(&pay.from, &ctx);
+        let (args, len) = self.pay_args(pay, &ctx);
+        solve::payments(program, &counts[..n], &args[..len], |p| {
+            f(p);
+            true
+        });
+    }
+
+    /// Moves the paid cards, type by type, from the payer's zone to where payments go.
+    pub(super) fn pay(
+        &self,
+        state: &mut State,
+        paid: &Payment,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let Some((a, card)) = state.pending else {
+            return;
+        };
+        let Some(pay) = &self.actions[usize::from(a)].pay else {
+            return;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let from = self.piles_of(&pay.from, &ctx).start;
+        let to = self.piles_of(&pay.to, &ctx).start;
+        for (t, &n) in paid.counts().iter().enumerate() {
+            for _ in 0..n {
+                let t = t as u16;
+                if let Some(i) = state.piles[from].iter().rposition(|&c| c == t) {
+                    state.piles[from].remove(i);
+                    self.put(state, to, t);
+                    events.emit(|| Event::Moved {
+                        card: t,
+                        from: from as u32,
+                        to: to as u32,
+                    });
+                }
+            }
+        }
+    }
+
+    /// "When the supply runs out, shuffle the discards as the new supply": a stack with a
+    /// `refill` zone takes all of its cards, shuffled, when it is empty.
+    pub(super) fn refill(
+        &self,
+        state: &mut State,
+        pile: usize,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let Some(source) = self.zones[self.locate(pile).0].refill else {
+            return;
+        };
+        let source = self.pile(source, 0, 0);
+        if !state.piles[pile].is_empty() || state.piles[source].is_empty() {
+            return;
+        }
+        state.rng.shuffle(&mut state.piles[source]);
+        let cards = std::mem::take(&mut state.piles[source]);
+        // The emptied stack's buffer goes to the source: nothing is allocated.
+        state.piles[source] = std::mem::replace(&mut state.piles[pile], cards);
+        events.emit(|| Event::Shuffled { pile: pile as u32 });
+    }
+
+    /// `reveal Z into R until E`.
+    pub(super) fn reveal(
+        &self,
+        state: &mut State,
+        from: &ZoneRef,
+        into: usize,
+        until: &Expr,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let z = &self.zones[into];
+        let by = &self.sets[z.set].values[z.by.unwrap_or(0)];
+        loop {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: -1,
+                row: -1,
+            };
+            let from = self.piles_of(from, &ctx).start;
+            let Some(card) = state.piles[from].pop() else {
+                return;
+            };
+            let row = usize::try_from(by[usize::from(card)]).unwrap_or(0);
+            let to = self.pile(into, 0, row);
+            self.put(state, to, card);
+            events.emit(|| Event::Moved {
+                card,
+                from: from as u32,
+                to: to as u32,
+            });
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: -1,
+                row: -1,
+            };
+            if self.eval(until, &ctx) != 0 {
+                return;
+            }
+        }
+    }
+
+    /// The expressions of [`super::mechanics`].
+    pub(super) fn eval_mechanic(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        match e {
+            Expr::Fullest(z) => self
+                .piles_of(z, ctx)
+                .map(|p| ctx.state.piles[p].len() as i64)
+                .max()
+                .unwrap_or(0),
+            Expr::If(c, a, b) => {
+                if self.eval(c, ctx) != 0 {
+                    self.eval(a, ctx)
+                } else {
+                    self.eval(b, ctx)
+                }
+            }
+            Expr::Best { zone, body } => {
+                let mut best = 0;
+                for p in self.piles_of(zone, ctx) {
+                    let cards = &ctx.state.piles[p];
+                    for (i, &c) in cards.iter().enumerate() {
+                        if cards[..i].contains(&c) {
+                            continue;
+                        }
+                        let v = self.eval(
+                            body,
+                            &Ctx {
+                                card: i32::from(c),
+                                ..*ctx
+                            },
+                        );
+                        if v != NONE {
+                            best = best.max(v);
+                        }
+                    }
+                }
+                best
+            }
+            Expr::Cheapest {
+                meets,
+                card,
+                from,
+                cost,
+            } => {
+                let card = card.as_ref().map_or(-1, |c| self.eval(c, ctx) as i32);
+                let Some(program) = Self::program_for(meets, card) else {
+                    return NONE;
+                };
+                let (counts, n) = self.counts(from, ctx);
+                if !solve::exists(program, &counts[..n], &[]) {
+                    return NONE;
+                }
+                solve::cheapest(program, &counts[..n], &[], cost).map_or(NONE, |(c, _)| c)
+            }
+            Expr::Paying(a) => i64::from(
+                ctx.player == usize::from(ctx.state.current)
+                    && ctx.state.pending.is_some_and(|(p, _)| usize::from(p) == *a),
+            ),
+            _ => 0,
+        }
+    }
+}
