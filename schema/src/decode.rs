@@ -327,11 +327,13 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let actions = f.required_strs("actions");
         let optional = f.bool("optional");
         let prompt = f.str("prompt");
+        let by_card = f.bool("by_card");
         f.finish();
         Some(StepDef {
             actions: actions?,
             optional,
             prompt,
+            by_card,
         })
     });
     let actions = f.table("actions", |dec, _, n| {
@@ -422,6 +424,7 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
     let by = f.str("by");
     let refill = f.str("refill");
     let tally = f.str("tally");
+    let marks = f.str("marks");
     let visible = f.choice(
         "visible",
         &[
@@ -443,6 +446,7 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         visible,
         refill,
         tally,
+        marks,
     })
 }
 

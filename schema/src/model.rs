@@ -440,6 +440,10 @@ pub struct ZoneDef {
     /// report (`"adventure"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tally: Option<Sp<String>>,
+    /// How many marks each seat has to place on cards of this zone (a number or a param,
+    /// `"$seals_per_player"`): a card carries at most one, and shows whose it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marks: Option<Sp<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -508,6 +512,10 @@ pub struct StepDef {
     /// What the terminal asks while the step is decided (and the script query `phase`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<Sp<String>>,
+    /// Offer the actions card by card: for each card of the zone they all draw their card
+    /// from, in zone order, each of them in the listed order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_card: Option<Sp<bool>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.

@@ -56,8 +56,10 @@ fn lockstep(old: &KingArthur, new: &Rulebook, players: usize, seed: u64) -> Resu
             let (ha, hb) = (old.heuristic(&a, seat) * 100.0, new.heuristic(&b, seat));
             if ha != hb {
                 return Err(format!(
-                    "move {moves}: P{} worth {ha} (old, ×100) against {hb}",
-                    seat + 1
+                    "move {moves}: P{} worth {ha} (old, ×100) against {hb}\n{}\n{}",
+                    seat + 1,
+                    old.render(&a, None),
+                    new.render(&b, None)
                 ));
             }
         }
@@ -83,7 +85,7 @@ fn lockstep(old: &KingArthur, new: &Rulebook, players: usize, seed: u64) -> Resu
 
 #[test]
 fn the_same_games_move_by_move() {
-    for variant in [None] {
+    for variant in [None, Some("seals")] {
         let (old, new) = both(variant);
         for players in 2..=5 {
             for seed in 0..40 {
@@ -98,7 +100,7 @@ fn the_same_games_move_by_move() {
 /// `grail sim`'s statistics for both, per player count and agents.
 #[test]
 fn the_same_statistics() {
-    for variant in [None] {
+    for variant in [None, Some("seals")] {
         let (old, new) = both(variant);
         for agents in [
             vec![AgentKind::Random],

@@ -39,6 +39,7 @@ pub const NO_SCOPE: Scope = Scope {
 
 const FUNCTIONS: &[&str] = &[
     "count", "sum", "last", "nonempty", "done", "fullest", "if", "best", "cheapest", "paying",
+    "marked", "mine", "marks",
 ];
 
 pub struct Compiler<'p> {
@@ -245,6 +246,7 @@ impl<'p> Compiler<'p> {
                 }
                 starts.push((set, name));
             }
+            let marks = def.marks.as_ref().and_then(|m| self.param_int(m));
             self.zones.push(Zone {
                 name: name.value.clone(),
                 set,
@@ -257,6 +259,7 @@ impl<'p> Compiler<'p> {
                 start_all,
                 refill: None,
                 tally: def.tally.as_ref().map(|t| t.value.clone()),
+                marks,
             });
         }
         self.refills();
@@ -726,6 +729,8 @@ impl<'p> Compiler<'p> {
                         .then_some(Effect::Draw { count, from, to })
                 })(),
                 Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
+                Statement::Mark(card) => self.mark(s, card, card_zone),
+                Statement::Award { zone, to } => self.award(s, zone, to),
                 Statement::Move { card, to } => (|| {
                     let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into()))
                     else {
@@ -912,6 +917,7 @@ impl<'p> Compiler<'p> {
                 actions,
                 optional: def.optional.as_ref().is_some_and(|o| o.value),
                 prompt: def.prompt.as_ref().map(|p| p.value.clone()),
+                by_card: def.by_card.as_ref().is_some_and(|b| b.value),
             });
         }
         for (name, _) in rb.steps.iter() {

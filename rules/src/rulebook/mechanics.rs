@@ -7,7 +7,7 @@ use grail_engine::cond::ceiling::Ceiling;
 use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Effect, Expr, Meets, Pay};
+use super::model::{Action, Effect, Expr, Meets, Param, Pay, Step, Who};
 use super::syntax::{self, Ast, Node};
 
 impl Compiler<'_> {
@@ -289,7 +289,7 @@ impl Compiler<'_> {
         scope: Scope,
     ) -> Option<Option<(Expr, Kind)>> {
         let want = match f {
-            "fullest" | "paying" => 1,
+            "fullest" | "paying" | "marked" | "mine" | "marks" => 1,
             "best" => 2,
             "if" | "cheapest" => 3,
             _ => return None,
@@ -305,6 +305,7 @@ impl Compiler<'_> {
             return Some(None);
         }
         Some((|| match f {
+            "marked" | "mine" | "marks" => self.mark_call(f, &args[0], s, scope),
             "fullest" => Some((Expr::Fullest(self.zone_ref(&args[0], s, scope)?), Kind::Int)),
             "paying" => {
                 let name = match &args[0].ast {
@@ -375,5 +376,156 @@ impl Compiler<'_> {
             }
             _ => None,
         })())
+    }
+
+    /// A count written as a number or a number param (`"$seals_per_player"`).
+    pub(super) fn param_int(&mut self, s: &Sp<String>) -> Option<i64> {
+        if let Ok(n) = s.value.trim().parse::<i64>() {
+            return Some(n);
+        }
+        let name = s.value.trim().strip_prefix('$').unwrap_or(&s.value);
+        match self.pack.param(name).map(|p| p.value.clone()) {
+            Ok(ParamValue::Int(v)) => Some(v),
+            _ => {
+                let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                let msg = grail_engine::diag::no_such("number param", name, known);
+                self.error("unknown-param", msg, &s.loc, s.loc.span.clone());
+                None
+            }
+        }
+    }
+
+    /// `mark card`: the action's card, in a zone with marks.
+    pub(super) fn mark(
+        &mut self,
+        s: &Sp<String>,
+        card: &Node,
+        card_zone: Option<usize>,
+    ) -> Option<Effect> {
+        match card_zone {
+            Some(z) if card.ast == Ast::Name("card".into()) && self.zones[z].marks.is_some() => {
+                Some(Effect::Mark)
+            }
+            _ => {
+                let at = self.span(s, &card.span);
+                self.error(
+                    "invalid-expression",
+                    "`mark` marks the action's `card`, drawn from a zone with `marks`".into(),
+                    &s.loc,
+                    at,
+                );
+                None
+            }
+        }
+    }
+
+    /// `award marked rows of Z to Z2`: `Z` a table zone with rows and marks, `Z2` a zone
+    /// of the same set with one per seat.
+    pub(super) fn award(&mut self, s: &Sp<String>, zone: &Node, to: &Node) -> Option<Effect> {
+        let (Ast::Name(from_name), Ast::Name(to_name)) = (&zone.ast, &to.ast) else {
+            let at = self.span(s, &zone.span);
+            self.error(
+                "invalid-expression",
+                "`award marked rows of <zone> to <zone>` names two zones".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        };
+        let from = self.zone_index(from_name, s, &zone.span)?;
+        let to_zone = self.zone_index(to_name, s, &to.span)?;
+        let (f, t) = (&self.zones[from], &self.zones[to_zone]);
+        let problem = if f.by.is_none() || f.marks.is_none() || f.owned {
+            Some((
+                zone,
+                format!("`{from_name}` is not a table zone with rows and marks"),
+            ))
+        } else if !t.owned {
+            Some((
+                to,
+                format!("`{to_name}` has no zone per seat to award the cards to"),
+            ))
+        } else {
+            None
+        };
+        if let Some((node, msg)) = problem {
+            let at = self.span(s, &node.span);
+            self.error("invalid-expression", msg, &s.loc, at);
+            return None;
+        }
+        self.same_set(from, to_zone, s, &to.span)
+            .then_some(Effect::Award {
+                zone: from,
+                to: to_zone,
+            })
+    }
+
+    /// A step offered card by card: its actions all draw their card from one zone.
+    pub(super) fn check_by_card(&mut self, steps: &[Step], actions: &[Action]) {
+        let defs = &self.pack.rulebook.steps;
+        for step in steps.iter().filter(|s| s.by_card) {
+            let zones: Vec<Option<usize>> = step
+                .actions
+                .iter()
+                .map(|&a| match &actions[a].param {
+                    Param::Card(z) if z.row.is_none() => Some(z.zone),
+                    _ => None,
+                })
+                .collect();
+            let one = zones.first().copied().flatten();
+            if one.is_none() || zones.iter().any(|z| *z != one) {
+                let Some(def) = defs.get(&step.name) else {
+                    continue;
+                };
+                let Some(b) = &def.by_card else { continue };
+                let msg = format!(
+                    "step `{}` is offered card by card: each of its actions takes a card from the same zone",
+                    step.name
+                );
+                self.error("invalid-value", msg, &b.loc, b.loc.span.clone());
+            }
+        }
+    }
+
+    /// `marked(card)`, `mine(card)`, `marks(current)`.
+    pub(super) fn mark_call(
+        &mut self,
+        f: &str,
+        arg: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(Expr, Kind)> {
+        if f == "marks" {
+            let who = match &arg.ast {
+                Ast::Name(w) if w == "current" => Who::Current,
+                Ast::Name(w) if w == "P" && scope.player => Who::Player,
+                _ => {
+                    let at = self.span(s, &arg.span);
+                    self.error(
+                        "invalid-expression",
+                        "`marks` counts a seat's marks left: `marks(current)` (or `P`)".into(),
+                        &s.loc,
+                        at,
+                    );
+                    return None;
+                }
+            };
+            return Some((Expr::Marks(who), Kind::Int));
+        }
+        let (card, kind) = self.expr(arg, s, scope)?;
+        if !matches!(kind, Kind::Card(_)) {
+            let at = self.span(s, &arg.span);
+            self.error("type-mismatch", "expected a card".into(), &s.loc, at);
+            return None;
+        }
+        let card = Box::new(card);
+        Some((
+            if f == "marked" {
+                Expr::Marked(card)
+            } else {
+                Expr::Mine(card)
+            },
+            Kind::Bool,
+        ))
     }
 }

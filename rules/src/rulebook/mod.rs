@@ -4,6 +4,7 @@
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
 mod compile;
+mod marks;
 mod mechanics;
 mod model;
 mod moves;
@@ -69,6 +70,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     };
     let actions = c.actions();
     let steps = c.steps();
+    c.check_by_card(&steps, &actions);
     let score_scope = Scope {
         player: true,
         ..NO_SCOPE

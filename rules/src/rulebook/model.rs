@@ -38,7 +38,14 @@ pub struct Zone {
     pub refill: Option<usize>,
     /// The balance report's kind for cards coming into this zone.
     pub tally: Option<String>,
+    /// Marks each seat may place on its cards; a marked card is stored as its type plus
+    /// `(seat + 1) << MARK_SHIFT`.
+    pub marks: Option<i64>,
 }
+
+/// Where a card's mark (its seat + 1) sits in a pile entry; the type is below it.
+pub const MARK_SHIFT: u16 = 8;
+pub const TYPE_MASK: u16 = (1 << MARK_SHIFT) - 1;
 
 /// Whose zone an expression or effect means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +115,11 @@ pub enum Expr {
     },
     /// `paying(action)`: the player to move has chosen `action` and is choosing how to pay.
     Paying(usize),
+    /// `marked(card)`: the card carries a mark; `mine(card)`: the current player's.
+    Marked(Box<Expr>),
+    Mine(Box<Expr>),
+    /// `marks(current)`: the marks a seat has left to place.
+    Marks(Who),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -156,6 +168,14 @@ pub enum Effect {
         from: ZoneRef,
         into: usize,
         until: Expr,
+    },
+    /// `mark card`: the current player puts a mark on the action's card.
+    Mark,
+    /// `award marked rows of Z to Z2`: each row of `Z` whose cards all carry marks goes,
+    /// card by card, to the zone `Z2` of the card's marker, and the marks back to them.
+    Award {
+        zone: usize,
+        to: usize,
     },
 }
 
@@ -209,4 +229,6 @@ pub struct Step {
     /// `pass` is offered after the actions.
     pub optional: bool,
     pub prompt: Option<String>,
+    /// Offered card by card (all its actions draw from one zone).
+    pub by_card: bool,
 }

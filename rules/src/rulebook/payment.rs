@@ -271,7 +271,7 @@ impl Rulebook {
                 ctx.player == usize::from(ctx.state.current)
                     && ctx.state.pending.is_some_and(|(p, _)| usize::from(p) == *a),
             ),
-            _ => 0,
+            _ => self.eval_mark(e, ctx),
         }
     }
 }

@@ -9,7 +9,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, NONE, Param, Who, ZoneRef};
+use super::model::{Effect, Expr, NONE, Param, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
@@ -33,6 +33,8 @@ pub struct State {
     pub(super) pending: Option<(u16, i32)>,
     /// Cards that came into a tallied zone: (zone, card, turn, seat).
     pub(super) tallies: Vec<(u16, u16, u32, u8)>,
+    /// Marks each seat has left to place.
+    pub(super) marks: Vec<u8>,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -157,7 +159,8 @@ impl Rulebook {
             }
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             Expr::Attr { set, attr, card } => {
-                let c = self.eval(card, ctx);
+                // A marked card is its type with the mark above it.
+                let c = self.eval(card, ctx) & i64::from(TYPE_MASK);
                 usize::try_from(c)
                     .ok()
                     .and_then(|c| self.sets[*set].values[*attr].get(c))
@@ -172,14 +175,14 @@ impl Rulebook {
                 let values = &self.sets[set_of(zone)].values[*attr];
                 self.piles_of(zone, ctx)
                     .flat_map(|p| ctx.state.piles[p].iter())
-                    .map(|&c| values[usize::from(c)])
+                    .map(|&c| values[usize::from(c & TYPE_MASK)])
                     .sum()
             }
             Expr::Last { attr, zone } => {
                 let values = &self.sets[set_of(zone)].values[*attr];
                 self.piles_of(zone, ctx)
                     .filter_map(|p| ctx.state.piles[p].last())
-                    .map(|&c| values[usize::from(c)])
+                    .map(|&c| values[usize::from(c & TYPE_MASK)])
                     .next_back()
                     .unwrap_or(0)
             }
@@ -192,7 +195,10 @@ impl Rulebook {
             | Expr::If(..)
             | Expr::Best { .. }
             | Expr::Cheapest { .. }
-            | Expr::Paying(_) => self.eval_mechanic(e, ctx),
+            | Expr::Paying(_)
+            | Expr::Marked(_)
+            | Expr::Mine(_)
+            | Expr::Marks(_) => self.eval_mechanic(e, ctx),
             Expr::Bin(op, l, r) => {
                 let a = self.eval(l, ctx);
                 // `and` and `or` do not read their right side when the left decides.
@@ -325,6 +331,12 @@ impl Rulebook {
                 Effect::Reveal { from, into, until } => {
                     self.reveal(state, from, *into, until, events);
                 }
+                Effect::Mark => {
+                    if let Some(from) = card_pile {
+                        self.mark(state, from, ctx_card as u16);
+                    }
+                }
+                Effect::Award { zone, to } => self.award(state, *zone, *to, events),
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
                     let Some(from) = card_pile else {
@@ -334,6 +346,7 @@ impl Rulebook {
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
                         state.piles[from].remove(i);
+                        let card = self.unmark(state, card);
                         self.put(state, to, card);
                         events.emit(|| Event::Moved {
                             card,
@@ -524,6 +537,13 @@ impl Rulebook {
             rng: GameRng::new(setup.seed),
             pending: None,
             tallies: Vec::new(),
+            marks: vec![
+                self.zones
+                    .iter()
+                    .find_map(|z| z.marks)
+                    .map_or(0, |m| u8::try_from(m).unwrap_or(u8::MAX));
+                players
+            ],
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
@@ -618,15 +638,19 @@ impl Rules for Rulebook {
             });
             return;
         }
-        for &a in &step.actions {
-            self.bindings(state, a, |arg| {
-                out.push(Action {
-                    action: a as u16,
-                    arg,
-                    paid: None,
+        if step.by_card {
+            self.by_card(state, step, out);
+        } else {
+            for &a in &step.actions {
+                self.bindings(state, a, |arg| {
+                    out.push(Action {
+                        action: a as u16,
+                        arg,
+                        paid: None,
+                    });
+                    true
                 });
-                true
-            });
+            }
         }
         if step.optional && !out.is_empty() {
             out.push(Action {
@@ -792,7 +816,7 @@ impl Rules for Rulebook {
                 let set = &self.sets[self.zones[self.locate(p).0].set];
                 let cards = state.piles[p]
                     .iter()
-                    .map(|&c| set.cards[usize::from(c)].clone())
+                    .map(|&c| set.cards[usize::from(c & TYPE_MASK)].clone())
                     .collect();
                 (self.pile_name(p), cards)
             })
@@ -824,7 +848,7 @@ impl Rules for Rulebook {
             for (p, pile) in state.piles.iter().enumerate() {
                 if self.zones[self.locate(p).0].set == si {
                     for &c in pile {
-                        seen[usize::from(c)] += 1;
+                        seen[usize::from(c & TYPE_MASK)] += 1;
                     }
                 }
             }

@@ -93,6 +93,13 @@ pub enum Statement {
         into: Node,
         until: Node,
     },
+    /// `mark card`.
+    Mark(Node),
+    /// `award marked rows of Z to Z2`.
+    Award {
+        zone: Node,
+        to: Node,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -229,7 +236,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw or reveal",
+                "expected an effect: shuffle, deal, move, draw, reveal, mark or award",
                 at..at + 1,
             );
         };
@@ -256,6 +263,16 @@ impl<'t> Parser<'t> {
                 let until = self.expr()?;
                 Ok(Statement::Reveal { from, into, until })
             }
+            "mark" => Ok(Statement::Mark(self.expr()?)),
+            "award" => {
+                self.word("marked")?;
+                self.word("rows")?;
+                self.word("of")?;
+                let zone = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(Statement::Award { zone, to })
+            }
             "move" => {
                 let card = self.expr()?;
                 self.word("to")?;
@@ -264,7 +281,7 @@ impl<'t> Parser<'t> {
             }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award"
                 ),
                 span,
             ),

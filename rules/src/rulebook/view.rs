@@ -43,8 +43,8 @@ impl Rulebook {
         }
     }
 
-    fn card_id(&self, zone: usize, card: u16) -> &str {
-        &self.sets[self.zones[zone].set].cards[usize::from(card)]
+    pub(super) fn card_id(&self, zone: usize, card: u16) -> &str {
+        &self.sets[self.zones[zone].set].cards[usize::from(card & super::model::TYPE_MASK)]
     }
 
     fn row_name(&self, zone: usize, row: i32) -> &str {
@@ -117,7 +117,7 @@ impl Rulebook {
             (Param::Card(z), Some(w)) => {
                 let set = &self.sets[self.zones[z.zone].set];
                 match set.cards.iter().position(|c| c == w) {
-                    Some(t) => t as i32,
+                    Some(t) => self.resolve_mark(state, ai, t as i32),
                     None => {
                         return Err(grail_engine::diag::no_such(
                             "card",
@@ -287,7 +287,7 @@ impl Rulebook {
         let zone = self.locate(pile).0;
         cards
             .iter()
-            .map(|&c| self.card_id(zone, c))
+            .map(|&c| self.card_text(zone, c))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -407,7 +407,7 @@ impl Rulebook {
                 let cards = &state.piles[p];
                 cards
                     .iter()
-                    .map(|&c| self.card_id(zi, c))
+                    .map(|&c| self.card_text(zi, c))
                     .collect::<Vec<_>>()
                     .join(" ")
             }
