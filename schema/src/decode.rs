@@ -356,6 +356,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
                 to: to?,
             })
         });
+        let why = f.str("why");
         f.finish();
         Some(ActionDef {
             card,
@@ -363,6 +364,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             guard,
             effects: effects?,
             pay,
+            why,
         })
     });
     let end = f.node("end").and_then(|n| {
@@ -389,6 +391,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         f.finish();
         Some(BotDef { worth: worth? })
     });
+    let queries = f.table("queries", |dec, _, n| dec.str(n, "a query"));
     RulebookDef {
         zones,
         setup,
@@ -397,6 +400,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         actions,
         end,
         bot,
+        queries,
     }
 }
 

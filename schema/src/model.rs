@@ -401,6 +401,10 @@ pub struct RulebookDef {
     /// The greedy bot's heuristic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotDef>,
+    /// Script and terminal queries by name (`"knights P" = "knights(P)"`, `"seals P" =
+    /// "marks(P)"`): `P` stands for a seat and `row` for a row, in the name and the value.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub queries: Table<Sp<String>>,
 }
 
 impl RulebookDef {
@@ -412,6 +416,7 @@ impl RulebookDef {
             && self.actions.is_empty()
             && self.end.is_none()
             && self.bot.is_none()
+            && self.queries.is_empty()
     }
 }
 
@@ -537,6 +542,10 @@ pub struct ActionDef {
     /// A payment the action costs: chosen as its own `pay …` move after the action.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pay: Option<PayDef>,
+    /// What a false guard means, for players: shown when the move is refused for it, even
+    /// outside its step. `$param`s are filled in and `{card}` is the card's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Sp<String>>,
 }
 
 /// `pay = { from, meets, args, to }`: cards from a zone meeting a named condition.

@@ -157,6 +157,7 @@ impl<'p> Compiler<'p> {
         self.sets.push(CardSet {
             id: set.id.clone(),
             cards: set.cards.iter().map(|c| c.id.clone()).collect(),
+            names: set.cards.iter().map(|c| c.name.clone()).collect(),
             copies: set.deck(),
             attrs,
             values,
@@ -850,6 +851,7 @@ impl<'p> Compiler<'p> {
             };
             let effects = self.effects(&def.effects, scope, card_zone, false);
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
+            let why = def.why.as_ref().map(|w| self.fill_params(&w.value));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
                 name: name.value.clone(),
@@ -858,6 +860,7 @@ impl<'p> Compiler<'p> {
                 effects,
                 reveals,
                 pay,
+                why,
             });
         }
         out

@@ -528,4 +528,26 @@ impl Compiler<'_> {
             Kind::Bool,
         ))
     }
+
+    /// A text with its `$param`s filled in (numbers, flags and texts).
+    pub(super) fn fill_params(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let len = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            match self.pack.param(&after[..len]).map(|p| p.value.clone()) {
+                Ok(ParamValue::Int(v)) => out.push_str(&v.to_string()),
+                Ok(ParamValue::Bool(b)) => out.push_str(&b.to_string()),
+                Ok(ParamValue::Text(t)) => out.push_str(&t),
+                _ => out.push_str(&rest[i..i + 1 + len]),
+            }
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+        out
+    }
 }

@@ -9,6 +9,7 @@ mod mechanics;
 mod model;
 mod moves;
 mod payment;
+mod queries;
 mod run;
 mod syntax;
 mod view;
@@ -44,6 +45,7 @@ pub struct Rulebook {
     score: Expr,
     worth: Option<Expr>,
     turn_limit: u32,
+    queries: Vec<queries::Query>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -70,6 +72,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     };
     let actions = c.actions();
     let steps = c.steps();
+    let queries = c.queries();
     c.check_by_card(&steps, &actions);
     let score_scope = Scope {
         player: true,
@@ -145,6 +148,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         tiebreak,
         score,
         worth,
+        queries,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
     })
 }

@@ -11,6 +11,8 @@ pub struct CardSet {
     pub id: String,
     /// Card ids by type.
     pub cards: Vec<String>,
+    /// Card names by type, for players.
+    pub names: Vec<String>,
     pub copies: Vec<u8>,
     pub attrs: Vec<String>,
     /// `values[attr][type]`: a number, or a symbol's index in its domain.
@@ -220,6 +222,8 @@ pub struct Action {
     pub reveals: bool,
     /// What it costs, chosen as a `pay …` move after the action.
     pub pay: Option<Pay>,
+    /// What a false guard means, params filled in; `{card}` stands for the card's name.
+    pub why: Option<String>,
 }
 
 #[derive(Debug)]

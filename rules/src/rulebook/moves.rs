@@ -92,7 +92,7 @@ impl Rulebook {
             }
             (_, Some(_)) => Some("you have chosen; now choose how to pay".into()),
             (PASS, None) => Some("there is nothing to leave out now".into()),
-            _ => None,
+            _ => self.why_refusal(state, action),
         }
     }
 
@@ -203,5 +203,56 @@ impl Rulebook {
                 )
             }
         }
+    }
+
+    /// An action with a `why` whose guard is false is refused for it, in any step: the
+    /// guard, its place, and what it means. For a card parameter, the first copy of the card
+    /// in its zone is asked (with its mark).
+    pub(super) fn why_refusal(&self, state: &State, action: &Action) -> Option<String> {
+        let a = self.actions.get(usize::from(action.action))?;
+        let (why, guard) = (a.why.as_ref()?, a.guard.as_ref()?);
+        let card = match &a.param {
+            super::model::Param::None => -1,
+            super::model::Param::Card(z) => {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: -1,
+                    row: -1,
+                };
+                let t = action.arg & i32::from(super::model::TYPE_MASK);
+                let entry = self
+                    .piles_of(z, &ctx)
+                    .flat_map(|p| state.piles[p].iter())
+                    .find(|&&c| i32::from(c & super::model::TYPE_MASK) == t)?;
+                i32::from(*entry)
+            }
+            super::model::Param::Row { .. } => return None,
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        if self.eval(&guard.expr, &ctx) != 0 {
+            return None;
+        }
+        let set = match &a.param {
+            super::model::Param::Card(z) => Some(&self.sets[self.zones[z.zone].set]),
+            _ => None,
+        };
+        let name = set
+            .and_then(|s| {
+                s.names
+                    .get(usize::try_from(card & i32::from(super::model::TYPE_MASK)).ok()?)
+            })
+            .map_or("", String::as_str);
+        Some(format!(
+            "{}: `{}` is false: {}",
+            guard.place,
+            guard.text,
+            why.replace("{card}", name)
+        ))
     }
 }

@@ -497,7 +497,7 @@ impl Rulebook {
         }
     }
 
-    fn scores(&self, state: &State) -> Vec<i64> {
+    pub(super) fn scores(&self, state: &State) -> Vec<i64> {
         (0..usize::from(state.players))
             .map(|p| {
                 self.eval(

@@ -194,10 +194,15 @@ impl Rulebook {
                 };
                 if self.card_pile(state, ai, action.arg).is_none() {
                     let first = self.pile(z.zone, usize::from(state.current), 0);
-                    return format!(
-                        "{} is not in {}",
-                        self.card_id(z.zone, action.arg as u16),
+                    // A zone with rows is named whole: the card may be in any of them.
+                    let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {
+                        self.zones[z.zone].name.clone()
+                    } else {
                         self.pile_name(first)
+                    };
+                    return format!(
+                        "{} is not in {place}",
+                        self.card_id(z.zone, action.arg as u16),
                     );
                 }
                 let _ = ctx;
@@ -343,6 +348,9 @@ impl Rulebook {
     /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), as a seat sees
     /// it (`hand P1 as P2`: "8 cards"), `score P1`, `step`, `turn`.
     pub(super) fn answer(&self, state: &State, query: &str) -> Result<String, String> {
+        if let Some(answer) = self.named_query(state, query) {
+            return answer;
+        }
         let mut words: Vec<&str> = query.split_whitespace().collect();
         let mut viewer = None;
         if let [.., "as", seat] = words[..] {
@@ -377,6 +385,7 @@ impl Rulebook {
                     .to_string());
             }
             Some("turn") => return Ok(state.turn.to_string()),
+            Some("phase") if state.ended.is_some() => return Ok("game over".into()),
             Some("phase") => return Ok(grail_engine::game::Rules::prompt(self, state)),
             Some("player") => return Ok(seat_name(usize::from(state.current))),
             Some("step") => {
