@@ -15,9 +15,13 @@ use super::run::{Ctx, Event, State};
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
 
-/// What a hand can pay, worked out once per listing: the dearest argument, when the
-/// condition can say.
-pub(super) type Dearest = Cell<Option<Option<Option<i64>>>>;
+/// What is worked out once per listing of an action's moves: the payer's cards counted by
+/// type, and the dearest argument they can pay when the condition can say.
+#[derive(Default)]
+pub(super) struct Dearest {
+    dearest: Cell<Option<Option<Option<i64>>>>,
+    counts: Cell<Option<([u8; TYPES], usize)>>,
+}
 
 impl Rulebook {
     /// Per-type counts of the cards a zone reference covers.
@@ -66,18 +70,26 @@ impl Rulebook {
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
         };
-        let (counts, n) = self.counts(&pay.from, &ctx);
+        // The payer's zone does not depend on the card unless it names a row.
+        let (counts, n) = match dearest.counts.get().filter(|_| pay.from.row.is_none()) {
+            Some(c) => c,
+            None => {
+                let c = self.counts(&pay.from, &ctx);
+                dearest.counts.set(Some(c));
+                c
+            }
+        };
         let (args, len) = self.pay_args(pay, &ctx);
         if let Meets::Named {
             ceiling: Some(ceiling),
             ..
         } = &pay.meets
         {
-            let known = match dearest.get() {
+            let known = match dearest.dearest.get() {
                 Some(d) => d,
                 None => {
                     let d = ceiling.largest(program, &counts[..n], &[0]);
-                    dearest.set(Some(d));
+                    dearest.dearest.set(Some(d));
                     d
                 }
             };
