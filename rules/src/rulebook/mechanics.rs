@@ -187,7 +187,14 @@ impl Compiler<'_> {
             self.error("type-mismatch", msg, &s.loc, at);
             return None;
         }
+        let readers = grail_engine::cond::affordable::Readers::new(
+            &def.cards
+                .iter()
+                .map(|c| c.condition.as_ref().map_or(0, |x| x.program.reads()))
+                .collect::<Vec<_>>(),
+        );
         Some(Meets::Own {
+            readers: Box::new(readers),
             programs: def
                 .cards
                 .iter()

@@ -46,6 +46,8 @@ pub struct Rulebook {
     worth: Option<Expr>,
     turn_limit: u32,
     queries: Vec<queries::Query>,
+    /// The action whose payment meets its card's own condition, kept in the state's memo.
+    memo_action: Option<usize>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -73,6 +75,11 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let actions = c.actions();
     let steps = c.steps();
     let queries = c.queries();
+    let memo_action = actions.iter().position(|a| {
+        a.pay
+            .as_ref()
+            .is_some_and(|p| matches!(p.meets, model::Meets::Own { .. }))
+    });
     c.check_by_card(&steps, &actions);
     let score_scope = Scope {
         player: true,
@@ -148,6 +155,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         tiebreak,
         score,
         worth,
+        memo_action,
         queries,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
     })

@@ -200,6 +200,8 @@ pub enum Meets {
         programs: Vec<Option<grail_engine::cond::Program>>,
         sources: Vec<String>,
         names: Vec<String>,
+        /// Which payer types each card's condition reads, for the state's memo.
+        readers: Box<grail_engine::cond::affordable::Readers>,
     },
 }
 

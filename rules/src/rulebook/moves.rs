@@ -134,6 +134,7 @@ impl Rulebook {
                 programs,
                 sources,
                 names,
+                ..
             } => {
                 let c = usize::try_from(card).unwrap_or(0);
                 let Some(Some(program)) = programs.get(c) else {

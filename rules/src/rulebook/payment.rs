@@ -5,7 +5,9 @@
 use std::cell::Cell;
 
 use grail_engine::cond::Program;
+use grail_engine::cond::affordable::Affordable;
 use grail_engine::cond::solve::{self, Payment};
+use grail_engine::counts::Counts;
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
@@ -15,12 +17,28 @@ use super::run::{Ctx, Event, State};
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
 
+/// How many seats keep their own memo; further seats share the last one (the hand kept
+/// beside each answer tells whether it fits).
+const MEMO_SEATS: usize = 6;
+
+/// Per seat: which cards' own conditions (`meets = "condition(card)"`, the first such
+/// payment of the description) the seat's payer zone can meet, brought up to date only for
+/// the conditions reading types that changed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Memo {
+    own: [Affordable; MEMO_SEATS],
+    /// Whether the seat's answers were ever brought up to date.
+    made: [bool; MEMO_SEATS],
+}
+
 /// What is worked out once per listing of an action's moves: the payer's cards counted by
 /// type, and the dearest argument they can pay when the condition can say.
 #[derive(Default)]
 pub(super) struct Dearest {
     dearest: Cell<Option<Option<Option<i64>>>>,
     counts: Cell<Option<([u8; TYPES], usize)>>,
+    /// Whether the state's memo was made for the payer's cards.
+    memo_fits: Cell<Option<bool>>,
 }
 
 impl Rulebook {
@@ -67,11 +85,27 @@ impl Rulebook {
             card,
             row: -1,
         };
+        // What is known for the whole listing answers without counting the hand again.
+        let fixed = pay.from.row.is_none();
+        if fixed && self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
+            let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
+            return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+        }
+        if let (
+            true,
+            Meets::Named {
+                ceiling: Some(_), ..
+            },
+            Some(Some(most)),
+        ) = (fixed, &pay.meets, dearest.dearest.get())
+        {
+            return most.is_some_and(|most| self.eval(&pay.args[0], &ctx) <= most);
+        }
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
         };
         // The payer's zone does not depend on the card unless it names a row.
-        let (counts, n) = match dearest.counts.get().filter(|_| pay.from.row.is_none()) {
+        let (counts, n) = match dearest.counts.get().filter(|_| fixed) {
             Some(c) => c,
             None => {
                 let c = self.counts(&pay.from, &ctx);
@@ -79,6 +113,15 @@ impl Rulebook {
                 c
             }
         };
+        if self.memo_action == Some(a) {
+            let seat = usize::from(state.current).min(MEMO_SEATS - 1);
+            let memo = &state.memo.own[seat];
+            let fits = memo_fits(&state.memo, seat, &counts);
+            dearest.memo_fits.set(Some(fits));
+            if fits {
+                return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+            }
+        }
         let (args, len) = self.pay_args(pay, &ctx);
         if let Meets::Named {
             ceiling: Some(ceiling),
@@ -98,6 +141,65 @@ impl Rulebook {
             }
         }
         solve::exists(program, &counts[..n], &args[..len])
+    }
+
+    /// Brings the player to move's memo up to date with his payer zone, for the cards of the
+    /// memo action's zone.
+    pub(super) fn refresh_memo(&self, state: &mut State) {
+        let Some(a) = self.memo_action else { return };
+        // Only where the step offers the action: the memo is read nowhere else.
+        if !self
+            .steps
+            .get(usize::from(state.step))
+            .is_some_and(|s| s.actions.contains(&a))
+        {
+            return;
+        }
+        let (Some(pay), super::model::Param::Card(zone)) =
+            (&self.actions[a].pay, &self.actions[a].param)
+        else {
+            return;
+        };
+        let Meets::Own {
+            programs, readers, ..
+        } = &pay.meets
+        else {
+            return;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card: -1,
+            row: -1,
+        };
+        let (counts, n) = self.counts(&pay.from, &ctx);
+        let seat = usize::from(state.current).min(MEMO_SEATS - 1);
+        // The same hand: every answer wanted is known (the zone only loses cards).
+        if memo_fits(&state.memo, seat, &counts) {
+            return;
+        }
+        let mut wanted = 0u64;
+        for p in self.piles_of(zone, &ctx) {
+            for &c in &state.piles[p] {
+                wanted |= 1 << (c & 63);
+            }
+        }
+        let mut hand = Counts::new();
+        for (t, &k) in counts[..n].iter().enumerate() {
+            hand.add(t as u8, k);
+        }
+        state.memo.made[seat] = true;
+        state.memo.own[seat].refresh(
+            &hand,
+            readers,
+            |i| i < 64 && wanted & (1 << i) != 0,
+            |i| {
+                programs
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|p| solve::exists(p, &counts[..n], &[]))
+            },
+        );
     }
 
     /// Calls `f` with each way to pay for the chosen action, in the solver's order.
@@ -286,4 +388,9 @@ impl Rulebook {
             _ => self.eval_mark(e, ctx),
         }
     }
+}
+
+/// Whether a memo was brought up to date for exactly this hand.
+fn memo_fits(memo: &Memo, seat: usize, counts: &[u8; TYPES]) -> bool {
+    memo.made[seat] && memo.own[seat].hand().as_slice() == &counts[..]
 }

@@ -35,6 +35,8 @@ pub struct State {
     pub(super) tallies: Vec<(u16, u16, u32, u8)>,
     /// Marks each seat has left to place.
     pub(super) marks: Vec<u8>,
+    /// Which cards' own conditions each seat's payer zone can meet, kept between moves.
+    pub(super) memo: grail_engine::derived::Derived<super::payment::Memo>,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -378,7 +380,7 @@ impl Rulebook {
     /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
     pub(super) fn bindings(&self, state: &State, a: usize, mut f: impl FnMut(i32) -> bool) {
         let action = &self.actions[a];
-        let dearest = Dearest::default();
+        let dearest = &Dearest::default();
         let holds = |card: i32, row: i32| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
@@ -388,7 +390,7 @@ impl Rulebook {
                     row,
                 };
                 self.eval(&g.expr, &ctx) != 0
-            }) && self.payable(state, a, card, &dearest)
+            }) && self.payable(state, a, card, dearest)
         };
         match &action.param {
             Param::None => {
@@ -479,6 +481,7 @@ impl Rulebook {
                 state.step = 0;
                 state.done = 0;
             }
+            self.refresh_memo(state);
             if self.step_has_moves(state) {
                 return;
             }
@@ -537,6 +540,7 @@ impl Rulebook {
             rng: GameRng::new(setup.seed),
             pending: None,
             tallies: Vec::new(),
+            memo: Default::default(),
             marks: vec![
                 self.zones
                     .iter()
