@@ -141,7 +141,7 @@ impl Compiler<'_> {
                 pack.conditions.iter().map(|c| c.name.as_str()),
             );
             let at = self.span(s, &span);
-            self.error("unknown-condition", msg, &s.loc, at);
+            self.error("missing-condition", msg, &s.loc, at);
             return None;
         };
         if c.over != [self.sets[set].id.clone()] || c.args.len() != args {
