@@ -89,3 +89,13 @@ fn a_crown_plate_that_does_not_exist() {
 fn more_adventures_than_the_table_can_track() {
     check("too-many-adventures", &["too-many-cards"]);
 }
+
+/// King Arthur's content rulebook with slips in its description: each is reported where it
+/// is, with did-you-mean for the names.
+#[test]
+fn a_broken_king_arthur_description() {
+    check(
+        "king-arthur-rulebook-broken",
+        &["missing-condition", "unknown-zone", "zone-set-mismatch"],
+    );
+}
