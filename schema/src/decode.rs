@@ -12,8 +12,8 @@ use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 use crate::model::{
     ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, DomainDef,
     EffectDef, EndDef, IntRange, Layout, Loc, OverrideDef, PackFile, PackHeader, ParamValue,
-    ParamsDef, Players, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, Visibility,
-    ZoneDef, ZoneOwner, ZoneStart,
+    ParamsDef, PayDef, Players, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table,
+    Visibility, ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -362,8 +362,16 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     let steps = f.table("steps", |dec, _, n| {
         let mut f = dec.fields(n, "a step")?;
         let actions = f.required_strs("actions");
+        let optional = f.bool("optional");
+        let prompt = f.str("prompt");
+        let by_card = f.bool("by_card");
         f.finish();
-        Some(StepDef { actions: actions? })
+        Some(StepDef {
+            actions: actions?,
+            optional,
+            prompt,
+            by_card,
+        })
     });
     let actions = f.table("actions", |dec, _, n| {
         let mut f = dec.fields(n, "an action")?;
@@ -371,12 +379,29 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let row = f.str("row");
         let guard = f.str("if");
         let effects = f.required_str("do");
+        let pay = f.node("pay").and_then(|n| {
+            let mut p = f.dec.fields(n, "a payment")?;
+            let from = p.required_str("from");
+            let meets = p.required_str("meets");
+            let args = p.strs("args");
+            let to = p.required_str("to");
+            p.finish();
+            Some(PayDef {
+                from: from?,
+                meets: meets?,
+                args,
+                to: to?,
+            })
+        });
+        let why = f.str("why");
         f.finish();
         Some(ActionDef {
             card,
             row,
             guard,
             effects: effects?,
+            pay,
+            why,
         })
     });
     let end = f.node("end").and_then(|n| {
@@ -384,11 +409,17 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let when = f.required_str("when");
         let reason = f.str("reason");
         let score = f.required_str("score");
+        let now = f.str("now");
+        let now_reason = f.str("now_reason");
+        let tiebreak = f.str("tiebreak");
         f.finish();
         Some(EndDef {
             when: when?,
             reason,
             score: score?,
+            now,
+            now_reason,
+            tiebreak,
         })
     });
     let bot = f.node("bot").and_then(|n| {
@@ -397,6 +428,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         f.finish();
         Some(BotDef { worth: worth? })
     });
+    let queries = f.table("queries", |dec, _, n| dec.str(n, "a query"));
     RulebookDef {
         zones,
         setup,
@@ -405,6 +437,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         actions,
         end,
         bot,
+        queries,
     }
 }
 
@@ -430,6 +463,9 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         ],
     );
     let by = f.str("by");
+    let refill = f.str("refill");
+    let tally = f.str("tally");
+    let marks = f.str("marks");
     let visible = f.choice(
         "visible",
         &[
@@ -449,6 +485,9 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         layout,
         by,
         visible,
+        refill,
+        tally,
+        marks,
     })
 }
 

@@ -24,6 +24,7 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.stages, from.stages, "stage", diags);
     join(&mut to.steps, from.steps, "step", diags);
     join(&mut to.actions, from.actions, "action", diags);
+    join(&mut to.queries, from.queries, "query", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -110,6 +111,9 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.actions.0 {
         replace(&mut to.actions, key, value);
+    }
+    for (key, value) in from.queries.0 {
+        replace(&mut to.queries, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

@@ -410,6 +410,10 @@ pub struct RulebookDef {
     /// The greedy bot's heuristic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotDef>,
+    /// Script and terminal queries by name (`"knights P" = "knights(P)"`, `"seals P" =
+    /// "marks(P)"`): `P` stands for a seat and `row` for a row, in the name and the value.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub queries: Table<Sp<String>>,
 }
 
 impl RulebookDef {
@@ -421,6 +425,7 @@ impl RulebookDef {
             && self.actions.is_empty()
             && self.end.is_none()
             && self.bot.is_none()
+            && self.queries.is_empty()
     }
 }
 
@@ -437,10 +442,22 @@ pub struct ZoneDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Sp<ZoneOwner>>,
     pub layout: Sp<Layout>,
-    /// For `rows`: the card attribute with one row per value.
+    /// For `rows`: the card attribute with one row per value (or a text param naming it,
+    /// `"$column_attribute"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Sp<String>>,
     pub visible: Sp<Visibility>,
+    /// For a `stack`: the zone shuffled into it when it runs out (the discards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refill: Option<Sp<String>>,
+    /// Every card that comes into this zone is counted under this kind in the balance
+    /// report (`"adventure"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Sp<String>>,
+    /// How many marks each seat has to place on cards of this zone (a number or a param,
+    /// `"$seals_per_player"`): a card carries at most one, and shows whose it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marks: Option<Sp<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -503,6 +520,16 @@ pub struct StageDef {
 pub struct StepDef {
     /// Action names, offered in this order.
     pub actions: Vec<Sp<String>>,
+    /// The player may leave the step out: `pass` is offered after its actions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optional: Option<Sp<bool>>,
+    /// What the terminal asks while the step is decided (and the script query `phase`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<Sp<String>>,
+    /// Offer the actions card by card: for each card of the zone they all draw their card
+    /// from, in zone order, each of them in the listed order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_card: Option<Sp<bool>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.
@@ -521,6 +548,28 @@ pub struct ActionDef {
     /// Effects, one per line.
     #[serde(rename = "do")]
     pub effects: Sp<String>,
+    /// A payment the action costs: chosen as its own `pay …` move after the action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pay: Option<PayDef>,
+    /// What a false guard means, for players: shown when the move is refused for it, even
+    /// outside its step. `$param`s are filled in and `{card}` is the card's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Sp<String>>,
+}
+
+/// `pay = { from, meets, args, to }`: cards from a zone meeting a named condition.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PayDef {
+    /// The zone paid from (`"knights(current)"`).
+    pub from: Sp<String>,
+    /// A named condition of the pack, or `"condition(card)"`: the card parameter's own.
+    pub meets: Sp<String>,
+    /// The condition's arguments, in its order, as expressions (`["value(card)"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<Sp<String>>,
+    /// Where the paid cards go.
+    pub to: Sp<String>,
 }
 
 /// `[end]`.
@@ -534,6 +583,15 @@ pub struct EndDef {
     pub reason: Option<Sp<String>>,
     /// Each seat's score, an integer expression over `P`.
     pub score: Sp<String>,
+    /// The game ends at once, after any move, when this holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now: Option<Sp<String>>,
+    /// How the game ended when `now` held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now_reason: Option<Sp<String>>,
+    /// Breaks a tie for the best score: the highest wins, a further tie shares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiebreak: Option<Sp<String>>,
 }
 
 /// `[bot]`.

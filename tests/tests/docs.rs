@@ -49,6 +49,7 @@ fn every_pack_snippet_is_in_the_example_pack() {
     let mut files = vec![
         repo("docs/examples/round-table-rush/pack.toml"),
         repo("docs/examples/artus-five/pack.toml"),
+        repo("docs/examples/restful-knights/pack.toml"),
     ];
     for game in ["king-arthur", "artus"] {
         for entry in std::fs::read_dir(grail_tests::content_dir().join(game)).unwrap() {

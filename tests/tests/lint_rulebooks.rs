@@ -160,3 +160,13 @@ fn mixed_up_kinds_in_a_game_description() {
         &["invalid-expression", "type-mismatch", "zone-set-mismatch"],
     );
 }
+
+/// King Arthur's content rulebook with slips in its description: each is reported where it
+/// is, with did-you-mean for the names.
+#[test]
+fn a_broken_king_arthur_description() {
+    check(
+        "king-arthur-rulebook-broken",
+        &["missing-condition", "unknown-zone", "zone-set-mismatch"],
+    );
+}

@@ -59,6 +59,12 @@ impl Readers {
 }
 
 impl Affordable {
+    /// The hand the answers were last brought up to date for.
+    #[inline]
+    pub fn hand(&self) -> &Counts {
+        &self.hand
+    }
+
     /// Whether condition `i` was payable at the last [`Affordable::refresh`] that wanted it.
     #[inline]
     pub fn met(&self, i: usize) -> bool {

@@ -14,7 +14,7 @@ use super::syntax::{self, Ast, Node, Op, Statement};
 
 /// What an expression stands for, for checking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Int,
     Bool,
     Card(usize),
@@ -37,7 +37,10 @@ pub const NO_SCOPE: Scope = Scope {
     player: false,
 };
 
-const FUNCTIONS: &[&str] = &["count", "sum", "last", "nonempty", "done"];
+const FUNCTIONS: &[&str] = &[
+    "count", "sum", "last", "nonempty", "done", "fullest", "if", "best", "cheapest", "paying",
+    "marked", "mine", "marks",
+];
 
 pub struct Compiler<'p> {
     pub pack: &'p Pack,
@@ -66,7 +69,13 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn error(&mut self, code: &'static str, message: String, loc: &Loc, span: Range<usize>) {
+    pub(super) fn error(
+        &mut self,
+        code: &'static str,
+        message: String,
+        loc: &Loc,
+        span: Range<usize>,
+    ) {
         self.diags
             .push(Diagnostic::error(code, message).at(loc.source, span, "here"));
     }
@@ -86,7 +95,7 @@ impl<'p> Compiler<'p> {
     }
 
     /// The span of `part` (a span inside the string `s`) in the file.
-    fn span(&self, s: &Sp<String>, part: &Range<usize>) -> Range<usize> {
+    pub(super) fn span(&self, s: &Sp<String>, part: &Range<usize>) -> Range<usize> {
         let base = self.inner(s);
         base + part.start..base + part.end
     }
@@ -102,7 +111,7 @@ impl<'p> Compiler<'p> {
         format!("{file}:{line}:{col}")
     }
 
-    fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {
+    pub(super) fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {
         let span = self.span(s, &e.span);
         self.error("invalid-expression", e.message, &s.loc, span);
     }
@@ -137,11 +146,20 @@ impl<'p> Compiler<'p> {
                 Domain::Int { .. } => Vec::new(),
             })
             .collect();
+        let mut attrs: Vec<String> = u.attrs.iter().map(|a| a.name.clone()).collect();
+        let (mut values, mut symbols): (Vec<Vec<i64>>, Vec<Vec<String>>) = (values, symbols);
+        // A card's victory points read like a number attribute: `points(card)`.
+        if set.cards.iter().any(|c| c.points.is_some()) && !attrs.iter().any(|a| a == "points") {
+            attrs.push("points".into());
+            values.push(set.cards.iter().map(|c| c.points.unwrap_or(0)).collect());
+            symbols.push(Vec::new());
+        }
         self.sets.push(CardSet {
             id: set.id.clone(),
             cards: set.cards.iter().map(|c| c.id.clone()).collect(),
+            names: set.cards.iter().map(|c| c.name.clone()).collect(),
             copies: set.deck(),
-            attrs: u.attrs.iter().map(|a| a.name.clone()).collect(),
+            attrs,
             values,
             symbols,
         });
@@ -160,6 +178,7 @@ impl<'p> Compiler<'p> {
             let layout = def.layout.value;
             let by = match (&def.by, layout) {
                 (Some(by), Layout::Rows) => {
+                    let by = &self.param_text(by);
                     let attrs = &self.sets[set].attrs;
                     match attrs.iter().position(|a| *a == by.value) {
                         Some(a) if !self.sets[set].symbols[a].is_empty() => Some(a),
@@ -228,6 +247,7 @@ impl<'p> Compiler<'p> {
                 }
                 starts.push((set, name));
             }
+            let marks = def.marks.as_ref().and_then(|m| self.param_int(m));
             self.zones.push(Zone {
                 name: name.value.clone(),
                 set,
@@ -238,8 +258,12 @@ impl<'p> Compiler<'p> {
                 rows,
                 first,
                 start_all,
+                refill: None,
+                tally: def.tally.as_ref().map(|t| t.value.clone()),
+                marks,
             });
         }
+        self.refills();
         for (i, set) in self.sets.iter().enumerate() {
             if !starts.iter().any(|(s, _)| *s == i) {
                 let at = &self.pack.rulebook.zones.0[0].0.loc;
@@ -254,7 +278,12 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn zone_index(&mut self, name: &str, s: &Sp<String>, span: &Range<usize>) -> Option<usize> {
+    pub(super) fn zone_index(
+        &mut self,
+        name: &str,
+        s: &Sp<String>,
+        span: &Range<usize>,
+    ) -> Option<usize> {
         if let Some(i) = self.zones.iter().position(|z| z.name == name) {
             return Some(i);
         }
@@ -266,7 +295,12 @@ impl<'p> Compiler<'p> {
     }
 
     /// A zone reference: `deck`, `hand(current)`, `trails(P, color(card))`, `discards(row)`.
-    fn zone_ref(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<ZoneRef> {
+    pub(super) fn zone_ref(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<ZoneRef> {
         let (name, args): (&str, &[Node]) = match &node.ast {
             Ast::Name(n) => (n, &[]),
             Ast::Call(n, a) => (n, a),
@@ -332,7 +366,7 @@ impl<'p> Compiler<'p> {
         Some(ZoneRef { zone, who, row })
     }
 
-    fn attr_of(&mut self, set: usize, name: &Node, s: &Sp<String>) -> Option<usize> {
+    pub(super) fn attr_of(&mut self, set: usize, name: &Node, s: &Sp<String>) -> Option<usize> {
         let Ast::Name(attr) = &name.ast else {
             let at = self.span(s, &name.span);
             self.error(
@@ -357,7 +391,12 @@ impl<'p> Compiler<'p> {
         None
     }
 
-    fn expr(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<(Expr, Kind)> {
+    pub(super) fn expr(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(Expr, Kind)> {
         let at = |c: &Self| c.span(s, &node.span);
         match &node.ast {
             Ast::Num(n) => Some((Expr::Const(*n), Kind::Int)),
@@ -470,6 +509,9 @@ impl<'p> Compiler<'p> {
             );
             false
         };
+        if let Some(found) = self.mechanic(node, f, args, s, scope) {
+            return found;
+        }
         match f {
             "count" | "nonempty" => {
                 if !arity(self, 1) {
@@ -572,7 +614,13 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn typed(&mut self, node: &Node, s: &Sp<String>, scope: Scope, want: Kind) -> Option<Expr> {
+    pub(super) fn typed(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+        want: Kind,
+    ) -> Option<Expr> {
         let (e, k) = self.expr(node, s, scope)?;
         if k != want {
             let what = match want {
@@ -614,7 +662,13 @@ impl<'p> Compiler<'p> {
     }
 
     /// Cards only move between zones of one set: conservation by construction.
-    fn same_set(&mut self, from: usize, to: usize, s: &Sp<String>, span: &Range<usize>) -> bool {
+    pub(super) fn same_set(
+        &mut self,
+        from: usize,
+        to: usize,
+        s: &Sp<String>,
+        span: &Range<usize>,
+    ) -> bool {
         let (a, b) = (&self.zones[from], &self.zones[to]);
         if a.set == b.set {
             return true;
@@ -675,6 +729,9 @@ impl<'p> Compiler<'p> {
                     self.same_set(from.zone, to.zone, s, &line.span)
                         .then_some(Effect::Draw { count, from, to })
                 })(),
+                Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
+                Statement::Mark(card) => self.mark(s, card, card_zone),
+                Statement::Award { zone, to } => self.award(s, zone, to),
                 Statement::Move { card, to } => (|| {
                     let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into()))
                     else {
@@ -793,6 +850,8 @@ impl<'p> Compiler<'p> {
                 _ => None,
             };
             let effects = self.effects(&def.effects, scope, card_zone, false);
+            let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
+            let why = def.why.as_ref().map(|w| self.fill_params(&w.value));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
                 name: name.value.clone(),
@@ -800,6 +859,8 @@ impl<'p> Compiler<'p> {
                 guard,
                 effects,
                 reveals,
+                pay,
+                why,
             });
         }
         out
@@ -857,6 +918,9 @@ impl<'p> Compiler<'p> {
             steps.push(Step {
                 name: step.value.clone(),
                 actions,
+                optional: def.optional.as_ref().is_some_and(|o| o.value),
+                prompt: def.prompt.as_ref().map(|p| p.value.clone()),
+                by_card: def.by_card.as_ref().is_some_and(|b| b.value),
             });
         }
         for (name, _) in rb.steps.iter() {

@@ -112,6 +112,10 @@ impl Rulebook {
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return String::new();
         };
+        // The pack's own words for the step, else its name and actions.
+        if let Some(prompt) = &step.prompt {
+            return prompt.clone();
+        }
         let actions: Vec<&str> = step
             .actions
             .iter()

@@ -5,7 +5,12 @@
 
 mod compile;
 mod explain;
+mod marks;
+mod mechanics;
 mod model;
+mod moves;
+mod payment;
+mod queries;
 mod run;
 mod syntax;
 mod view;
@@ -34,11 +39,18 @@ pub struct Rulebook {
     actions: Vec<Action>,
     end_when: Expr,
     end_reason: String,
+    /// Ends the game at once, after any move.
+    now: Option<Expr>,
+    now_reason: String,
+    tiebreak: Option<Expr>,
     score: Expr,
     worth: Option<Expr>,
     turn_limit: u32,
     /// What the terminal says beyond the moves (`explain.rs`).
     explain: explain::Explain,
+    queries: Vec<queries::Query>,
+    /// The action whose payment meets its card's own condition, kept in the state's memo.
+    memo_action: Option<usize>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -65,6 +77,13 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     };
     let actions = c.actions();
     let steps = c.steps();
+    let queries = c.queries();
+    let memo_action = actions.iter().position(|a| {
+        a.pay
+            .as_ref()
+            .is_some_and(|p| matches!(p.meets, model::Meets::Own { .. }))
+    });
+    c.check_by_card(&steps, &actions);
     let score_scope = Scope {
         player: true,
         ..NO_SCOPE
@@ -84,6 +103,20 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             ));
             (None, None, String::new())
         }
+    };
+    let (now, now_reason, tiebreak) = match &rb.end {
+        Some(end) => (
+            end.now
+                .as_ref()
+                .and_then(|n| c.expression(n, NO_SCOPE, true)),
+            end.now_reason
+                .as_ref()
+                .map_or("end".to_string(), |r| r.value.clone()),
+            end.tiebreak
+                .as_ref()
+                .and_then(|t| c.expression(t, score_scope, false)),
+        ),
+        None => (None, String::new(), None),
     };
     let worth = rb
         .bot
@@ -121,8 +154,13 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         actions,
         end_when,
         end_reason,
+        now,
+        now_reason,
+        tiebreak,
         score,
         worth,
+        memo_action,
+        queries,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
         explain,
     })

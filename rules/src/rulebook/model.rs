@@ -11,6 +11,8 @@ pub struct CardSet {
     pub id: String,
     /// Card ids by type.
     pub cards: Vec<String>,
+    /// Card names by type, for players.
+    pub names: Vec<String>,
     pub copies: Vec<u8>,
     pub attrs: Vec<String>,
     /// `values[attr][type]`: a number, or a symbol's index in its domain.
@@ -34,7 +36,18 @@ pub struct Zone {
     /// Where its piles start: among the table's piles, or inside each seat's block.
     pub first: usize,
     pub start_all: bool,
+    /// For a stack: the table zone shuffled into it when it runs out.
+    pub refill: Option<usize>,
+    /// The balance report's kind for cards coming into this zone.
+    pub tally: Option<String>,
+    /// Marks each seat may place on its cards; a marked card is stored as its type plus
+    /// `(seat + 1) << MARK_SHIFT`.
+    pub marks: Option<i64>,
 }
+
+/// Where a card's mark (its seat + 1) sits in a pile entry; the type is below it.
+pub const MARK_SHIFT: u16 = 8;
+pub const TYPE_MASK: u16 = (1 << MARK_SHIFT) - 1;
 
 /// Whose zone an expression or effect means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +96,32 @@ pub enum Expr {
     },
     /// How many rows of a `rows` zone hold a card.
     NonEmpty(ZoneRef),
+    /// How many cards the fullest row (or pile) of a zone holds.
+    Fullest(ZoneRef),
+    /// `if(c, a, b)`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `best(Z, e)`: the largest `e` over the distinct cards of `Z` (bound to `card`),
+    /// skipping those where it is undefined; 0 when there is none or all are below 0.
+    Best {
+        zone: ZoneRef,
+        body: Box<Expr>,
+    },
+    /// `cheapest(cond, Z, cost)`: what the cheapest payment from `Z` meeting `cond` costs
+    /// (a named condition over the zone's set); undefined ([`NONE`]) when none exists.
+    Cheapest {
+        meets: Box<Meets>,
+        /// The card whose own condition is met (`condition(card)`).
+        card: Option<Box<Expr>>,
+        from: ZoneRef,
+        cost: Box<grail_engine::cond::Program>,
+    },
+    /// `paying(action)`: the player to move has chosen `action` and is choosing how to pay.
+    Paying(usize),
+    /// `marked(card)`: the card carries a mark; `mine(card)`: the current player's.
+    Marked(Box<Expr>),
+    Mine(Box<Expr>),
+    /// `marks(current)`: the marks a seat has left to place.
+    Marks(Who),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -125,6 +164,54 @@ pub enum Effect {
         from: ZoneRef,
         to: ZoneRef,
     },
+    /// `reveal Z into R until E`: the top card of `Z` goes to its row of the rows zone `R`,
+    /// one at a time, until `E` holds or `Z` is empty.
+    Reveal {
+        from: ZoneRef,
+        into: usize,
+        until: Expr,
+    },
+    /// `mark card`: the current player puts a mark on the action's card.
+    Mark,
+    /// `award marked rows of Z to Z2`: each row of `Z` whose cards all carry marks goes,
+    /// card by card, to the zone `Z2` of the card's marker, and the marks back to them.
+    Award {
+        zone: usize,
+        to: usize,
+    },
+}
+
+/// An undefined number (`cheapest` with no payment); arithmetic keeps it undefined.
+pub const NONE: i64 = i64::MIN;
+
+/// The condition a payment meets.
+#[derive(Debug)]
+pub enum Meets {
+    /// A named condition of the pack; `source` as written, `words` for players.
+    Named {
+        program: Box<grail_engine::cond::Program>,
+        source: String,
+        words: String,
+        /// The dearest value of argument 0 a hand can pay, when the condition can say.
+        ceiling: Option<Box<grail_engine::cond::ceiling::Ceiling>>,
+    },
+    /// `condition(card)`: the card parameter's own condition, by card type.
+    Own {
+        programs: Vec<Option<grail_engine::cond::Program>>,
+        sources: Vec<String>,
+        names: Vec<String>,
+        /// Which payer types each card's condition reads, for the state's memo.
+        readers: Box<grail_engine::cond::affordable::Readers>,
+    },
+}
+
+/// `pay = { from, meets, args, to }`.
+#[derive(Debug)]
+pub struct Pay {
+    pub from: ZoneRef,
+    pub to: ZoneRef,
+    pub meets: Meets,
+    pub args: Vec<Expr>,
 }
 
 #[derive(Debug)]
@@ -135,10 +222,19 @@ pub struct Action {
     pub effects: Vec<Effect>,
     /// Where its card parameter ends up is public: the move may name it to everyone.
     pub reveals: bool,
+    /// What it costs, chosen as a `pay …` move after the action.
+    pub pay: Option<Pay>,
+    /// What a false guard means, params filled in; `{card}` stands for the card's name.
+    pub why: Option<String>,
 }
 
 #[derive(Debug)]
 pub struct Step {
     pub name: String,
     pub actions: Vec<usize>,
+    /// `pass` is offered after the actions.
+    pub optional: bool,
+    pub prompt: Option<String>,
+    /// Offered card by card (all its actions draw from one zone).
+    pub by_card: bool,
 }

@@ -9,8 +9,10 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, Param, Who, ZoneRef};
+use super::model::{Effect, Expr, NONE, Param, TYPE_MASK, Who, ZoneRef};
+use super::payment::Dearest;
 use super::syntax::Op;
+use grail_engine::cond::solve::Payment;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub struct State {
@@ -27,14 +29,24 @@ pub struct State {
     pub(super) turn: u32,
     pub(super) ended: Option<Ended>,
     pub(super) rng: GameRng,
+    /// An action chosen whose payment is being chosen: (action, parameter).
+    pub(super) pending: Option<(u16, i32)>,
+    /// Cards that came into a tallied zone: (zone, card, turn, seat).
+    pub(super) tallies: Vec<(u16, u16, u32, u8)>,
+    /// Marks each seat has left to place.
+    pub(super) marks: Vec<u8>,
+    /// Which cards' own conditions each seat's payer zone can meet, kept between moves.
+    pub(super) memo: grail_engine::derived::Derived<super::payment::Memo>,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub enum Ended {
     Rule,
+    /// The `[end] now` condition held after a move.
+    Now,
+    /// The turn limit, or nobody could do anything for a whole round (which would have
+    /// lasted to the turn limit).
     TurnLimit,
-    /// Nobody could do anything for a whole round.
-    Stuck,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +54,14 @@ pub struct Action {
     pub action: u16,
     /// The card type or row key; -1 without a parameter.
     pub arg: i32,
+    /// For [`PAY`]: the cards paid.
+    pub paid: Option<Payment>,
 }
+
+/// `pass`: leave an optional step out.
+pub const PASS: u16 = u16::MAX - 1;
+/// `pay …`: pay for the action just chosen.
+pub const PAY: u16 = u16::MAX;
 
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -106,7 +125,7 @@ impl Rulebook {
     }
 
     /// The piles a zone reference covers: one row, or all rows of the zone.
-    fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
+    pub(super) fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
         let seat = Self::seat_of(z.who, ctx);
         match &z.row {
             Some(row) => {
@@ -130,7 +149,11 @@ impl Rulebook {
             Expr::Card => i64::from(ctx.card),
             Expr::Row => i64::from(ctx.row),
             Expr::ActionCard(a) => {
-                if ctx.state.done & (1 << a) == 0 {
+                if let Some((p, arg)) = ctx.state.pending
+                    && usize::from(p) == *a
+                {
+                    i64::from(arg)
+                } else if ctx.state.done & (1 << a) == 0 {
                     -1
                 } else {
                     i64::from(ctx.state.args[*a])
@@ -138,7 +161,8 @@ impl Rulebook {
             }
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             Expr::Attr { set, attr, card } => {
-                let c = self.eval(card, ctx);
+                // A marked card is its type with the mark above it.
+                let c = self.eval(card, ctx) & i64::from(TYPE_MASK);
                 usize::try_from(c)
                     .ok()
                     .and_then(|c| self.sets[*set].values[*attr].get(c))
@@ -153,14 +177,14 @@ impl Rulebook {
                 let values = &self.sets[set_of(zone)].values[*attr];
                 self.piles_of(zone, ctx)
                     .flat_map(|p| ctx.state.piles[p].iter())
-                    .map(|&c| values[usize::from(c)])
+                    .map(|&c| values[usize::from(c & TYPE_MASK)])
                     .sum()
             }
             Expr::Last { attr, zone } => {
                 let values = &self.sets[set_of(zone)].values[*attr];
                 self.piles_of(zone, ctx)
                     .filter_map(|p| ctx.state.piles[p].last())
-                    .map(|&c| values[usize::from(c)])
+                    .map(|&c| values[usize::from(c & TYPE_MASK)])
                     .next_back()
                     .unwrap_or(0)
             }
@@ -169,6 +193,14 @@ impl Rulebook {
                 .filter(|&p| !ctx.state.piles[p].is_empty())
                 .count() as i64,
             Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
+            Expr::Fullest(_)
+            | Expr::If(..)
+            | Expr::Best { .. }
+            | Expr::Cheapest { .. }
+            | Expr::Paying(_)
+            | Expr::Marked(_)
+            | Expr::Mine(_)
+            | Expr::Marks(_) => self.eval_mechanic(e, ctx),
             Expr::Bin(op, l, r) => {
                 let a = self.eval(l, ctx);
                 // `and` and `or` do not read their right side when the left decides.
@@ -178,6 +210,9 @@ impl Rulebook {
                     _ => {}
                 }
                 let b = self.eval(r, ctx);
+                if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
+                    return NONE;
+                }
                 match op {
                     Op::And | Op::Or => i64::from(b != 0),
                     Op::Eq => i64::from(a == b),
@@ -194,8 +229,13 @@ impl Rulebook {
         }
     }
 
-    fn put(&self, state: &mut State, pile: usize, card: u16) {
+    pub(super) fn put(&self, state: &mut State, pile: usize, card: u16) {
         let (zone, _, _) = self.locate(pile);
+        if self.zones[zone].tally.is_some() {
+            state
+                .tallies
+                .push((zone as u16, card, state.turn, state.current));
+        }
         let cards = &mut state.piles[pile];
         if self.zones[zone].layout == Layout::Hand {
             let at = cards.partition_point(|&c| c <= card);
@@ -248,13 +288,18 @@ impl Rulebook {
                     for p in piles {
                         state.rng.shuffle(&mut state.piles[p]);
                         // A script's stacked cards go on top, the first named drawn first.
+                        // Each is taken from the rest at its topmost copy, so the rest keeps
+                        // its shuffled order.
                         if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
-                            for &c in cards.iter().rev() {
-                                if let Some(i) = state.piles[p].iter().position(|&x| x == c) {
-                                    state.piles[p].remove(i);
-                                    state.piles[p].push(c);
+                            let pile = &mut state.piles[p];
+                            let mut found = Vec::with_capacity(cards.len());
+                            for &c in cards {
+                                if let Some(i) = pile.iter().rposition(|&x| x == c) {
+                                    pile.remove(i);
+                                    found.push(c);
                                 }
                             }
+                            pile.extend(found.iter().rev());
                         }
                         events.emit(|| Event::Shuffled { pile: p as u32 });
                     }
@@ -278,19 +323,32 @@ impl Rulebook {
                         self.piles_of(to, &ctx).start,
                     );
                     for _ in 0..n {
+                        self.refill(state, from, events);
                         if !self.shift(state, from, to, events) {
                             break;
                         }
+                        self.refill(state, from, events);
                     }
                 }
+                Effect::Reveal { from, into, until } => {
+                    self.reveal(state, from, *into, until, events);
+                }
+                Effect::Mark => {
+                    if let Some(from) = card_pile {
+                        self.mark(state, from, ctx_card as u16);
+                    }
+                }
+                Effect::Award { zone, to } => self.award(state, *zone, *to, events),
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
                     let Some(from) = card_pile else {
                         continue;
                     };
                     let card = ctx_card as u16;
-                    if let Some(i) = state.piles[from].iter().rposition(|&c| c == card) {
+                    // The first copy in the zone's order: the one laid first in a row.
+                    if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
                         state.piles[from].remove(i);
+                        let card = self.unmark(state, card);
                         self.put(state, to, card);
                         events.emit(|| Event::Moved {
                             card,
@@ -322,6 +380,7 @@ impl Rulebook {
     /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
     pub(super) fn bindings(&self, state: &State, a: usize, mut f: impl FnMut(i32) -> bool) {
         let action = &self.actions[a];
+        let dearest = &Dearest::default();
         let holds = |card: i32, row: i32| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
@@ -331,7 +390,7 @@ impl Rulebook {
                     row,
                 };
                 self.eval(&g.expr, &ctx) != 0
-            })
+            }) && self.payable(state, a, card, dearest)
         };
         match &action.param {
             Param::None => {
@@ -422,12 +481,16 @@ impl Rulebook {
                 state.step = 0;
                 state.done = 0;
             }
+            self.refresh_memo(state);
             if self.step_has_moves(state) {
                 return;
             }
             skipped += 1;
             if skipped > self.steps.len() * usize::from(state.players) + 1 {
-                state.ended = Some(Ended::Stuck);
+                // Nobody can do anything for a whole round: nothing changes any more, so
+                // the game would run on to its turn limit; it gets there at once.
+                state.turn = state.turn.max(self.turn_limit);
+                state.ended = Some(Ended::TurnLimit);
                 events.emit(|| Event::Ended);
                 return;
             }
@@ -437,7 +500,7 @@ impl Rulebook {
         }
     }
 
-    fn scores(&self, state: &State) -> Vec<i64> {
+    pub(super) fn scores(&self, state: &State) -> Vec<i64> {
         (0..usize::from(state.players))
             .map(|p| {
                 self.eval(
@@ -475,6 +538,16 @@ impl Rulebook {
             turn: 1,
             ended: None,
             rng: GameRng::new(setup.seed),
+            pending: None,
+            tallies: Vec::new(),
+            memo: Default::default(),
+            marks: vec![
+                self.zones
+                    .iter()
+                    .find_map(|z| z.marks)
+                    .map_or(0, |m| u8::try_from(m).unwrap_or(u8::MAX));
+                players
+            ],
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
@@ -488,7 +561,7 @@ impl Rulebook {
             let Some(zi) = self
                 .zones
                 .iter()
-                .position(|z| z.name == *zone && z.start_all)
+                .position(|z| z.start_all && (z.name == *zone || self.sets[z.set].id == *zone))
             else {
                 let starts: Vec<&str> = self
                     .zones
@@ -559,22 +632,63 @@ impl Rules for Rulebook {
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return;
         };
-        for &a in &step.actions {
-            self.bindings(state, a, |arg| {
+        if state.pending.is_some() {
+            self.payments(state, |p| {
                 out.push(Action {
-                    action: a as u16,
-                    arg,
+                    action: PAY,
+                    arg: -1,
+                    paid: Some(*p),
                 });
-                true
+            });
+            return;
+        }
+        if step.by_card {
+            self.by_card(state, step, out);
+        } else {
+            for &a in &step.actions {
+                self.bindings(state, a, |arg| {
+                    out.push(Action {
+                        action: a as u16,
+                        arg,
+                        paid: None,
+                    });
+                    true
+                });
+            }
+        }
+        if step.optional && !out.is_empty() {
+            out.push(Action {
+                action: PASS,
+                arg: -1,
+                paid: None,
             });
         }
     }
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
-        let a = usize::from(action.action);
+        let (a, arg) = match (action.action, state.pending) {
+            (PASS, _) => {
+                state.step += 1;
+                self.advance(state, events);
+                return;
+            }
+            (PAY, Some((a, arg))) => {
+                if let Some(paid) = &action.paid {
+                    self.pay(state, paid, events);
+                }
+                state.pending = None;
+                (usize::from(a), arg)
+            }
+            (a, _) if self.actions[usize::from(a)].pay.is_some() => {
+                // Chosen: the payment is the next move.
+                state.pending = Some((a, action.arg));
+                return;
+            }
+            (a, _) => (usize::from(a), action.arg),
+        };
         let (card, row) = match self.actions[a].param {
-            Param::Card(_) => (action.arg, -1),
-            Param::Row { .. } => (-1, action.arg),
+            Param::Card(_) => (arg, -1),
+            Param::Row { .. } => (-1, arg),
             Param::None => (-1, -1),
         };
         let from = self.card_pile(state, a, card);
@@ -588,8 +702,21 @@ impl Rules for Rulebook {
             events,
         );
         state.done |= 1 << a;
-        state.args[a] = action.arg;
+        state.args[a] = arg;
         state.step += 1;
+        if let Some(now) = &self.now {
+            let ctx = Ctx {
+                state,
+                player: 0,
+                card: -1,
+                row: -1,
+            };
+            if self.eval(now, &ctx) != 0 {
+                state.ended = Some(Ended::Now);
+                events.emit(|| Event::Ended);
+                return;
+            }
+        }
         self.advance(state, events);
     }
 
@@ -601,16 +728,50 @@ impl Rules for Rulebook {
         let ended = state.ended?;
         let scores = self.scores(state);
         let best = scores.iter().copied().max().unwrap_or(0);
+        let mut winners: Vec<Seat> = (0..scores.len()).filter(|&s| scores[s] == best).collect();
+        if let Some(tiebreak) = self.tiebreak.as_ref().filter(|_| winners.len() > 1) {
+            let of = |p: Seat| {
+                self.eval(
+                    tiebreak,
+                    &Ctx {
+                        state,
+                        player: p,
+                        card: -1,
+                        row: -1,
+                    },
+                )
+            };
+            let most = winners.iter().map(|&p| of(p)).max().unwrap_or(0);
+            winners.retain(|&p| of(p) == most);
+        }
+        let tallies = state
+            .tallies
+            .iter()
+            .map(|&(zone, card, turn, seat)| {
+                let z = &self.zones[usize::from(zone)];
+                grail_engine::game::Tally {
+                    kind: z.tally.clone().unwrap_or_default(),
+                    item: self.sets[z.set].cards[usize::from(card)].clone(),
+                    turn,
+                    seat: Some(usize::from(seat)),
+                }
+            })
+            .collect();
         Some(Outcome {
-            winners: (0..scores.len()).filter(|&s| scores[s] == best).collect(),
+            winners,
             scores,
             end: match ended {
                 Ended::Rule => self.end_reason.clone(),
+                Ended::Now => self.now_reason.clone(),
                 Ended::TurnLimit => "turn-limit".into(),
-                Ended::Stuck => "stuck".into(),
             },
-            turns: state.turn,
-            tallies: Vec::new(),
+            // Turns completed: an end `now` comes in the middle of one.
+            turns: if ended == Ended::Now {
+                state.turn.saturating_sub(1)
+            } else {
+                state.turn
+            },
+            tallies,
         })
     }
 
@@ -659,7 +820,7 @@ impl Rules for Rulebook {
                 let set = &self.sets[self.zones[self.locate(p).0].set];
                 let cards = state.piles[p]
                     .iter()
-                    .map(|&c| set.cards[usize::from(c)].clone())
+                    .map(|&c| set.cards[usize::from(c & TYPE_MASK)].clone())
                     .collect();
                 (self.pile_name(p), cards)
             })
@@ -692,7 +853,7 @@ impl Rules for Rulebook {
             for (p, pile) in state.piles.iter().enumerate() {
                 if self.zones[self.locate(p).0].set == si {
                     for &c in pile {
-                        seen[usize::from(c)] += 1;
+                        seen[usize::from(c & TYPE_MASK)] += 1;
                     }
                 }
             }

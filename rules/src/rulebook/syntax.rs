@@ -87,6 +87,19 @@ pub enum Statement {
         from: Node,
         to: Node,
     },
+    /// `reveal Z into R until E`: top cards of a stack into their rows until `E` holds.
+    Reveal {
+        from: Node,
+        into: Node,
+        until: Node,
+    },
+    /// `mark card`.
+    Mark(Node),
+    /// `award marked rows of Z to Z2`.
+    Award {
+        zone: Node,
+        to: Node,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -223,7 +236,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move or draw",
+                "expected an effect: shuffle, deal, move, draw, reveal, mark or award",
                 at..at + 1,
             );
         };
@@ -242,6 +255,24 @@ impl<'t> Parser<'t> {
                     Statement::Draw { count, from, to }
                 })
             }
+            "reveal" => {
+                let from = self.expr()?;
+                self.word("into")?;
+                let into = self.expr()?;
+                self.word("until")?;
+                let until = self.expr()?;
+                Ok(Statement::Reveal { from, into, until })
+            }
+            "mark" => Ok(Statement::Mark(self.expr()?)),
+            "award" => {
+                self.word("marked")?;
+                self.word("rows")?;
+                self.word("of")?;
+                let zone = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(Statement::Award { zone, to })
+            }
             "move" => {
                 let card = self.expr()?;
                 self.word("to")?;
@@ -249,7 +280,9 @@ impl<'t> Parser<'t> {
                 Ok(Statement::Move { card, to })
             }
             other => self.error(
-                format!("`{other}` is not an effect; the effects are shuffle, deal, move, draw"),
+                format!(
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award"
+                ),
                 span,
             ),
         }

@@ -43,8 +43,8 @@ impl Rulebook {
         }
     }
 
-    fn card_id(&self, zone: usize, card: u16) -> &str {
-        &self.sets[self.zones[zone].set].cards[usize::from(card)]
+    pub(super) fn card_id(&self, zone: usize, card: u16) -> &str {
+        &self.sets[self.zones[zone].set].cards[usize::from(card & super::model::TYPE_MASK)]
     }
 
     fn row_name(&self, zone: usize, row: i32) -> &str {
@@ -65,6 +65,9 @@ impl Rulebook {
         viewer: Option<Seat>,
         for_viewer: bool,
     ) -> String {
+        if let Some(text) = self.move_notation(state, action) {
+            return text;
+        }
         let a = &self.actions[usize::from(action.action)];
         match &a.param {
             Param::None => a.name.clone(),
@@ -86,6 +89,9 @@ impl Rulebook {
     }
 
     pub(super) fn parse(&self, state: &State, text: &str) -> Result<Action, String> {
+        if let Some(parsed) = self.parse_move(state, text) {
+            return parsed;
+        }
         let mut words = text.split_whitespace();
         let verb = words.next().unwrap_or("");
         let Some(ai) = self.actions.iter().position(|a| a.name == verb) else {
@@ -111,7 +117,7 @@ impl Rulebook {
             (Param::Card(z), Some(w)) => {
                 let set = &self.sets[self.zones[z.zone].set];
                 match set.cards.iter().position(|c| c == w) {
-                    Some(t) => t as i32,
+                    Some(t) => self.resolve_mark(state, ai, t as i32),
                     None => {
                         return Err(grail_engine::diag::no_such(
                             "card",
@@ -146,6 +152,7 @@ impl Rulebook {
         Ok(Action {
             action: ai as u16,
             arg,
+            paid: None,
         })
     }
 
@@ -154,6 +161,9 @@ impl Rulebook {
     pub(super) fn refusal(&self, state: &State, action: &Action) -> String {
         if state.ended.is_some() {
             return "the game is over".into();
+        }
+        if let Some(why) = self.move_refusal(state, action) {
+            return why;
         }
         let ai = usize::from(action.action);
         let a = &self.actions[ai];
@@ -184,10 +194,15 @@ impl Rulebook {
                 };
                 if self.card_pile(state, ai, action.arg).is_none() {
                     let first = self.pile(z.zone, usize::from(state.current), 0);
-                    return format!(
-                        "{} is not in {}",
-                        self.card_id(z.zone, action.arg as u16),
+                    // A zone with rows is named whole: the card may be in any of them.
+                    let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {
+                        self.zones[z.zone].name.clone()
+                    } else {
                         self.pile_name(first)
+                    };
+                    return format!(
+                        "{} is not in {place}",
+                        self.card_id(z.zone, action.arg as u16),
                     );
                 }
                 let _ = ctx;
@@ -231,7 +246,7 @@ impl Rulebook {
                 return text;
             }
         }
-        "not legal now".into()
+        self.unpayable(state, action)
     }
 
     pub(super) fn event_text(
@@ -277,7 +292,7 @@ impl Rulebook {
         let zone = self.locate(pile).0;
         cards
             .iter()
-            .map(|&c| self.card_id(zone, c))
+            .map(|&c| self.card_text(zone, c))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -334,6 +349,9 @@ impl Rulebook {
     /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), as a seat sees
     /// it (`hand P1 as P2`: "8 cards"), `score P1`, `step`, `turn`.
     pub(super) fn answer(&self, state: &State, query: &str) -> Result<String, String> {
+        if let Some(answer) = self.named_query(state, query) {
+            return answer;
+        }
         let mut words: Vec<&str> = query.split_whitespace().collect();
         let mut viewer = None;
         if let [.., "as", seat] = words[..] {
@@ -368,6 +386,9 @@ impl Rulebook {
                     .to_string());
             }
             Some("turn") => return Ok(state.turn.to_string()),
+            Some("phase") if state.ended.is_some() => return Ok("game over".into()),
+            Some("phase") => return Ok(grail_engine::game::Rules::prompt(self, state)),
+            Some("player") => return Ok(seat_name(usize::from(state.current))),
             Some("step") => {
                 return Ok(
                     match (state.ended, self.steps.get(usize::from(state.step))) {
@@ -396,7 +417,7 @@ impl Rulebook {
                 let cards = &state.piles[p];
                 cards
                     .iter()
-                    .map(|&c| self.card_id(zi, c))
+                    .map(|&c| self.card_text(zi, c))
                     .collect::<Vec<_>>()
                     .join(" ")
             }

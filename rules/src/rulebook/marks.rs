@@ -1,0 +1,167 @@
+//! Marks (King Arthur's seals, any game's tokens of ownership on shared cards): a zone with
+//! `marks` lets each seat place that many on its cards. A marked card is stored in its pile
+//! as its type plus `(seat + 1) << MARK_SHIFT`, so a row keeps its order and a binding
+//! tells a marked copy from an unmarked one without any storage beside the piles. Also
+//! steps offered card by card.
+
+use grail_engine::game::EventSink;
+
+use super::Rulebook;
+use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who};
+use super::payment::Dearest;
+use super::run::{Action, Ctx, Event, State};
+
+/// The seat whose mark a pile entry carries.
+pub(super) fn marker(entry: u16) -> Option<usize> {
+    (entry >> MARK_SHIFT).checked_sub(1).map(usize::from)
+}
+
+impl Rulebook {
+    /// The card without its mark; the mark goes back to its owner.
+    pub(super) fn unmark(&self, state: &mut State, entry: u16) -> u16 {
+        if let Some(seat) = marker(entry)
+            && let Some(n) = state.marks.get_mut(seat)
+        {
+            *n = n.saturating_add(1);
+        }
+        entry & TYPE_MASK
+    }
+
+    /// The current player puts a mark on the first copy of `entry` in `pile`.
+    pub(super) fn mark(&self, state: &mut State, pile: usize, entry: u16) {
+        let seat = usize::from(state.current);
+        if state.marks.get(seat).is_none_or(|&n| n == 0) {
+            return;
+        }
+        if let Some(i) = state.piles[pile].iter().position(|&c| c == entry) {
+            state.piles[pile][i] = (entry & TYPE_MASK) | ((seat as u16 + 1) << MARK_SHIFT);
+            state.marks[seat] -= 1;
+        }
+    }
+
+    /// `award marked rows of Z to Z2`: every row whose cards all carry marks, in row order,
+    /// card by card to its marker.
+    pub(super) fn award(
+        &self,
+        state: &mut State,
+        zone: usize,
+        to: usize,
+        events: &mut impl EventSink<Event>,
+    ) {
+        for row in 0..self.zones[zone].rows {
+            let pile = self.pile(zone, 0, row);
+            let cards = &state.piles[pile];
+            if cards.is_empty() || cards.iter().any(|&c| marker(c).is_none()) {
+                continue;
+            }
+            let cards = std::mem::take(&mut state.piles[pile]);
+            for &entry in &cards {
+                let seat = marker(entry).unwrap_or(0);
+                let card = self.unmark(state, entry);
+                let dest = self.pile(to, seat, 0);
+                self.put(state, dest, card);
+                events.emit(|| Event::Moved {
+                    card,
+                    from: pile as u32,
+                    to: dest as u32,
+                });
+            }
+            // The row's buffer is kept.
+            let mut cards = cards;
+            cards.clear();
+            state.piles[pile] = cards;
+        }
+    }
+
+    pub(super) fn eval_mark(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        match e {
+            Expr::Marked(card) => i64::from(marker(self.eval(card, ctx) as u16).is_some()),
+            Expr::Mine(card) => i64::from(
+                marker(self.eval(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
+            ),
+            Expr::Marks(who) => {
+                let seat = match who {
+                    Who::Player => ctx.player,
+                    _ => usize::from(ctx.state.current),
+                };
+                ctx.state.marks.get(seat).map_or(0, |&n| i64::from(n))
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether action `a` may be played with `card` now: its guard and its payment.
+    fn admits(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
+        self.actions[a].guard.as_ref().is_none_or(|g| {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card,
+                row: -1,
+            };
+            self.eval(&g.expr, &ctx) != 0
+        }) && self.payable(state, a, card, dearest)
+    }
+
+    /// The moves of a step offered card by card: each distinct card (with its mark) of the
+    /// actions' zone in zone order, and for each the actions in the step's order.
+    pub(super) fn by_card(&self, state: &State, step: &Step, out: &mut Vec<Action>) {
+        let Some(Param::Card(zone)) = step.actions.first().map(|&a| &self.actions[a].param) else {
+            return;
+        };
+        let dearest: [Dearest; 8] = Default::default();
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card: -1,
+            row: -1,
+        };
+        for p in self.piles_of(zone, &ctx) {
+            let cards = &state.piles[p];
+            for (i, &c) in cards.iter().enumerate() {
+                if cards[..i].contains(&c) {
+                    continue;
+                }
+                for (k, &a) in step.actions.iter().enumerate() {
+                    let d = &dearest[k.min(7)];
+                    if self.admits(state, a, i32::from(c), d) {
+                        out.push(Action {
+                            action: a as u16,
+                            arg: i32::from(c),
+                            paid: None,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A card as shown: its id, and whose mark it carries (`red-2[P1]`).
+    pub(super) fn card_text(&self, zone: usize, entry: u16) -> String {
+        let id = self.card_id(zone, entry);
+        match marker(entry) {
+            Some(seat) => format!("{id}[P{}]", seat + 1),
+            None => id.to_string(),
+        }
+    }
+
+    /// A card named in a move (`repeat red-2`) is the copy the action may take: with the
+    /// mark that makes it legal, when its zone has marks.
+    pub(super) fn resolve_mark(&self, state: &State, a: usize, card: i32) -> i32 {
+        let Param::Card(z) = &self.actions[a].param else {
+            return card;
+        };
+        if self.zones[z.zone].marks.is_none() {
+            return card;
+        }
+        let mut found = card;
+        self.bindings(state, a, |arg| {
+            if arg & i32::from(TYPE_MASK) == card {
+                found = arg;
+                return false;
+            }
+            true
+        });
+        found
+    }
+}

@@ -1,0 +1,560 @@
+//! Checking and compiling the mechanics King Arthur brought to the language, none of them
+//! named after it: rows keyed by a param, `reveal … until`, refilling stacks, payments
+//! (`pay = { from, meets, args, to }`), and the expressions `fullest`, `if`, `best`,
+//! `cheapest` and `paying`.
+
+use grail_engine::cond::ceiling::Ceiling;
+use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
+
+use super::compile::{Compiler, Kind, Scope};
+use super::model::{Action, Effect, Expr, Meets, Param, Pay, Step, Who};
+use super::syntax::{self, Ast, Node};
+
+impl Compiler<'_> {
+    /// `by = "$column_attribute"`: a text param naming the attribute; else the text itself.
+    pub(super) fn param_text(&mut self, by: &Sp<String>) -> Sp<String> {
+        let Some(name) = by.value.strip_prefix('$') else {
+            return by.clone();
+        };
+        match self.pack.param(name).map(|p| p.value.clone()) {
+            Ok(ParamValue::Text(t)) => Sp::new(t, by.loc.clone()),
+            _ => {
+                let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                let msg = grail_engine::diag::no_such("text param", name, known);
+                self.error("unknown-param", msg, &by.loc, by.loc.span.clone());
+                by.clone()
+            }
+        }
+    }
+
+    /// `refill = "<zone>"`: a table zone of the same set, shuffled into the stack when it
+    /// runs out.
+    pub(super) fn refills(&mut self) {
+        let defs = &self.pack.rulebook.zones;
+        for (name, def) in defs.iter() {
+            let Some(refill) = &def.refill else { continue };
+            let Some(to) = self.zones.iter().position(|z| z.name == name.value) else {
+                continue;
+            };
+            let Some(from) = self.zones.iter().position(|z| z.name == refill.value) else {
+                let msg = grail_engine::diag::no_such(
+                    "zone",
+                    &refill.value,
+                    self.zones.iter().map(|z| z.name.as_str()),
+                );
+                self.error("unknown-zone", msg, &refill.loc, refill.loc.span.clone());
+                continue;
+            };
+            let (a, b) = (&self.zones[from], &self.zones[to]);
+            let problem = if a.set != b.set {
+                Some(format!(
+                    "zone `{}` holds set `{}`, not `{}`",
+                    a.name, self.sets[a.set].id, self.sets[b.set].id
+                ))
+            } else if b.layout != Layout::Stack || b.owned || a.owned || a.by.is_some() {
+                Some("a table stack is refilled from a table zone without rows".into())
+            } else {
+                None
+            };
+            match problem {
+                Some(msg) => {
+                    let code = if a.set != b.set {
+                        "zone-set-mismatch"
+                    } else {
+                        "invalid-value"
+                    };
+                    self.error(code, msg, &refill.loc, refill.loc.span.clone());
+                }
+                None => self.zones[to].refill = Some(from),
+            }
+        }
+    }
+
+    /// `reveal Z into R until E`.
+    pub(super) fn reveal(
+        &mut self,
+        s: &Sp<String>,
+        scope: Scope,
+        from: &Node,
+        into: &Node,
+        until: &Node,
+    ) -> Option<Effect> {
+        let from = self.zone_ref(from, s, scope)?;
+        let Ast::Name(name) = &into.ast else {
+            let at = self.span(s, &into.span);
+            self.error(
+                "invalid-expression",
+                "`reveal … into` names a table zone with rows".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        };
+        let to = self.zone_index(name, s, &into.span)?;
+        if self.zones[to].by.is_none() || self.zones[to].owned {
+            let at = self.span(s, &into.span);
+            self.error(
+                "invalid-expression",
+                format!(
+                    "`reveal` lays cards into their rows: `{name}` is not a table zone with rows"
+                ),
+                &s.loc,
+                at,
+            );
+            return None;
+        }
+        if !self.same_set(from.zone, to, s, &into.span) {
+            return None;
+        }
+        let until = self.typed(until, s, scope, Kind::Bool)?;
+        Some(Effect::Reveal {
+            from,
+            into: to,
+            until,
+        })
+    }
+
+    fn zone_text(&mut self, s: &Sp<String>, scope: Scope) -> Option<super::model::ZoneRef> {
+        match syntax::expression(&s.value) {
+            Ok(node) => self.zone_ref(&node, s, scope),
+            Err(e) => {
+                self.syntax_error(s, e);
+                None
+            }
+        }
+    }
+
+    /// A named condition over `set` taking `args` arguments.
+    fn named(
+        &mut self,
+        name: &str,
+        set: usize,
+        args: usize,
+        s: &Sp<String>,
+        span: std::ops::Range<usize>,
+    ) -> Option<Meets> {
+        let pack = self.pack;
+        let Ok(c) = pack.condition(name) else {
+            let msg = grail_engine::diag::no_such(
+                "condition",
+                name,
+                pack.conditions.iter().map(|c| c.name.as_str()),
+            );
+            let at = self.span(s, &span);
+            self.error("missing-condition", msg, &s.loc, at);
+            return None;
+        };
+        if c.over != [self.sets[set].id.clone()] || c.args.len() != args {
+            let msg = format!(
+                "condition `{name}` ranges over {} with {} argument(s); here it is met by cards of `{}` with {args}",
+                c.over.join(", "),
+                c.args.len(),
+                self.sets[set].id
+            );
+            let at = self.span(s, &span);
+            self.error("type-mismatch", msg, &s.loc, at);
+            return None;
+        }
+        Some(Meets::Named {
+            ceiling: if args == 1 {
+                Ceiling::new(&c.program, 0).map(Box::new)
+            } else {
+                None
+            },
+            program: Box::new(c.program.clone()),
+            source: c.expr.clone(),
+            words: c.text.clone().unwrap_or_else(|| format!("`{}`", c.expr)),
+        })
+    }
+
+    /// `condition(card)`: the own conditions of the cards of `card_set`, over `set`.
+    fn own(
+        &mut self,
+        card_set: usize,
+        set: usize,
+        s: &Sp<String>,
+        span: std::ops::Range<usize>,
+    ) -> Option<Meets> {
+        let pack = self.pack;
+        let id = &self.sets[card_set].id;
+        let def = pack.sets.iter().find(|x| x.id == *id)?;
+        if def.condition_over.as_deref() != Some(self.sets[set].id.as_str()) {
+            let msg = format!(
+                "the conditions of `{id}` do not range over `{}`",
+                self.sets[set].id
+            );
+            let at = self.span(s, &span);
+            self.error("type-mismatch", msg, &s.loc, at);
+            return None;
+        }
+        let readers = grail_engine::cond::affordable::Readers::new(
+            &def.cards
+                .iter()
+                .map(|c| c.condition.as_ref().map_or(0, |x| x.program.reads()))
+                .collect::<Vec<_>>(),
+        );
+        Some(Meets::Own {
+            readers: Box::new(readers),
+            programs: def
+                .cards
+                .iter()
+                .map(|c| c.condition.as_ref().map(|x| x.program.clone()))
+                .collect(),
+            sources: def
+                .cards
+                .iter()
+                .map(|c| {
+                    c.condition
+                        .as_ref()
+                        .map_or(String::new(), |x| x.text.clone())
+                })
+                .collect(),
+            names: def.cards.iter().map(|c| c.name.clone()).collect(),
+        })
+    }
+
+    /// `meets`: a condition name, or `condition(<card>)`; returns the card expression too.
+    fn meets(
+        &mut self,
+        node: &Node,
+        set: usize,
+        args: usize,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(Meets, Option<Expr>)> {
+        match &node.ast {
+            Ast::Name(name) => Some((self.named(name, set, args, s, node.span.clone())?, None)),
+            Ast::Call(f, a) if f == "condition" && a.len() == 1 => {
+                let (card, kind) = self.expr(&a[0], s, scope)?;
+                let Kind::Card(card_set) = kind else {
+                    let at = self.span(s, &a[0].span);
+                    self.error("type-mismatch", "expected a card".into(), &s.loc, at);
+                    return None;
+                };
+                Some((self.own(card_set, set, s, node.span.clone())?, Some(card)))
+            }
+            _ => {
+                let at = self.span(s, &node.span);
+                self.error(
+                    "invalid-expression",
+                    "expected a condition's name or `condition(card)`".into(),
+                    &s.loc,
+                    at,
+                );
+                None
+            }
+        }
+    }
+
+    /// `pay = { from, meets, args, to }`.
+    pub(super) fn pay(&mut self, def: &PayDef, scope: Scope) -> Option<Pay> {
+        let from = self.zone_text(&def.from, scope)?;
+        let to = self.zone_text(&def.to, scope)?;
+        let whole = 0..def.to.value.len();
+        if !self.same_set(from.zone, to.zone, &def.to, &whole) {
+            return None;
+        }
+        let set = self.zones[from.zone].set;
+        let node = match syntax::expression(&def.meets.value) {
+            Ok(n) => n,
+            Err(e) => {
+                self.syntax_error(&def.meets, e);
+                return None;
+            }
+        };
+        let (meets, card) = self.meets(&node, set, def.args.len(), &def.meets, scope)?;
+        if card.as_ref().is_some_and(|c| !matches!(c, Expr::Card)) {
+            let at = self.span(&def.meets, &node.span);
+            self.error(
+                "invalid-expression",
+                "a payment meets the action's own card: `condition(card)`".into(),
+                &def.meets.loc,
+                at,
+            );
+            return None;
+        }
+        let args = def
+            .args
+            .iter()
+            .filter_map(|a| self.expression(a, scope, false))
+            .collect::<Vec<_>>();
+        (args.len() == def.args.len()).then_some(Pay {
+            from,
+            to,
+            meets,
+            args,
+        })
+    }
+
+    /// The functions added with payments; `None` when `f` is none of them.
+    pub(super) fn mechanic(
+        &mut self,
+        node: &Node,
+        f: &str,
+        args: &[Node],
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        let want = match f {
+            "fullest" | "paying" | "marked" | "mine" | "marks" => 1,
+            "best" => 2,
+            "if" | "cheapest" => 3,
+            _ => return None,
+        };
+        if args.len() != want {
+            let span = self.span(s, &node.span);
+            self.error(
+                "invalid-expression",
+                format!("`{f}` takes {want} argument(s)"),
+                &s.loc,
+                span,
+            );
+            return Some(None);
+        }
+        Some((|| match f {
+            "marked" | "mine" | "marks" => self.mark_call(f, &args[0], s, scope),
+            "fullest" => Some((Expr::Fullest(self.zone_ref(&args[0], s, scope)?), Kind::Int)),
+            "paying" => {
+                let name = match &args[0].ast {
+                    Ast::Name(n) => n.clone(),
+                    _ => String::new(),
+                };
+                let Some(a) = self.action_names.iter().position(|n| *n == name) else {
+                    let msg = grail_engine::diag::no_such(
+                        "action",
+                        &name,
+                        self.action_names.iter().map(String::as_str),
+                    );
+                    let span = self.span(s, &args[0].span);
+                    self.error("unknown-action", msg, &s.loc, span);
+                    return None;
+                };
+                Some((Expr::Paying(a), Kind::Bool))
+            }
+            "if" => {
+                let c = self.typed(&args[0], s, scope, Kind::Bool)?;
+                let a = self.typed(&args[1], s, scope, Kind::Int)?;
+                let b = self.typed(&args[2], s, scope, Kind::Int)?;
+                Some((Expr::If(Box::new(c), Box::new(a), Box::new(b)), Kind::Int))
+            }
+            "best" => {
+                let zone = self.zone_ref(&args[0], s, scope)?;
+                let inner = Scope {
+                    card: Some(self.zones[zone.zone].set),
+                    ..scope
+                };
+                let body = self.typed(&args[1], s, inner, Kind::Int)?;
+                Some((
+                    Expr::Best {
+                        zone,
+                        body: Box::new(body),
+                    },
+                    Kind::Int,
+                ))
+            }
+            "cheapest" => {
+                let from = self.zone_ref(&args[1], s, scope)?;
+                let set = self.zones[from.zone].set;
+                let (meets, card) = self.meets(&args[0], set, 0, s, scope)?;
+                let Ast::Name(cost) = &args[2].ast else {
+                    let span = self.span(s, &args[2].span);
+                    self.error(
+                        "invalid-expression",
+                        "the cost is a named condition".into(),
+                        &s.loc,
+                        span,
+                    );
+                    return None;
+                };
+                let Meets::Named { program: cost, .. } =
+                    self.named(cost, set, 0, s, args[2].span.clone())?
+                else {
+                    return None;
+                };
+                Some((
+                    Expr::Cheapest {
+                        meets: Box::new(meets),
+                        card: card.map(Box::new),
+                        from,
+                        cost,
+                    },
+                    Kind::Int,
+                ))
+            }
+            _ => None,
+        })())
+    }
+
+    /// A count written as a number or a number param (`"$seals_per_player"`).
+    pub(super) fn param_int(&mut self, s: &Sp<String>) -> Option<i64> {
+        if let Ok(n) = s.value.trim().parse::<i64>() {
+            return Some(n);
+        }
+        let name = s.value.trim().strip_prefix('$').unwrap_or(&s.value);
+        match self.pack.param(name).map(|p| p.value.clone()) {
+            Ok(ParamValue::Int(v)) => Some(v),
+            _ => {
+                let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                let msg = grail_engine::diag::no_such("number param", name, known);
+                self.error("unknown-param", msg, &s.loc, s.loc.span.clone());
+                None
+            }
+        }
+    }
+
+    /// `mark card`: the action's card, in a zone with marks.
+    pub(super) fn mark(
+        &mut self,
+        s: &Sp<String>,
+        card: &Node,
+        card_zone: Option<usize>,
+    ) -> Option<Effect> {
+        match card_zone {
+            Some(z) if card.ast == Ast::Name("card".into()) && self.zones[z].marks.is_some() => {
+                Some(Effect::Mark)
+            }
+            _ => {
+                let at = self.span(s, &card.span);
+                self.error(
+                    "invalid-expression",
+                    "`mark` marks the action's `card`, drawn from a zone with `marks`".into(),
+                    &s.loc,
+                    at,
+                );
+                None
+            }
+        }
+    }
+
+    /// `award marked rows of Z to Z2`: `Z` a table zone with rows and marks, `Z2` a zone
+    /// of the same set with one per seat.
+    pub(super) fn award(&mut self, s: &Sp<String>, zone: &Node, to: &Node) -> Option<Effect> {
+        let (Ast::Name(from_name), Ast::Name(to_name)) = (&zone.ast, &to.ast) else {
+            let at = self.span(s, &zone.span);
+            self.error(
+                "invalid-expression",
+                "`award marked rows of <zone> to <zone>` names two zones".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        };
+        let from = self.zone_index(from_name, s, &zone.span)?;
+        let to_zone = self.zone_index(to_name, s, &to.span)?;
+        let (f, t) = (&self.zones[from], &self.zones[to_zone]);
+        let problem = if f.by.is_none() || f.marks.is_none() || f.owned {
+            Some((
+                zone,
+                format!("`{from_name}` is not a table zone with rows and marks"),
+            ))
+        } else if !t.owned {
+            Some((
+                to,
+                format!("`{to_name}` has no zone per seat to award the cards to"),
+            ))
+        } else {
+            None
+        };
+        if let Some((node, msg)) = problem {
+            let at = self.span(s, &node.span);
+            self.error("invalid-expression", msg, &s.loc, at);
+            return None;
+        }
+        self.same_set(from, to_zone, s, &to.span)
+            .then_some(Effect::Award {
+                zone: from,
+                to: to_zone,
+            })
+    }
+
+    /// A step offered card by card: its actions all draw their card from one zone.
+    pub(super) fn check_by_card(&mut self, steps: &[Step], actions: &[Action]) {
+        let defs = &self.pack.rulebook.steps;
+        for step in steps.iter().filter(|s| s.by_card) {
+            let zones: Vec<Option<usize>> = step
+                .actions
+                .iter()
+                .map(|&a| match &actions[a].param {
+                    Param::Card(z) if z.row.is_none() => Some(z.zone),
+                    _ => None,
+                })
+                .collect();
+            let one = zones.first().copied().flatten();
+            if one.is_none() || zones.iter().any(|z| *z != one) {
+                let Some(def) = defs.get(&step.name) else {
+                    continue;
+                };
+                let Some(b) = &def.by_card else { continue };
+                let msg = format!(
+                    "step `{}` is offered card by card: each of its actions takes a card from the same zone",
+                    step.name
+                );
+                self.error("invalid-value", msg, &b.loc, b.loc.span.clone());
+            }
+        }
+    }
+
+    /// `marked(card)`, `mine(card)`, `marks(current)`.
+    pub(super) fn mark_call(
+        &mut self,
+        f: &str,
+        arg: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(Expr, Kind)> {
+        if f == "marks" {
+            let who = match &arg.ast {
+                Ast::Name(w) if w == "current" => Who::Current,
+                Ast::Name(w) if w == "P" && scope.player => Who::Player,
+                _ => {
+                    let at = self.span(s, &arg.span);
+                    self.error(
+                        "invalid-expression",
+                        "`marks` counts a seat's marks left: `marks(current)` (or `P`)".into(),
+                        &s.loc,
+                        at,
+                    );
+                    return None;
+                }
+            };
+            return Some((Expr::Marks(who), Kind::Int));
+        }
+        let (card, kind) = self.expr(arg, s, scope)?;
+        if !matches!(kind, Kind::Card(_)) {
+            let at = self.span(s, &arg.span);
+            self.error("type-mismatch", "expected a card".into(), &s.loc, at);
+            return None;
+        }
+        let card = Box::new(card);
+        Some((
+            if f == "marked" {
+                Expr::Marked(card)
+            } else {
+                Expr::Mine(card)
+            },
+            Kind::Bool,
+        ))
+    }
+
+    /// A text with its `$param`s filled in (numbers, flags and texts).
+    pub(super) fn fill_params(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let len = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            match self.pack.param(&after[..len]).map(|p| p.value.clone()) {
+                Ok(ParamValue::Int(v)) => out.push_str(&v.to_string()),
+                Ok(ParamValue::Bool(b)) => out.push_str(&b.to_string()),
+                Ok(ParamValue::Text(t)) => out.push_str(&t),
+                _ => out.push_str(&rest[i..i + 1 + len]),
+            }
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+        out
+    }
+}

@@ -1,0 +1,259 @@
+//! The two moves every description has without declaring them: `pass` (leave an optional
+//! step out) and `pay <card> …` (pay for the action just chosen; `card*2` pays two), their
+//! notation, parsing and refusals.
+
+use grail_engine::cond::solve::{self, Payment};
+use grail_engine::diag::no_such;
+
+use super::Rulebook;
+use super::model::Meets;
+use super::run::{Action, Ctx, PASS, PAY, State};
+
+impl Rulebook {
+    /// The set a pending payment is made of.
+    fn paying_set(&self, state: &State) -> Option<usize> {
+        let (a, _) = state.pending?;
+        let pay = self.actions[usize::from(a)].pay.as_ref()?;
+        Some(self.zones[pay.from.zone].set)
+    }
+
+    pub(super) fn move_notation(&self, state: &State, action: &Action) -> Option<String> {
+        match action.action {
+            PASS => Some("pass".into()),
+            PAY => {
+                let set = &self.sets[self.paying_set(state).unwrap_or(0)];
+                let mut text = String::from("pay");
+                if let Some(paid) = &action.paid {
+                    for (t, &n) in paid.counts().iter().enumerate() {
+                        for _ in 0..n {
+                            text.push(' ');
+                            text.push_str(set.cards.get(t).map_or("?", String::as_str));
+                        }
+                    }
+                }
+                Some(text)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn parse_move(&self, state: &State, text: &str) -> Option<Result<Action, String>> {
+        let mut words = text.split_whitespace();
+        match words.next()? {
+            "pass" => Some(match words.next() {
+                None => Ok(Action {
+                    action: PASS,
+                    arg: -1,
+                    paid: None,
+                }),
+                Some(w) => Err(format!("`pass` takes nothing after it, not `{w}`")),
+            }),
+            "pay" if !self.actions.iter().any(|a| a.name == "pay") => Some((|| {
+                let set = &self.sets[self
+                    .paying_set(state)
+                    .ok_or("there is nothing to pay for now")?];
+                let mut counts = vec![0u8; set.cards.len()];
+                let mut any = false;
+                for word in words {
+                    let (id, times) = match word.split_once('*') {
+                        Some((id, n)) => (
+                            id,
+                            n.parse::<u8>()
+                                .map_err(|_| format!("`{word}`: expected card*count"))?,
+                        ),
+                        None => (word, 1),
+                    };
+                    let t =
+                        set.cards.iter().position(|c| c == id).ok_or_else(|| {
+                            no_such("card", id, set.cards.iter().map(String::as_str))
+                        })?;
+                    counts[t] = counts[t].saturating_add(times);
+                    any = true;
+                }
+                if !any {
+                    return Err("pay with which cards? e.g. `pay <card> <card>`".into());
+                }
+                Ok(Action {
+                    action: PAY,
+                    arg: -1,
+                    paid: Some(Payment::from_counts(&counts).ok_or("too many card types")?),
+                })
+            })()),
+            _ => None,
+        }
+    }
+
+    /// Why `pass` or `pay` is refused, or why any move is while a payment is awaited.
+    pub(super) fn move_refusal(&self, state: &State, action: &Action) -> Option<String> {
+        match (action.action, state.pending) {
+            (PAY, None) => Some("there is nothing to pay for now".into()),
+            (PAY, Some((a, card))) => {
+                Some(self.payment_refusal(state, usize::from(a), card, action))
+            }
+            (_, Some(_)) => Some("you have chosen; now choose how to pay".into()),
+            (PASS, None) => Some("there is nothing to leave out now".into()),
+            _ => self.why_refusal(state, action),
+        }
+    }
+
+    fn payment_refusal(&self, state: &State, a: usize, card: i32, action: &Action) -> String {
+        let Some(pay) = &self.actions[a].pay else {
+            return "not legal now".into();
+        };
+        let Some(paid) = &action.paid else {
+            return "pay with which cards?".into();
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let (hand, n) = self.counts(&pay.from, &ctx);
+        let counts = &paid.counts()[..n.min(paid.counts().len())];
+        if paid.counts().iter().zip(&hand[..n]).any(|(p, h)| p > h) || paid.counts().len() > n {
+            return "you do not hold those cards".into();
+        }
+        let mut args = [0i64; 4];
+        for (slot, e) in args.iter_mut().zip(&pay.args) {
+            *slot = self.eval(e, &ctx);
+        }
+        let args = &args[..pay.args.len().min(4)];
+        let (program, source, what) = match &pay.meets {
+            Meets::Named {
+                program,
+                source,
+                words,
+                ..
+            } => (
+                &**program,
+                source.as_str(),
+                format!("`{}` needs {words}", self.actions[a].name),
+            ),
+            Meets::Own {
+                programs,
+                sources,
+                names,
+                ..
+            } => {
+                let c = usize::try_from(card).unwrap_or(0);
+                let Some(Some(program)) = programs.get(c) else {
+                    return "not legal now".into();
+                };
+                (
+                    program,
+                    sources[c].as_str(),
+                    format!("those cards do not meet the condition of {}", names[c]),
+                )
+            }
+        };
+        let set = &self.sets[self.zones[pay.from.zone].set];
+        if let Some(why) = solve::failing_part(program, source, counts, args) {
+            return format!("{what}; {why}");
+        }
+        let mut rest = counts.to_vec();
+        for t in 0..rest.len() {
+            if rest[t] > 0 {
+                rest[t] -= 1;
+                let still = program.test(&rest, args);
+                rest[t] += 1;
+                if still {
+                    return format!(
+                        "`{}` is superfluous: the payment meets the condition without it (pay \
+                         more only when no card could be left out)",
+                        set.cards[t]
+                    );
+                }
+            }
+        }
+        "not legal now".into()
+    }
+
+    /// Why an action whose guard holds is still refused: nothing in the payer's zone meets
+    /// what it costs.
+    pub(super) fn unpayable(&self, state: &State, action: &Action) -> String {
+        let a = usize::from(action.action);
+        let Some(pay) = &self.actions[a].pay else {
+            return "not legal now".into();
+        };
+        match &pay.meets {
+            Meets::Named { words, .. } => {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: action.arg,
+                    row: -1,
+                };
+                let args: Vec<String> = pay
+                    .args
+                    .iter()
+                    .map(|e| self.eval(e, &ctx).to_string())
+                    .collect();
+                format!(
+                    "your cards cannot pay for `{}` ({}): it needs {words}",
+                    self.actions[a].name,
+                    args.join(", ")
+                )
+            }
+            Meets::Own { sources, names, .. } => {
+                let c = usize::try_from(action.arg).unwrap_or(0);
+                format!(
+                    "your cards cannot meet the condition of {}: `{}`",
+                    names.get(c).map_or("?", String::as_str),
+                    sources.get(c).map_or("", String::as_str)
+                )
+            }
+        }
+    }
+
+    /// An action with a `why` whose guard is false is refused for it, in any step: the
+    /// guard, its place, and what it means. For a card parameter, the first copy of the card
+    /// in its zone is asked (with its mark).
+    pub(super) fn why_refusal(&self, state: &State, action: &Action) -> Option<String> {
+        let a = self.actions.get(usize::from(action.action))?;
+        let (why, guard) = (a.why.as_ref()?, a.guard.as_ref()?);
+        let card = match &a.param {
+            super::model::Param::None => -1,
+            super::model::Param::Card(z) => {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: -1,
+                    row: -1,
+                };
+                let t = action.arg & i32::from(super::model::TYPE_MASK);
+                let entry = self
+                    .piles_of(z, &ctx)
+                    .flat_map(|p| state.piles[p].iter())
+                    .find(|&&c| i32::from(c & super::model::TYPE_MASK) == t)?;
+                i32::from(*entry)
+            }
+            super::model::Param::Row { .. } => return None,
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        if self.eval(&guard.expr, &ctx) != 0 {
+            return None;
+        }
+        let set = match &a.param {
+            super::model::Param::Card(z) => Some(&self.sets[self.zones[z.zone].set]),
+            _ => None,
+        };
+        let name = set
+            .and_then(|s| {
+                s.names
+                    .get(usize::try_from(card & i32::from(super::model::TYPE_MASK)).ok()?)
+            })
+            .map_or("", String::as_str);
+        Some(format!(
+            "{}: `{}` is false: {}",
+            guard.place,
+            guard.text,
+            why.replace("{card}", name)
+        ))
+    }
+}

@@ -1,0 +1,396 @@
+//! Running the mechanics of [`super::mechanics`]: payments (listed by the engine's payment
+//! solver, in its order), refilling stacks, revealing into rows, and the expressions that
+//! read payments. Allocation-free: hands are counted into arrays on the stack.
+
+use std::cell::Cell;
+
+use grail_engine::cond::Program;
+use grail_engine::cond::affordable::Affordable;
+use grail_engine::cond::solve::{self, Payment};
+use grail_engine::counts::Counts;
+use grail_engine::game::EventSink;
+
+use super::Rulebook;
+use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
+use super::run::{Ctx, Event, State};
+
+/// Card types per set are at most 64 (filters are 64-bit masks).
+const TYPES: usize = 64;
+
+/// How many seats keep their own memo; further seats share the last one (the hand kept
+/// beside each answer tells whether it fits).
+const MEMO_SEATS: usize = 6;
+
+/// Per seat: which cards' own conditions (`meets = "condition(card)"`, the first such
+/// payment of the description) the seat's payer zone can meet, brought up to date only for
+/// the conditions reading types that changed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Memo {
+    own: [Affordable; MEMO_SEATS],
+    /// Whether the seat's answers were ever brought up to date.
+    made: [bool; MEMO_SEATS],
+}
+
+/// What is worked out once per listing of an action's moves: the payer's cards counted by
+/// type, and the dearest argument they can pay when the condition can say.
+#[derive(Default)]
+pub(super) struct Dearest {
+    dearest: Cell<Option<Option<Option<i64>>>>,
+    counts: Cell<Option<([u8; TYPES], usize)>>,
+    /// Whether the state's memo was made for the payer's cards.
+    memo_fits: Cell<Option<bool>>,
+}
+
+impl Rulebook {
+    /// Per-type counts of the cards a zone reference covers.
+    pub(super) fn counts(&self, z: &ZoneRef, ctx: &Ctx) -> ([u8; TYPES], usize) {
+        let mut counts = [0u8; TYPES];
+        for p in self.piles_of(z, ctx) {
+            for &c in &ctx.state.piles[p] {
+                if let Some(n) = counts.get_mut(usize::from(c)) {
+                    *n = n.saturating_add(1);
+                }
+            }
+        }
+        (counts, self.sets[self.zones[z.zone].set].cards.len())
+    }
+
+    pub(super) fn program_for(meets: &Meets, card: i32) -> Option<&Program> {
+        match meets {
+            Meets::Named { program, .. } => Some(program),
+            Meets::Own { programs, .. } => usize::try_from(card)
+                .ok()
+                .and_then(|c| programs.get(c))
+                .and_then(Option::as_ref),
+        }
+    }
+
+    /// The payment's arguments for the card `card`.
+    fn pay_args(&self, pay: &Pay, ctx: &Ctx) -> ([i64; 4], usize) {
+        let mut args = [0i64; 4];
+        for (slot, e) in args.iter_mut().zip(&pay.args) {
+            *slot = self.eval(e, ctx);
+        }
+        (args, pay.args.len().min(4))
+    }
+
+    /// Whether the player to move can pay for action `a` with parameter `card`.
+    pub(super) fn payable(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
+        let Some(pay) = &self.actions[a].pay else {
+            return true;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        // What is known for the whole listing answers without counting the hand again.
+        let fixed = pay.from.row.is_none();
+        if fixed && self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
+            let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
+            return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+        }
+        if let (
+            true,
+            Meets::Named {
+                ceiling: Some(_), ..
+            },
+            Some(Some(most)),
+        ) = (fixed, &pay.meets, dearest.dearest.get())
+        {
+            return most.is_some_and(|most| self.eval(&pay.args[0], &ctx) <= most);
+        }
+        let Some(program) = Self::program_for(&pay.meets, card) else {
+            return false;
+        };
+        // The payer's zone does not depend on the card unless it names a row.
+        let (counts, n) = match dearest.counts.get().filter(|_| fixed) {
+            Some(c) => c,
+            None => {
+                let c = self.counts(&pay.from, &ctx);
+                dearest.counts.set(Some(c));
+                c
+            }
+        };
+        if self.memo_action == Some(a) {
+            let seat = usize::from(state.current).min(MEMO_SEATS - 1);
+            let memo = &state.memo.own[seat];
+            let fits = memo_fits(&state.memo, seat, &counts);
+            dearest.memo_fits.set(Some(fits));
+            if fits {
+                return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+            }
+        }
+        let (args, len) = self.pay_args(pay, &ctx);
+        if let Meets::Named {
+            ceiling: Some(ceiling),
+            ..
+        } = &pay.meets
+        {
+            let known = match dearest.dearest.get() {
+                Some(d) => d,
+                None => {
+                    let d = ceiling.largest(program, &counts[..n], &[0]);
+                    dearest.dearest.set(Some(d));
+                    d
+                }
+            };
+            if let Some(most) = known {
+                return most.is_some_and(|most| args[0] <= most);
+            }
+        }
+        solve::exists(program, &counts[..n], &args[..len])
+    }
+
+    /// Brings the player to move's memo up to date with his payer zone, for the cards of the
+    /// memo action's zone.
+    pub(super) fn refresh_memo(&self, state: &mut State) {
+        let Some(a) = self.memo_action else { return };
+        // Only where the step offers the action: the memo is read nowhere else.
+        if !self
+            .steps
+            .get(usize::from(state.step))
+            .is_some_and(|s| s.actions.contains(&a))
+        {
+            return;
+        }
+        let (Some(pay), super::model::Param::Card(zone)) =
+            (&self.actions[a].pay, &self.actions[a].param)
+        else {
+            return;
+        };
+        let Meets::Own {
+            programs, readers, ..
+        } = &pay.meets
+        else {
+            return;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card: -1,
+            row: -1,
+        };
+        let (counts, n) = self.counts(&pay.from, &ctx);
+        let seat = usize::from(state.current).min(MEMO_SEATS - 1);
+        // The same hand: every answer wanted is known (the zone only loses cards).
+        if memo_fits(&state.memo, seat, &counts) {
+            return;
+        }
+        let mut wanted = 0u64;
+        for p in self.piles_of(zone, &ctx) {
+            for &c in &state.piles[p] {
+                wanted |= 1 << (c & 63);
+            }
+        }
+        let mut hand = Counts::new();
+        for (t, &k) in counts[..n].iter().enumerate() {
+            hand.add(t as u8, k);
+        }
+        state.memo.made[seat] = true;
+        state.memo.own[seat].refresh(
+            &hand,
+            readers,
+            |i| i < 64 && wanted & (1 << i) != 0,
+            |i| {
+                programs
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|p| solve::exists(p, &counts[..n], &[]))
+            },
+        );
+    }
+
+    /// Calls `f` with each way to pay for the chosen action, in the solver's order.
+    pub(super) fn payments(&self, state: &State, mut f: impl FnMut(&Payment)) {
+        let Some((a, card)) = state.pending else {
+            return;
+        };
+        let Some(pay) = &self.actions[usize::from(a)].pay else {
+            return;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let Some(program) = Self::program_for(&pay.meets, card) else {
+            return;
+        };
+        let (counts, n) = self.counts(&pay.from, &ctx);
+        let (args, len) = self.pay_args(pay, &ctx);
+        solve::payments(program, &counts[..n], &args[..len], |p| {
+            f(p);
+            true
+        });
+    }
+
+    /// Moves the paid cards, type by type, from the payer's zone to where payments go.
+    pub(super) fn pay(
+        &self,
+        state: &mut State,
+        paid: &Payment,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let Some((a, card)) = state.pending else {
+            return;
+        };
+        let Some(pay) = &self.actions[usize::from(a)].pay else {
+            return;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        let from = self.piles_of(&pay.from, &ctx).start;
+        let to = self.piles_of(&pay.to, &ctx).start;
+        for (t, &n) in paid.counts().iter().enumerate() {
+            for _ in 0..n {
+                let t = t as u16;
+                if let Some(i) = state.piles[from].iter().rposition(|&c| c == t) {
+                    state.piles[from].remove(i);
+                    self.put(state, to, t);
+                    events.emit(|| Event::Moved {
+                        card: t,
+                        from: from as u32,
+                        to: to as u32,
+                    });
+                }
+            }
+        }
+    }
+
+    /// "When the supply runs out, shuffle the discards as the new supply": a stack with a
+    /// `refill` zone takes all of its cards, shuffled, when it is empty.
+    pub(super) fn refill(
+        &self,
+        state: &mut State,
+        pile: usize,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let Some(source) = self.zones[self.locate(pile).0].refill else {
+            return;
+        };
+        let source = self.pile(source, 0, 0);
+        if !state.piles[pile].is_empty() || state.piles[source].is_empty() {
+            return;
+        }
+        state.rng.shuffle(&mut state.piles[source]);
+        let cards = std::mem::take(&mut state.piles[source]);
+        // The emptied stack's buffer goes to the source: nothing is allocated.
+        state.piles[source] = std::mem::replace(&mut state.piles[pile], cards);
+        events.emit(|| Event::Shuffled { pile: pile as u32 });
+    }
+
+    /// `reveal Z into R until E`.
+    pub(super) fn reveal(
+        &self,
+        state: &mut State,
+        from: &ZoneRef,
+        into: usize,
+        until: &Expr,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let z = &self.zones[into];
+        let by = &self.sets[z.set].values[z.by.unwrap_or(0)];
+        loop {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: -1,
+                row: -1,
+            };
+            let from = self.piles_of(from, &ctx).start;
+            let Some(card) = state.piles[from].pop() else {
+                return;
+            };
+            let row = usize::try_from(by[usize::from(card)]).unwrap_or(0);
+            let to = self.pile(into, 0, row);
+            self.put(state, to, card);
+            events.emit(|| Event::Moved {
+                card,
+                from: from as u32,
+                to: to as u32,
+            });
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: -1,
+                row: -1,
+            };
+            if self.eval(until, &ctx) != 0 {
+                return;
+            }
+        }
+    }
+
+    /// The expressions of [`super::mechanics`].
+    pub(super) fn eval_mechanic(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        match e {
+            Expr::Fullest(z) => self
+                .piles_of(z, ctx)
+                .map(|p| ctx.state.piles[p].len() as i64)
+                .max()
+                .unwrap_or(0),
+            Expr::If(c, a, b) => {
+                if self.eval(c, ctx) != 0 {
+                    self.eval(a, ctx)
+                } else {
+                    self.eval(b, ctx)
+                }
+            }
+            Expr::Best { zone, body } => {
+                let mut best = 0;
+                for p in self.piles_of(zone, ctx) {
+                    let cards = &ctx.state.piles[p];
+                    for (i, &c) in cards.iter().enumerate() {
+                        if cards[..i].contains(&c) {
+                            continue;
+                        }
+                        let v = self.eval(
+                            body,
+                            &Ctx {
+                                card: i32::from(c),
+                                ..*ctx
+                            },
+                        );
+                        if v != NONE {
+                            best = best.max(v);
+                        }
+                    }
+                }
+                best
+            }
+            Expr::Cheapest {
+                meets,
+                card,
+                from,
+                cost,
+            } => {
+                let card = card.as_ref().map_or(-1, |c| self.eval(c, ctx) as i32);
+                let Some(program) = Self::program_for(meets, card) else {
+                    return NONE;
+                };
+                let (counts, n) = self.counts(from, ctx);
+                if !solve::exists(program, &counts[..n], &[]) {
+                    return NONE;
+                }
+                solve::cheapest(program, &counts[..n], &[], cost).map_or(NONE, |(c, _)| c)
+            }
+            Expr::Paying(a) => i64::from(
+                ctx.player == usize::from(ctx.state.current)
+                    && ctx.state.pending.is_some_and(|(p, _)| usize::from(p) == *a),
+            ),
+            _ => self.eval_mark(e, ctx),
+        }
+    }
+}
+
+/// Whether a memo was brought up to date for exactly this hand.
+fn memo_fits(memo: &Memo, seat: usize, counts: &[u8; TYPES]) -> bool {
+    memo.made[seat] && memo.own[seat].hand().as_slice() == &counts[..]
+}
