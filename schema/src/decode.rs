@@ -11,9 +11,9 @@ use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
     ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, DomainDef,
-    EffectDef, EndDef, IntRange, Layout, Loc, OverrideDef, PackFile, PackHeader, ParamValue,
-    ParamsDef, Players, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, Visibility,
-    ZoneDef, ZoneOwner, ZoneStart,
+    EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef, PackFile, PackHeader,
+    ParamValue, ParamsDef, Players, RoleDef, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef,
+    Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -332,12 +332,14 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let mut f = dec.fields(n, "an action")?;
         let card = f.str("card");
         let row = f.str("row");
+        let seat = f.str("seat");
         let guard = f.str("if");
         let effects = f.required_str("do");
         f.finish();
         Some(ActionDef {
             card,
             row,
+            seat,
             guard,
             effects: effects?,
         })
@@ -360,6 +362,17 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         f.finish();
         Some(BotDef { worth: worth? })
     });
+    let figures = f.table("figures", |dec, _, n| figure(dec, n));
+    let roles = f.table("roles", |dec, _, n| {
+        let mut f = dec.fields(n, "a role")?;
+        let figure = f.required_str("figure");
+        let start = f.required_str("start");
+        f.finish();
+        Some(RoleDef {
+            figure: figure?,
+            start: start?,
+        })
+    });
     RulebookDef {
         zones,
         setup,
@@ -368,7 +381,31 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         actions,
         end,
         bot,
+        figures,
+        roles,
     }
+}
+
+fn figure(dec: &mut Decoder, node: &Node) -> Option<FigureDef> {
+    let mut f = dec.fields(node, "a figure")?;
+    let on = f.required_str("on");
+    let owner = f.choice(
+        "owner",
+        &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
+    );
+    let count = f.str("count");
+    let set = f.str("set");
+    let start = f.str("start");
+    let counters = f.strs("counters");
+    f.finish();
+    Some(FigureDef {
+        on: on?,
+        owner,
+        count,
+        set,
+        start,
+        counters,
+    })
 }
 
 fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
@@ -390,9 +427,13 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
             ("stack", Layout::Stack),
             ("hand", Layout::Hand),
             ("rows", Layout::Rows),
+            ("ring", Layout::Ring),
         ],
     );
     let by = f.str("by");
+    let plates = f.str("plates");
+    let follow = f.str("follow");
+    let at = f.str("at");
     let visible = f.choice(
         "visible",
         &[
@@ -412,6 +453,9 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         layout,
         by,
         visible,
+        plates,
+        follow,
+        at,
     })
 }
 

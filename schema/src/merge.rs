@@ -24,6 +24,8 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.stages, from.stages, "stage", diags);
     join(&mut to.steps, from.steps, "step", diags);
     join(&mut to.actions, from.actions, "action", diags);
+    join(&mut to.figures, from.figures, "figure", diags);
+    join(&mut to.roles, from.roles, "role", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -109,6 +111,12 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.actions.0 {
         replace(&mut to.actions, key, value);
+    }
+    for (key, value) in from.figures.0 {
+        replace(&mut to.figures, key, value);
+    }
+    for (key, value) in from.roles.0 {
+        replace(&mut to.roles, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

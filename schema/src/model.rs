@@ -401,6 +401,12 @@ pub struct RulebookDef {
     /// The greedy bot's heuristic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotDef>,
+    /// Figures standing on the seats of a `ring` zone.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub figures: Table<FigureDef>,
+    /// Roles one figure holds at a time (the King); a ring's plates may follow one.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub roles: Table<RoleDef>,
 }
 
 impl RulebookDef {
@@ -412,6 +418,8 @@ impl RulebookDef {
             && self.actions.is_empty()
             && self.end.is_none()
             && self.bot.is_none()
+            && self.figures.is_empty()
+            && self.roles.is_empty()
     }
 }
 
@@ -432,6 +440,16 @@ pub struct ZoneDef {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Sp<String>>,
     pub visible: Sp<Visibility>,
+    /// For `ring`: a set whose cards are plates turning with the table, one per seat, in
+    /// their `position` order along the seats' numbering.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plates: Option<Sp<String>>,
+    /// For `ring` with plates: the role whose figure the plate `at` always faces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow: Option<Sp<String>>,
+    /// For `ring` with plates: the plate (card id) at the followed figure's seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<Sp<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -458,6 +476,9 @@ pub enum Layout {
     Hand,
     /// Ordered rows, one per value of the attribute `by`.
     Rows,
+    /// Seats round a table (one per card of the set it `holds`, numbered in card order),
+    /// on which figures stand.
+    Ring,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -506,6 +527,9 @@ pub struct ActionDef {
     /// A row parameter: `"row in discards"` (a row of a `rows` zone that holds a card).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<Sp<String>>,
+    /// A seat parameter: `"seat in table"` (a seat of a `ring` zone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Sp<String>>,
     /// The guard: a condition that must hold.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<Sp<String>>,
@@ -525,6 +549,42 @@ pub struct EndDef {
     pub reason: Option<Sp<String>>,
     /// Each seat's score, an integer expression over `P`.
     pub score: Sp<String>,
+}
+
+/// `[figures.<name>]`: figures of one kind on a ring. Either each seat owns `count` of them
+/// (placed during play), or there is one per card of `set`, standing on the seat its
+/// attribute `start` names from the beginning.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct FigureDef {
+    /// The `ring` zone they stand on.
+    pub on: Sp<String>,
+    /// `"each"`: every seat owns `count` of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Sp<ZoneOwner>>,
+    /// With `owner = "each"`: the param (plain or by player count) saying how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<Sp<String>>,
+    /// Without an owner: one figure per card of this set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set: Option<Sp<String>>,
+    /// With `set`: the card attribute holding the seat a figure starts on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Sp<String>>,
+    /// Counters each figure carries (rings); with `set`, each starts at the card's attribute
+    /// of that name when the set declares one, else at 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<Sp<String>>,
+}
+
+/// `[roles.<name>]`: a role one figure of a kind holds.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RoleDef {
+    /// The figure kind that holds it.
+    pub figure: Sp<String>,
+    /// The card id of the figure holding it at the start.
+    pub start: Sp<String>,
 }
 
 /// `[bot]`.

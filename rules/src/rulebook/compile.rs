@@ -14,7 +14,7 @@ use super::syntax::{self, Ast, Node, Op, Statement};
 
 /// What an expression stands for, for checking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     Int,
     Bool,
     Card(usize),
@@ -29,12 +29,15 @@ pub struct Scope {
     pub row: Option<usize>,
     /// `P` (a score) or not.
     pub player: bool,
+    /// The action has a seat parameter (`seat`).
+    pub seat: bool,
 }
 
 pub const NO_SCOPE: Scope = Scope {
     card: None,
     row: None,
     player: false,
+    seat: false,
 };
 
 const FUNCTIONS: &[&str] = &["count", "sum", "last", "nonempty", "done"];
@@ -50,6 +53,8 @@ pub struct Compiler<'p> {
     /// parameter's set.
     pub action_names: Vec<String>,
     pub action_cards: Vec<Option<usize>>,
+    /// The ring and its figures, when the game has one (`ring.rs`).
+    pub board: Option<super::ring::Board>,
 }
 
 impl<'p> Compiler<'p> {
@@ -63,10 +68,17 @@ impl<'p> Compiler<'p> {
             seat_piles: 0,
             action_names: Vec::new(),
             action_cards: Vec::new(),
+            board: None,
         }
     }
 
-    fn error(&mut self, code: &'static str, message: String, loc: &Loc, span: Range<usize>) {
+    pub(super) fn error(
+        &mut self,
+        code: &'static str,
+        message: String,
+        loc: &Loc,
+        span: Range<usize>,
+    ) {
         self.diags
             .push(Diagnostic::error(code, message).at(loc.source, span, "here"));
     }
@@ -86,7 +98,7 @@ impl<'p> Compiler<'p> {
     }
 
     /// The span of `part` (a span inside the string `s`) in the file.
-    fn span(&self, s: &Sp<String>, part: &Range<usize>) -> Range<usize> {
+    pub(super) fn span(&self, s: &Sp<String>, part: &Range<usize>) -> Range<usize> {
         let base = self.inner(s);
         base + part.start..base + part.end
     }
@@ -107,7 +119,7 @@ impl<'p> Compiler<'p> {
         self.error("invalid-expression", e.message, &s.loc, span);
     }
 
-    fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
+    pub(super) fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
         if let Some(i) = self.sets.iter().position(|s| s.id == id.value) {
             return Some(i);
         }
@@ -153,6 +165,10 @@ impl<'p> Compiler<'p> {
         let defs = &self.pack.rulebook.zones;
         let mut starts: Vec<(usize, &Sp<String>)> = Vec::new();
         for (name, def) in defs.iter() {
+            // A ring holds figures on seats, not cards (`ring.rs`).
+            if def.layout.value == Layout::Ring {
+                continue;
+            }
             let Some(set) = self.set_index(&def.holds) else {
                 continue;
             };
@@ -379,6 +395,8 @@ impl<'p> Compiler<'p> {
                 Some((Expr::Card, Kind::Card(scope.card?)))
             }
             Ast::Name(n) if n == "row" && scope.row.is_some() => Some((Expr::Row, Kind::Int)),
+            // A seat parameter travels in the row's slot (an action has one parameter).
+            Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
             Ast::Name(n) => {
                 let mut known = vec![];
                 if scope.card.is_some() {
@@ -470,6 +488,9 @@ impl<'p> Compiler<'p> {
             );
             false
         };
+        if let Some(ring) = self.figure_call(node, f, args, s, scope) {
+            return ring;
+        }
         match f {
             "count" | "nonempty" => {
                 if !arity(self, 1) {
@@ -572,7 +593,13 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn typed(&mut self, node: &Node, s: &Sp<String>, scope: Scope, want: Kind) -> Option<Expr> {
+    pub(super) fn typed(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+        want: Kind,
+    ) -> Option<Expr> {
         let (e, k) = self.expr(node, s, scope)?;
         if k != want {
             let what = match want {
@@ -691,6 +718,7 @@ impl<'p> Compiler<'p> {
                     self.same_set(from, to.zone, s, &line.span)
                         .then_some(Effect::Move { to })
                 })(),
+                Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
             };
             if let Some(e) = effect {
                 let misplaced = match e {
@@ -722,6 +750,9 @@ impl<'p> Compiler<'p> {
         let mut params = Vec::new();
         for (_, def) in defs.iter() {
             let param = match (&def.card, &def.row) {
+                _ if def.seat.is_some() => {
+                    self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
+                }
                 (Some(c), None) => match syntax::parameter(&c.value, "card") {
                     Ok(node) => self.zone_ref(&node, c, NO_SCOPE).map(Param::Card),
                     Err(e) => {
@@ -786,6 +817,7 @@ impl<'p> Compiler<'p> {
                     _ => None,
                 },
                 player: false,
+                seat: matches!(param, Param::Seat),
             };
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
             let card_zone = match &param {

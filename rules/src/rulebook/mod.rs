@@ -5,6 +5,7 @@
 
 mod compile;
 mod model;
+mod ring;
 mod run;
 mod syntax;
 mod view;
@@ -36,6 +37,8 @@ pub struct Rulebook {
     score: Expr,
     worth: Option<Expr>,
     turn_limit: u32,
+    /// The ring and its figures, when the game has one.
+    board: Option<ring::Board>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -56,6 +59,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         )]);
     }
     c.zones();
+    c.board = c.board();
     let setup = match &rb.setup {
         Some(s) => c.effects(&s.effects, NO_SCOPE, None, true),
         None => Vec::new(),
@@ -108,6 +112,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             .unwrap_or_else(|| pack.id.clone()),
         variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
+        board: c.board,
         sets: c.sets,
         zones: c.zones,
         table_piles: c.table_piles,

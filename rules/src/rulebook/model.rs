@@ -83,6 +83,8 @@ pub enum Expr {
     },
     /// How many rows of a `rows` zone hold a card.
     NonEmpty(ZoneRef),
+    /// A read of the ring and its figures (`ring.rs`).
+    Figures(super::ring::FigureExpr),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -106,6 +108,8 @@ pub enum Param {
         zone: usize,
         who: Who,
     },
+    /// A seat of the ring (its number).
+    Seat,
 }
 
 #[derive(Debug)]
@@ -124,6 +128,11 @@ pub enum Effect {
         count: Expr,
         from: ZoneRef,
         to: ZoneRef,
+    },
+    /// The player to move's next figure of a kind not yet on the ring, onto a seat.
+    Place {
+        kind: usize,
+        seat: Expr,
     },
 }
 

@@ -27,6 +27,8 @@ pub struct State {
     pub(super) turn: u32,
     pub(super) ended: Option<Ended>,
     pub(super) rng: GameRng,
+    /// The ring's figures, counters and roles, when the game has a ring.
+    pub(super) figures: super::ring::OnTable,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -168,6 +170,7 @@ impl Rulebook {
                 .piles_of(z, ctx)
                 .filter(|&p| !ctx.state.piles[p].is_empty())
                 .count() as i64,
+            Expr::Figures(f) => self.eval_figures(f, ctx),
             Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
             Expr::Bin(op, l, r) => {
                 let a = self.eval(l, ctx);
@@ -283,6 +286,10 @@ impl Rulebook {
                         }
                     }
                 }
+                Effect::Place { kind, seat } => {
+                    let seat = self.eval(seat, &ctx);
+                    self.place_figure(state, *kind, seat);
+                }
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
                     let Some(from) = card_pile else {
@@ -355,6 +362,14 @@ impl Rulebook {
                         if holds(i32::from(c), -1) && !f(i32::from(c)) {
                             return;
                         }
+                    }
+                }
+            }
+            Param::Seat => {
+                let seats = self.board.as_ref().map_or(0, |b| b.seats);
+                for s in 0..seats as i32 {
+                    if holds(-1, s) && !f(s) {
+                        return;
                     }
                 }
             }
@@ -475,6 +490,7 @@ impl Rulebook {
             turn: 1,
             ended: None,
             rng: GameRng::new(setup.seed),
+            figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
@@ -574,7 +590,7 @@ impl Rules for Rulebook {
         let a = usize::from(action.action);
         let (card, row) = match self.actions[a].param {
             Param::Card(_) => (action.arg, -1),
-            Param::Row { .. } => (-1, action.arg),
+            Param::Row { .. } | Param::Seat => (-1, action.arg),
             Param::None => (-1, -1),
         };
         let from = self.card_pile(state, a, card);
@@ -679,7 +695,17 @@ impl Rules for Rulebook {
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
-        for (si, set) in self.sets.iter().enumerate() {
+        if let Some(f) = &state.figures.0
+            && !f.ring.is_consistent()
+        {
+            return Err(format!(
+                "the ring's seats and figures disagree: {:?}",
+                f.ring
+            ));
+        }
+        // Sets no zone holds (a ring's seats and plates) are not cards in play.
+        let held = |si: usize| self.zones.iter().any(|z| z.set == si);
+        for (si, set) in self.sets.iter().enumerate().filter(|&(si, _)| held(si)) {
             let mut seen = vec![0usize; set.cards.len()];
             for (p, pile) in state.piles.iter().enumerate() {
                 if self.zones[self.locate(p).0].set == si {

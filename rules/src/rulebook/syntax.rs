@@ -87,6 +87,11 @@ pub enum Statement {
         from: Node,
         to: Node,
     },
+    /// `place F at S`: a figure onto a seat of the ring.
+    Place {
+        figure: Node,
+        seat: Node,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -223,7 +228,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move or draw",
+                "expected an effect: shuffle, deal, move, draw or place",
                 at..at + 1,
             );
         };
@@ -248,8 +253,16 @@ impl<'t> Parser<'t> {
                 let to = self.expr()?;
                 Ok(Statement::Move { card, to })
             }
+            "place" => {
+                let figure = self.expr()?;
+                self.word("at")?;
+                let seat = self.expr()?;
+                Ok(Statement::Place { figure, seat })
+            }
             other => self.error(
-                format!("`{other}` is not an effect; the effects are shuffle, deal, move, draw"),
+                format!(
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, place"
+                ),
                 span,
             ),
         }

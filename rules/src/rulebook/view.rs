@@ -82,6 +82,7 @@ impl Rulebook {
                 }
             }
             Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
+            Param::Seat => format!("{} {}", a.name, action.arg),
         }
     }
 
@@ -134,6 +135,22 @@ impl Rulebook {
                         ));
                     }
                 }
+            }
+            (Param::Seat, Some(w)) => {
+                let seats = self.board.as_ref().map_or(0, |b| b.seats);
+                match w.parse::<usize>() {
+                    Ok(s) if s < seats => s as i32,
+                    _ => {
+                        return Err(format!(
+                            "`{}` takes a seat, 0 to {}, not `{w}`",
+                            a.name,
+                            seats.saturating_sub(1)
+                        ));
+                    }
+                }
+            }
+            (Param::Seat, None) => {
+                return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
             }
             (Param::Card(_), None) => {
                 return Err(format!("`{}` needs a card: `{} <card>`", a.name, a.name));
@@ -207,6 +224,7 @@ impl Rulebook {
                 }
                 (-1, action.arg)
             }
+            Param::Seat => (-1, action.arg),
             Param::None => (-1, -1),
         };
         if let Some(g) = &a.guard {
@@ -314,6 +332,7 @@ impl Rulebook {
                 let _ = writeln!(out, "{name}: {body}");
             }
         }
+        self.ring_text(state, &mut out);
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
             (None, Some(step)) => {
@@ -351,6 +370,9 @@ impl Rulebook {
                 .map(|n| n - 1)
                 .ok_or_else(|| format!("`{query}`: name a seat, P1 to P{}", state.players))
         };
+        if let Some(answer) = self.ring_answer(state, &words) {
+            return answer;
+        }
         match words.first().copied() {
             Some("score") => {
                 let p = seat_arg(words.get(1))?;
@@ -435,6 +457,11 @@ impl Rulebook {
                 Param::Row { zone, .. } => format!(
                     "{} <row>   a row of {} that holds a card",
                     a.name, self.zones[*zone].name
+                ),
+                Param::Seat => format!(
+                    "{} <seat>   a seat of {}",
+                    a.name,
+                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
                 ),
             };
             let _ = write!(out, "  {form}");

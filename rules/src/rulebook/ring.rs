@@ -1,0 +1,887 @@
+//! Figures on a ring of seats: a `ring` zone (its seats, and plates that turn with the
+//! figure holding a role), the figure kinds standing on it with their counters, and the
+//! roles. Compiled from `[zones.*]` with `layout = "ring"`, `[figures.*]` and `[roles.*]`;
+//! played on the engine's fixed-size [`Ring`], so placing and reading figures never
+//! allocates. One ring per game so far.
+//!
+//! Figure ids: the kinds one after another in declaration order; a kind drawn from a set
+//! has one figure per card, an owned kind `count` per seat (`base + seat * count + i`).
+
+use std::fmt::Write;
+
+use grail_engine::diag::{Diagnostic, no_such};
+use grail_engine::ring::{MAX_FIGURES, MAX_SEATS, Ring};
+use grail_engine::seats::Direction;
+use grail_schema::model::{Layout, Sp, ZoneOwner};
+
+use super::Rulebook;
+use super::compile::{Compiler, Kind, Scope};
+use super::model::{Effect, Expr, Param, Who};
+use super::run::{Ctx, State};
+use super::syntax::{self, Ast, Node};
+
+/// The compiled ring, its figures and roles.
+#[derive(Debug)]
+pub struct Board {
+    pub name: String,
+    /// The set whose cards are the seats, seat `i` being its card `i`.
+    pub seats_set: usize,
+    pub seats: usize,
+    pub plates: Option<Plates>,
+    pub kinds: Vec<FigureKind>,
+    pub roles: Vec<Role>,
+    /// Counter names, over all kinds; each figure carries every counter.
+    pub counters: Vec<String>,
+}
+
+/// Plates that turn with the table: the plate at position `at` always faces the figure
+/// holding `role`, and positions run along the seats' numbering.
+#[derive(Debug)]
+pub struct Plates {
+    pub set: usize,
+    /// Card types by position.
+    pub by_position: Vec<u16>,
+    pub at: usize,
+    pub role: usize,
+}
+
+#[derive(Debug)]
+pub struct FigureKind {
+    pub name: String,
+    pub members: Members,
+}
+
+#[derive(Debug)]
+pub enum Members {
+    /// `count` per seat, by player count (index), placed during play.
+    Each { count: Vec<u8> },
+    /// One per card of `set`, starting on `seats[card]` with `counters[card][counter]`.
+    Cards {
+        set: usize,
+        seats: Vec<u8>,
+        counters: Vec<Vec<i16>>,
+    },
+}
+
+#[derive(Debug)]
+pub struct Role {
+    pub name: String,
+    pub kind: usize,
+    /// The figure (index within its kind) holding it at the start.
+    pub start: usize,
+}
+
+/// Reads of the ring in expressions.
+#[derive(Debug)]
+pub enum FigureExpr {
+    /// Whether a seat is empty.
+    Empty(Box<Expr>),
+    /// The plate (its card type) in front of a seat.
+    Plate(Box<Expr>),
+    /// How many figures of a kind (and owner) stand on the ring, or are still off it.
+    Count { kind: usize, who: Who, on: bool },
+    /// The seat of the figure holding a role.
+    RoleSeat(usize),
+    /// An attribute of the plates in front of a kind's figures, summed.
+    PlateSum { attr: usize, kind: usize, who: Who },
+}
+
+/// The ring in play.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct Figures {
+    pub ring: Ring,
+    /// First figure id and figure count of each kind (owned kinds: count per seat).
+    pub base: Vec<u8>,
+    pub per: Vec<u8>,
+    /// Figures of each kind in this game.
+    pub size: Vec<u8>,
+    /// `counters[figure * counters + c]`.
+    pub counters: Vec<i16>,
+    /// The figure holding each role.
+    pub roles: Vec<u8>,
+}
+
+/// The ring in a state, if the game has one. Hashes nothing without a ring, so the digests
+/// of games without one stay what they were before rings existed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnTable(pub Option<Figures>);
+
+impl std::hash::Hash for OnTable {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if let Some(f) = &self.0 {
+            f.hash(state);
+        }
+    }
+}
+
+impl Board {
+    fn kind_size(&self, k: usize, players: usize) -> usize {
+        match &self.kinds[k].members {
+            Members::Each { count } => {
+                players * usize::from(count.get(players).copied().unwrap_or(0))
+            }
+            Members::Cards { seats, .. } => seats.len(),
+        }
+    }
+
+    /// The ring at the start of a game of `players`: figures drawn from sets on their seats.
+    pub fn start(&self, players: usize) -> Figures {
+        let mut ring = Ring::new(self.seats, Direction::CounterClockwise);
+        let (mut base, mut per, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut next = 0usize;
+        let mut counters = Vec::new();
+        for (k, kind) in self.kinds.iter().enumerate() {
+            base.push(next as u8);
+            let size = self.kind_size(k, players);
+            sizes.push(size as u8);
+            match &kind.members {
+                Members::Each { count } => {
+                    per.push(count.get(players).copied().unwrap_or(0));
+                    counters.extend(std::iter::repeat_n(0, size * self.counters.len()));
+                }
+                Members::Cards {
+                    seats,
+                    counters: start,
+                    ..
+                } => {
+                    per.push(seats.len() as u8);
+                    for (i, &s) in seats.iter().enumerate() {
+                        ring.place((next + i) as u8, s);
+                        counters.extend_from_slice(&start[i]);
+                    }
+                }
+            }
+            next += size;
+        }
+        let roles = self
+            .roles
+            .iter()
+            .map(|r| base[r.kind] + r.start as u8)
+            .collect();
+        Figures {
+            ring,
+            base,
+            per,
+            size: sizes,
+            counters,
+            roles,
+        }
+    }
+
+    /// The figures of kind `k` (of `owner`, for an owned kind; all for `None`).
+    pub fn members(&self, f: &Figures, k: usize, owner: Option<usize>) -> std::ops::Range<u8> {
+        let (base, per) = (f.base[k], f.per[k]);
+        match (&self.kinds[k].members, owner) {
+            (Members::Each { .. }, Some(seat)) => {
+                let first = base + seat as u8 * per;
+                first..first + per
+            }
+            _ => base..base + f.size[k],
+        }
+    }
+
+    /// The kind of a figure, its owner (owned kinds) and index within the kind.
+    pub fn figure(&self, f: &Figures, figure: u8) -> (usize, Option<usize>, usize) {
+        let k = f.base.iter().rposition(|&b| b <= figure).unwrap_or(0);
+        let i = usize::from(figure - f.base[k]);
+        match self.kinds[k].members {
+            Members::Each { .. } => {
+                let per = usize::from(f.per[k].max(1));
+                (k, Some(i / per), i % per)
+            }
+            Members::Cards { .. } => (k, None, i),
+        }
+    }
+
+    /// The plate (card type) in front of `seat`; `None` without plates.
+    pub fn plate_at(&self, f: &Figures, seat: usize) -> Option<u16> {
+        let p = self.plates.as_ref()?;
+        let holder = f.ring.seat_of(f.roles[p.role]).map_or(0, usize::from);
+        let n = self.seats;
+        Some(p.by_position[(p.at + seat + n - holder) % n])
+    }
+
+    /// A figure's name in views: `P1 knight`, `silver-1`.
+    pub fn figure_name(&self, sets: &[super::model::CardSet], f: &Figures, figure: u8) -> String {
+        let (k, owner, i) = self.figure(f, figure);
+        match (&self.kinds[k].members, owner) {
+            (Members::Cards { set, .. }, _) => sets[*set].cards[i].clone(),
+            (_, Some(o)) => format!("P{} {}", o + 1, self.kinds[k].name),
+            _ => self.kinds[k].name.clone(),
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// The ring zone, `[figures.*]` and `[roles.*]`; `None` when the game has no ring.
+    pub fn board(&mut self) -> Option<Board> {
+        let rb = &self.pack.rulebook;
+        let rings: Vec<_> = rb
+            .zones
+            .iter()
+            .filter(|(_, z)| z.layout.value == Layout::Ring)
+            .collect();
+        let Some(&(name, def)) = rings.first() else {
+            if let Some((k, _)) = rb.figures.iter().next() {
+                let msg = format!(
+                    "figure `{}` needs a zone with `layout = \"ring\"` to stand on",
+                    k.value
+                );
+                self.error("unknown-zone", msg, &k.loc, k.loc.span.clone());
+            }
+            return None;
+        };
+        if let Some((second, _)) = rings.get(1) {
+            let msg = "one ring per game so far: a second `ring` zone".to_string();
+            self.error("invalid-value", msg, &second.loc, second.loc.span.clone());
+        }
+        let seats_set = self.set_index(&def.holds)?;
+        let seats = self.sets[seats_set].cards.len();
+        if seats > MAX_SEATS {
+            let msg = format!(
+                "a ring has at most {MAX_SEATS} seats; set `{}` has {seats}",
+                def.holds.value
+            );
+            self.error(
+                "invalid-value",
+                msg,
+                &def.holds.loc,
+                def.holds.loc.span.clone(),
+            );
+            return None;
+        }
+        let mut board = Board {
+            name: name.value.clone(),
+            seats_set,
+            seats,
+            plates: None,
+            kinds: Vec::new(),
+            roles: Vec::new(),
+            counters: Vec::new(),
+        };
+        for (_, f) in rb.figures.iter() {
+            for c in &f.counters {
+                if !board.counters.contains(&c.value) {
+                    board.counters.push(c.value.clone());
+                }
+            }
+        }
+        for (kname, f) in rb.figures.iter() {
+            if f.on.value != board.name {
+                let msg = no_such("ring zone", &f.on.value, [board.name.as_str()]);
+                self.error("unknown-zone", msg, &f.on.loc, f.on.loc.span.clone());
+                continue;
+            }
+            let owned = f.owner.as_ref().map(|o| o.value) == Some(ZoneOwner::Each);
+            let members = match (owned, &f.count, &f.set) {
+                (true, Some(count), None) => self.counts_by_players(count),
+                (false, None, Some(set)) => self.members_from_set(set, f.start.as_ref(), &board),
+                _ => {
+                    let msg = format!(
+                        "figure `{}` is either owned by each seat (`owner = \"each\"` and `count`) or drawn from a set (`set` and `start`)",
+                        kname.value
+                    );
+                    self.error("missing-field", msg, &kname.loc, kname.loc.span.clone());
+                    None
+                }
+            };
+            if let Some(members) = members {
+                board.kinds.push(FigureKind {
+                    name: kname.value.clone(),
+                    members,
+                });
+            }
+        }
+        for (rname, r) in rb.roles.iter() {
+            let Some(kind) = board.kinds.iter().position(|k| k.name == r.figure.value) else {
+                let msg = no_such(
+                    "figure",
+                    &r.figure.value,
+                    board.kinds.iter().map(|k| k.name.as_str()),
+                );
+                self.error(
+                    "unknown-name",
+                    msg,
+                    &r.figure.loc,
+                    r.figure.loc.span.clone(),
+                );
+                continue;
+            };
+            let Members::Cards { set, .. } = board.kinds[kind].members else {
+                let msg = format!(
+                    "role `{}` starts with a figure drawn from a set",
+                    rname.value
+                );
+                self.error(
+                    "invalid-value",
+                    msg,
+                    &r.figure.loc,
+                    r.figure.loc.span.clone(),
+                );
+                continue;
+            };
+            let cards = &self.sets[set].cards;
+            let Some(start) = cards.iter().position(|c| *c == r.start.value) else {
+                let msg = no_such("card", &r.start.value, cards.iter().map(String::as_str));
+                self.error("unknown-name", msg, &r.start.loc, r.start.loc.span.clone());
+                continue;
+            };
+            board.roles.push(Role {
+                name: rname.value.clone(),
+                kind,
+                start,
+            });
+        }
+        board.plates = self.plates(
+            def.plates.as_ref(),
+            def.follow.as_ref(),
+            def.at.as_ref(),
+            &board,
+            name,
+        );
+        self.fits(&board, name);
+        Some(board)
+    }
+
+    /// An owned kind's count: a param, plain or by player count, for every count played.
+    fn counts_by_players(&mut self, count: &Sp<String>) -> Option<Members> {
+        let name = count.value.trim_start_matches('$');
+        let (min, max) = self.pack.players;
+        let mut counts = vec![0u8; usize::from(max) + 1];
+        for n in min..=max {
+            match self.pack.param_for_players(name, n) {
+                Ok(v) => {
+                    counts[usize::from(n)] =
+                        u8::try_from(v.clamp(0, MAX_FIGURES as i64)).unwrap_or(0)
+                }
+                Err(d) => {
+                    let d =
+                        if self.pack.param(name).is_err()
+                            && !self.pack.by_players.iter().any(|p| p.name == name)
+                        {
+                            let known: Vec<&str> =
+                                self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                            Diagnostic::error("unknown-param", no_such("number param", name, known))
+                                .at(count.loc.source, count.loc.span.clone(), "here")
+                        } else {
+                            d
+                        };
+                    self.diags.push(d);
+                    return None;
+                }
+            }
+        }
+        Some(Members::Each { count: counts })
+    }
+
+    fn members_from_set(
+        &mut self,
+        set: &Sp<String>,
+        start: Option<&Sp<String>>,
+        board: &Board,
+    ) -> Option<Members> {
+        let si = self.set_index(set)?;
+        let Some(start) = start else {
+            let msg = format!(
+                "figures drawn from set `{}` need `start`: the attribute naming each one's seat",
+                set.value
+            );
+            self.error("missing-field", msg, &set.loc, set.loc.span.clone());
+            return None;
+        };
+        let s = &self.sets[si];
+        let Some(a) = s.attrs.iter().position(|x| *x == start.value) else {
+            let msg = no_such(
+                &format!("attribute of set `{}` named", s.id),
+                &start.value,
+                s.attrs.iter().map(String::as_str),
+            );
+            self.error("unknown-attribute", msg, &start.loc, start.loc.span.clone());
+            return None;
+        };
+        let mut seats = Vec::new();
+        let mut taken = vec![false; board.seats];
+        for (t, &v) in s.values[a].iter().enumerate() {
+            let ok = usize::try_from(v)
+                .ok()
+                .filter(|&v| v < board.seats && !taken[v]);
+            let Some(seat) = ok else {
+                let msg = format!(
+                    "figure `{}` starts on seat {v}: the seats are 0 to {}, one figure each",
+                    s.cards[t],
+                    board.seats - 1
+                );
+                self.error("invalid-value", msg, &start.loc, start.loc.span.clone());
+                return None;
+            };
+            taken[seat] = true;
+            seats.push(seat as u8);
+        }
+        let counters = (0..s.cards.len())
+            .map(|t| {
+                board
+                    .counters
+                    .iter()
+                    .map(|c| {
+                        s.attrs
+                            .iter()
+                            .position(|x| x == c)
+                            .map_or(0, |a| s.values[a][t].clamp(0, i64::from(i16::MAX)) as i16)
+                    })
+                    .collect()
+            })
+            .collect();
+        Some(Members::Cards {
+            set: si,
+            seats,
+            counters,
+        })
+    }
+
+    fn plates(
+        &mut self,
+        set: Option<&Sp<String>>,
+        follow: Option<&Sp<String>>,
+        at: Option<&Sp<String>>,
+        board: &Board,
+        zone: &Sp<String>,
+    ) -> Option<Plates> {
+        let set = set?;
+        let (Some(follow), Some(at)) = (follow, at) else {
+            let msg = format!(
+                "ring `{}` has plates: it needs `follow` (a role) and `at` (the plate facing it)",
+                zone.value
+            );
+            self.error("missing-field", msg, &set.loc, set.loc.span.clone());
+            return None;
+        };
+        let si = self.set_index(set)?;
+        let pack_set = self.pack.sets.iter().find(|s| s.id == set.value)?;
+        let Some(order) = pack_set.by_position().filter(|o| o.len() == board.seats) else {
+            let msg = format!(
+                "the plates of `{}` need a `position` on each card, one per seat ({} seats)",
+                zone.value, board.seats
+            );
+            self.error("invalid-value", msg, &set.loc, set.loc.span.clone());
+            return None;
+        };
+        let Some(role) = board.roles.iter().position(|r| r.name == follow.value) else {
+            let msg = no_such(
+                "role",
+                &follow.value,
+                board.roles.iter().map(|r| r.name.as_str()),
+            );
+            self.error("unknown-name", msg, &follow.loc, follow.loc.span.clone());
+            return None;
+        };
+        let by_position: Vec<u16> = order.iter().map(|&t| t as u16).collect();
+        let cards = &self.sets[si].cards;
+        let Some(t) = cards.iter().position(|c| *c == at.value) else {
+            let msg = no_such("plate", &at.value, cards.iter().map(String::as_str));
+            self.error("unknown-name", msg, &at.loc, at.loc.span.clone());
+            return None;
+        };
+        let at = by_position
+            .iter()
+            .position(|&p| usize::from(p) == t)
+            .unwrap_or(0);
+        Some(Plates {
+            set: si,
+            by_position,
+            at,
+            role,
+        })
+    }
+
+    /// Every figure needs an id and, once placed, a seat.
+    fn fits(&mut self, board: &Board, zone: &Sp<String>) {
+        let max = usize::from(self.pack.players.1);
+        let total: usize = (0..board.kinds.len())
+            .map(|k| board.kind_size(k, max))
+            .sum();
+        if total > MAX_FIGURES.min(board.seats) {
+            let msg = format!(
+                "{total} figures with {max} players do not fit ring `{}` ({} seats, at most {MAX_FIGURES} figures)",
+                zone.value, board.seats
+            );
+            self.error("invalid-value", msg, &zone.loc, zone.loc.span.clone());
+        }
+    }
+
+    /// A figure kind and whose: `knight(current)`, `knight(P)`; `knight` or `prince`: all of
+    /// them. Reports what is wrong with a reference that is not one.
+    fn figure_ref(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<(usize, Who)> {
+        let board = self.board.as_ref()?;
+        let (name, args): (&str, &[Node]) = match &node.ast {
+            Ast::Name(n) => (n, &[]),
+            Ast::Call(n, a) => (n, a),
+            _ => ("", &[]),
+        };
+        let Some(kind) = board.kinds.iter().position(|k| k.name == name) else {
+            let msg = no_such("figure", name, board.kinds.iter().map(|k| k.name.as_str()));
+            let at = self.span(s, &node.span);
+            self.error("unknown-name", msg, &s.loc, at);
+            return None;
+        };
+        let owned = matches!(board.kinds[kind].members, Members::Each { .. });
+        let who = match (owned, args) {
+            (_, []) => Who::Table,
+            (true, [owner]) => match &owner.ast {
+                Ast::Name(w) if w == "current" => Who::Current,
+                Ast::Name(w) if w == "P" && scope.player => Who::Player,
+                _ => {
+                    let at = self.span(s, &owner.span);
+                    let msg = format!(
+                        "the owner of `{name}` is `current`{}",
+                        if scope.player { " or `P`" } else { "" }
+                    );
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return None;
+                }
+            },
+            _ => {
+                let at = self.span(s, &node.span);
+                let msg = if owned {
+                    format!("`{name}` takes one owner: `{name}(current)`")
+                } else {
+                    format!("`{name}` figures belong to no seat: write `{name}`")
+                };
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            }
+        };
+        Some((kind, who))
+    }
+
+    /// The ring's functions: `empty(seat)`, `plate(seat)`, `placed(knight(current))`,
+    /// `unplaced(…)`, `seat(king)`, `sum(value, plates(knight(P)))`. `None`: not one of
+    /// them (the caller goes on); `Some(None)`: one of them, with an error reported.
+    pub fn figure_call(
+        &mut self,
+        node: &Node,
+        f: &str,
+        args: &[Node],
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        let board = self.board.as_ref()?;
+        let one = |c: &mut Self| {
+            if args.len() == 1 {
+                return true;
+            }
+            let at = c.span(s, &node.span);
+            c.error(
+                "invalid-expression",
+                format!("`{f}` takes 1 argument"),
+                &s.loc,
+                at,
+            );
+            false
+        };
+        let fe = match f {
+            "empty" | "plate" => {
+                if f == "plate" && board.plates.is_none() {
+                    return None;
+                }
+                let plates = board.plates.as_ref().map(|p| p.set);
+                if !one(self) {
+                    return Some(None);
+                }
+                let seat = self.typed(&args[0], s, scope, Kind::Int);
+                let Some(seat) = seat else { return Some(None) };
+                return Some(Some(if f == "empty" {
+                    (Expr::Figures(FigureExpr::Empty(Box::new(seat))), Kind::Bool)
+                } else {
+                    (
+                        Expr::Figures(FigureExpr::Plate(Box::new(seat))),
+                        Kind::Card(plates?),
+                    )
+                }));
+            }
+            "placed" | "unplaced" => {
+                if !one(self) {
+                    return Some(None);
+                }
+                let Some((kind, who)) = self.figure_ref(&args[0], s, scope) else {
+                    return Some(None);
+                };
+                FigureExpr::Count {
+                    kind,
+                    who,
+                    on: f == "placed",
+                }
+            }
+            "seat" => {
+                let [
+                    Node {
+                        ast: Ast::Name(r), ..
+                    },
+                ] = args
+                else {
+                    return None;
+                };
+                let role = board.roles.iter().position(|x| x.name == *r)?;
+                FigureExpr::RoleSeat(role)
+            }
+            "sum" => {
+                let [
+                    attr,
+                    Node {
+                        ast: Ast::Call(p, inner),
+                        ..
+                    },
+                ] = args
+                else {
+                    return None;
+                };
+                if p != "plates" {
+                    return None;
+                }
+                let set = board.plates.as_ref()?.set;
+                let [figs] = inner.as_slice() else {
+                    return None;
+                };
+                let Some((kind, who)) = self.figure_ref(figs, s, scope) else {
+                    return Some(None);
+                };
+                let Ast::Name(a) = &attr.ast else { return None };
+                let Some(a) = self.sets[set].attrs.iter().position(|x| x == a) else {
+                    let at = self.span(s, &attr.span);
+                    let msg = no_such(
+                        "plate attribute",
+                        a,
+                        self.sets[set].attrs.iter().map(String::as_str),
+                    );
+                    self.error("unknown-attribute", msg, &s.loc, at);
+                    return Some(None);
+                };
+                FigureExpr::PlateSum { attr: a, kind, who }
+            }
+            // An attribute of a seat, by its number: `carpet(seat)`.
+            attr if args.len() == 1 => {
+                let set = board.seats_set;
+                let a = self.sets[set].attrs.iter().position(|x| x == attr)?;
+                let seat = self.typed(&args[0], s, scope, Kind::Int);
+                let Some(seat) = seat else { return Some(None) };
+                return Some(Some((
+                    Expr::Attr {
+                        set,
+                        attr: a,
+                        card: Box::new(seat),
+                    },
+                    Kind::Int,
+                )));
+            }
+            _ => return None,
+        };
+        Some(Some((Expr::Figures(fe), Kind::Int)))
+    }
+
+    /// `seat = "seat in table"`: a seat of the ring, the action's one parameter.
+    pub fn seat_param(&mut self, def: Option<&Sp<String>>, other: bool) -> Option<Param> {
+        let def = def?;
+        if other {
+            let msg = "an action takes one parameter: `card`, `row` or `seat`".to_string();
+            self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
+            return None;
+        }
+        let node = match syntax::parameter(&def.value, "seat") {
+            Ok(node) => node,
+            Err(e) => {
+                let span = self.span(def, &e.span);
+                self.error("invalid-expression", e.message, &def.loc, span);
+                return None;
+            }
+        };
+        let ring = self.board.as_ref().map(|b| b.name.clone());
+        match (&node.ast, ring) {
+            (Ast::Name(n), Some(ring)) if *n == ring => Some(Param::Seat),
+            (_, ring) => {
+                let at = self.span(def, &node.span);
+                let msg = match ring {
+                    Some(ring) => {
+                        format!("a seat parameter is drawn from the ring: `seat in {ring}`")
+                    }
+                    None => "a seat parameter needs a zone with `layout = \"ring\"`".to_string(),
+                };
+                self.error("unknown-zone", msg, &def.loc, at);
+                None
+            }
+        }
+    }
+
+    /// `place knight(current) at seat`: the seat's next figure of that kind not yet placed.
+    pub fn place_effect(
+        &mut self,
+        figure: &Node,
+        seat: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        let (kind, who) = self.figure_ref(figure, s, scope)?;
+        if who != Who::Current {
+            let at = self.span(s, &figure.span);
+            self.error(
+                "invalid-expression",
+                "`place` places a figure of the player to move: `(current)`".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        }
+        let seat = self.typed(seat, s, scope, Kind::Int)?;
+        Some(Effect::Place { kind, seat })
+    }
+}
+
+impl Rulebook {
+    fn owner_of(who: Who, ctx: &Ctx) -> Option<usize> {
+        match who {
+            Who::Table | Who::Each => None,
+            Who::Current => Some(usize::from(ctx.state.current)),
+            Who::Player => Some(ctx.player),
+        }
+    }
+
+    pub(super) fn eval_figures(&self, e: &FigureExpr, ctx: &Ctx) -> i64 {
+        let (Some(board), Some(f)) = (&self.board, &ctx.state.figures.0) else {
+            return 0;
+        };
+        let seat = |e: &Expr| {
+            usize::try_from(self.eval(e, ctx))
+                .ok()
+                .filter(|&s| s < board.seats)
+        };
+        match e {
+            FigureExpr::Empty(s) => i64::from(seat(s).is_some_and(|s| f.ring.is_free(s as u8))),
+            FigureExpr::Plate(s) => seat(s)
+                .and_then(|s| board.plate_at(f, s))
+                .map_or(-1, i64::from),
+            FigureExpr::Count { kind, who, on } => board
+                .members(f, *kind, Self::owner_of(*who, ctx))
+                .filter(|&m| f.ring.seat_of(m).is_some() == *on)
+                .count() as i64,
+            FigureExpr::RoleSeat(r) => f.ring.seat_of(f.roles[*r]).map_or(-1, i64::from),
+            FigureExpr::PlateSum { attr, kind, who } => {
+                let Some(plates) = &board.plates else {
+                    return 0;
+                };
+                let values = &self.sets[plates.set].values[*attr];
+                board
+                    .members(f, *kind, Self::owner_of(*who, ctx))
+                    .filter_map(|m| f.ring.seat_of(m))
+                    .filter_map(|s| board.plate_at(f, usize::from(s)))
+                    .map(|p| values[usize::from(p)])
+                    .sum()
+            }
+        }
+    }
+
+    /// Puts the player to move's next unplaced figure of `kind` on `seat`, if it is empty.
+    pub(super) fn place_figure(&self, state: &mut State, kind: usize, seat: i64) {
+        let (Some(board), Some(f)) = (&self.board, &mut state.figures.0) else {
+            return;
+        };
+        let Some(seat) = u8::try_from(seat)
+            .ok()
+            .filter(|&s| usize::from(s) < board.seats)
+        else {
+            return;
+        };
+        if !f.ring.is_free(seat) {
+            return;
+        }
+        let me = usize::from(state.current);
+        if let Some(m) = board
+            .members(f, kind, Some(me))
+            .find(|&m| f.ring.seat_of(m).is_none())
+        {
+            f.ring.place(m, seat);
+        }
+    }
+
+    /// Script queries on the ring: `seat 4`, `plate 4`, `knight P1` (its seats), `prince`,
+    /// `king` (the role holder's seat), `rings silver-1`. `None`: not a ring query.
+    pub(super) fn ring_answer(
+        &self,
+        state: &State,
+        words: &[&str],
+    ) -> Option<Result<String, String>> {
+        let (board, f) = (self.board.as_ref()?, state.figures.0.as_ref()?);
+        let seat_arg = |w: &str| {
+            w.parse::<usize>()
+                .ok()
+                .filter(|&s| s < board.seats)
+                .ok_or_else(|| format!("the seats are 0 to {}, not `{w}`", board.seats - 1))
+        };
+        Some(match words {
+            ["seat", n] => seat_arg(n).map(|s| match f.ring.figure_at(s as u8) {
+                Some(m) => board.figure_name(&self.sets, f, m),
+                None => "·".into(),
+            }),
+            ["plate", n] => seat_arg(n).map(|s| {
+                board.plate_at(f, s).map_or("no plates".into(), |p| {
+                    self.sets[board.plates.as_ref().map_or(0, |p| p.set)].cards[usize::from(p)]
+                        .clone()
+                })
+            }),
+            [name] if board.roles.iter().any(|r| r.name == *name) => {
+                let r = board.roles.iter().position(|r| r.name == *name)?;
+                Ok(f.ring
+                    .seat_of(f.roles[r])
+                    .map_or("off the table".into(), |s| s.to_string()))
+            }
+            [name, rest @ ..] if board.kinds.iter().any(|k| k.name == *name) => {
+                let k = board.kinds.iter().position(|k| k.name == *name)?;
+                let owner = match rest {
+                    [] => None,
+                    [p] => match p.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) {
+                        Some(n) if (1..=usize::from(state.players)).contains(&n) => Some(n - 1),
+                        _ => {
+                            return Some(Err(format!(
+                                "`{p}` is not a seat here (P1 … P{})",
+                                state.players
+                            )));
+                        }
+                    },
+                    _ => return Some(Err(format!("`{name}` takes at most a seat: `{name} P1`"))),
+                };
+                let mut seats: Vec<u8> = board
+                    .members(f, k, owner)
+                    .filter_map(|m| f.ring.seat_of(m))
+                    .collect();
+                seats.sort_unstable();
+                Ok(seats
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "))
+            }
+            [counter, id] if board.counters.iter().any(|c| c == counter) => {
+                let c = board.counters.iter().position(|c| c == counter)?;
+                let total: u8 = f.size.iter().sum();
+                let found = (0..total).find(|&m| board.figure_name(&self.sets, f, m) == *id);
+                match found {
+                    Some(m) => {
+                        Ok(f.counters[usize::from(m) * board.counters.len() + c].to_string())
+                    }
+                    None => Err(format!("there is no figure `{id}`")),
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// The ring's line in the table view: every occupied seat and who stands there.
+    pub(super) fn ring_text(&self, state: &State, out: &mut String) {
+        let (Some(board), Some(f)) = (&self.board, &state.figures.0) else {
+            return;
+        };
+        let seats: Vec<String> = f
+            .ring
+            .figures()
+            .map(|(s, m)| format!("{s}: {}", board.figure_name(&self.sets, f, m)))
+            .collect();
+        let _ = writeln!(out, "{}: {}", board.name, seats.join("; "));
+    }
+}
