@@ -5,6 +5,7 @@
 
 mod compile;
 mod model;
+mod position;
 mod ring;
 mod run;
 mod syntax;

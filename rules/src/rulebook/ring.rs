@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use grail_engine::diag::{Diagnostic, no_such};
 use grail_engine::ring::{MAX_FIGURES, MAX_SEATS, Ring};
-use grail_engine::seats::Direction;
+use grail_engine::seats::{Direction, parse_seat};
 use grail_schema::model::{Layout, Sp, ZoneOwner};
 
 use super::Rulebook;
@@ -883,5 +883,140 @@ impl Rulebook {
             .map(|(s, m)| format!("{s}: {}", board.figure_name(&self.sets, f, m)))
             .collect();
         let _ = writeln!(out, "{}: {}", board.name, seats.join("; "));
+    }
+}
+
+impl Rulebook {
+    /// The figure drawn from a set whose card id is `id`.
+    fn figure_by_id(&self, board: &Board, f: &Figures, id: &str) -> Option<u8> {
+        let total: u8 = f.size.iter().sum();
+        (0..total).find(|&m| {
+            let (k, _, _) = board.figure(f, m);
+            matches!(board.kinds[k].members, Members::Cards { .. })
+                && board.figure_name(&self.sets, f, m) == id
+        })
+    }
+
+    /// A ring entry of a script's position: `knight P1` (the seats of P1's Knights),
+    /// `seat 4` (a figure drawn from a set, by card id), `rings silver` (a counter), `king`
+    /// (the role's holder). `None`: not a ring entry.
+    pub(super) fn ring_position(
+        &self,
+        state: &mut State,
+        words: &[&str],
+        held: &[String],
+    ) -> Option<Result<(), String>> {
+        let board = self.board.as_ref()?;
+        let players = usize::from(state.players);
+        let f = state.figures.0.as_mut()?;
+        let seat_of = |w: &str| {
+            w.parse::<u8>()
+                .ok()
+                .filter(|&s| usize::from(s) < board.seats)
+                .ok_or_else(|| format!("the seats are 0 to {}, not `{w}`", board.seats - 1))
+        };
+        let one = || match held {
+            [one] => Ok(one.as_str()),
+            _ => Err(format!("give one value, not {}", held.len())),
+        };
+        let taken = |f: &Figures, s: u8| {
+            f.ring.figure_at(s).map(|m| {
+                format!(
+                    "seat {s} is taken by {}",
+                    board.figure_name(&self.sets, f, m)
+                )
+            })
+        };
+        Some((|| match words {
+            [kind, rest @ ..] if board.kinds.iter().any(|k| k.name == *kind) => {
+                let k = board
+                    .kinds
+                    .iter()
+                    .position(|x| x.name == *kind)
+                    .unwrap_or(0);
+                let [p] = rest else {
+                    return Err(format!("name whose they are: `{kind} P1`"));
+                };
+                let Members::Each { .. } = board.kinds[k].members else {
+                    return Err(format!(
+                        "`{kind}` figures belong to no seat: place each with `seat <n>`"
+                    ));
+                };
+                let owner = parse_seat(p, players)
+                    .ok_or_else(|| format!("`{p}` is not a seat here (P1 … P{players})"))?;
+                let members = board.members(f, k, Some(owner));
+                if held.len() > members.len() {
+                    return Err(format!(
+                        "{} seats for {} `{kind}` figures: each player has {}",
+                        held.len(),
+                        members.len(),
+                        members.len()
+                    ));
+                }
+                for m in members.clone() {
+                    f.ring.remove(m);
+                }
+                for (m, s) in members.zip(held) {
+                    let s = seat_of(s)?;
+                    if let Some(e) = taken(f, s) {
+                        return Err(e);
+                    }
+                    f.ring.place(m, s);
+                }
+                Ok(())
+            }
+            ["seat", n] => {
+                let s = seat_of(n)?;
+                let id = one()?;
+                let m = self
+                    .figure_by_id(board, f, id)
+                    .ok_or_else(|| format!("there is no figure `{id}` drawn from a set"))?;
+                f.ring.remove(m);
+                if let Some(e) = taken(f, s) {
+                    return Err(e);
+                }
+                f.ring.place(m, s);
+                Ok(())
+            }
+            [counter, id] if board.counters.iter().any(|c| c == counter) => {
+                let c = board
+                    .counters
+                    .iter()
+                    .position(|x| x == counter)
+                    .unwrap_or(0);
+                let m = self
+                    .figure_by_id(board, f, id)
+                    .ok_or_else(|| format!("there is no figure `{id}` drawn from a set"))?;
+                let v = one()?;
+                let v = v
+                    .parse::<i16>()
+                    .ok()
+                    .filter(|v| *v >= 0)
+                    .ok_or_else(|| format!("a counter is a number from 0, not `{v}`"))?;
+                f.counters[usize::from(m) * board.counters.len() + c] = v;
+                Ok(())
+            }
+            [role] if board.roles.iter().any(|r| r.name == *role) => {
+                let r = board
+                    .roles
+                    .iter()
+                    .position(|x| x.name == *role)
+                    .unwrap_or(0);
+                let id = one()?;
+                let m = self
+                    .figure_by_id(board, f, id)
+                    .filter(|&m| board.figure(f, m).0 == board.roles[r].kind)
+                    .ok_or_else(|| {
+                        format!(
+                            "`{role}` is held by a `{}` figure, and `{id}` is none",
+                            board.kinds[board.roles[r].kind].name
+                        )
+                    })?;
+                f.roles[r] = m;
+                Ok(())
+            }
+            _ => Err(String::new()),
+        })())
+        .filter(|r| r.as_ref().err().is_none_or(|e| !e.is_empty()))
     }
 }

@@ -197,7 +197,7 @@ impl Rulebook {
         }
     }
 
-    fn put(&self, state: &mut State, pile: usize, card: u16) {
+    pub(super) fn put(&self, state: &mut State, pile: usize, card: u16) {
         let (zone, _, _) = self.locate(pile);
         let cards = &mut state.piles[pile];
         if self.zones[zone].layout == Layout::Hand {
@@ -528,7 +528,26 @@ impl Rulebook {
             }
             stack.push((self.pile(zi, 0, 0), types));
         }
-        self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+        if setup.position.is_empty() {
+            self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+        } else {
+            // A script's position replaces the setup; what it leaves in the starting zones
+            // is shuffled (and stacked) as a deck would be.
+            self.set_position(&mut state, &setup.position)?;
+            let shuffles: Vec<Effect> = (0..self.zones.len())
+                .filter(|&z| self.zones[z].start_all)
+                .map(|zone| {
+                    Effect::Shuffle(ZoneRef {
+                        zone,
+                        who: Who::Table,
+                        row: None,
+                    })
+                })
+                .collect();
+            self.run(&shuffles, &mut state, -1, None, -1, &stack, events);
+            self.check_invariants(&state)
+                .map_err(|e| format!("the position breaks the rules: {e}"))?;
+        }
         self.advance(&mut state, events);
         Ok(state)
     }
@@ -692,6 +711,10 @@ impl Rules for Rulebook {
 
     fn notation_help(&self) -> String {
         self.help()
+    }
+
+    fn takes_positions(&self) -> bool {
+        true
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
