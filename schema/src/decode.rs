@@ -333,6 +333,8 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let card = f.str("card");
         let row = f.str("row");
         let seat = f.str("seat");
+        let figure = f.str("figure");
+        let steps = f.str("steps");
         let guard = f.str("if");
         let effects = f.required_str("do");
         f.finish();
@@ -340,6 +342,8 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             card,
             row,
             seat,
+            figure,
+            steps,
             guard,
             effects: effects?,
         })
@@ -434,6 +438,9 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
     let plates = f.str("plates");
     let follow = f.str("follow");
     let at = f.str("at");
+    let numbered = f.str("numbered");
+    let forward = f.str("forward");
+    let displace = f.str("displace");
     let visible = f.choice(
         "visible",
         &[
@@ -456,6 +463,9 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         plates,
         follow,
         at,
+        numbered,
+        forward,
+        displace,
     })
 }
 

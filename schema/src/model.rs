@@ -450,6 +450,16 @@ pub struct ZoneDef {
     /// For `ring` with plates: the plate (card id) at the followed figure's seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<Sp<String>>,
+    /// For `ring`: the way round seat `i + 1` lies from seat `i`, `"clockwise"` or
+    /// `"counter-clockwise"` (default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numbered: Option<Sp<String>>,
+    /// For `ring`: the way a figure stepping forward goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forward: Option<Sp<String>>,
+    /// For `ring`: the way a figure displaced from its seat goes, to the next empty seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub displace: Option<Sp<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -530,6 +540,13 @@ pub struct ActionDef {
     /// A seat parameter: `"seat in table"` (a seat of a `ring` zone).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<Sp<String>>,
+    /// A figure parameter: `"figure in knight(current) or prince"` (figures on the ring).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Sp<String>>,
+    /// With `figure`: how far it steps, `"1..5"`; a negative bound steps backward too
+    /// (`"-5..5"`, never 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Sp<String>>,
     /// The guard: a condition that must hold.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<Sp<String>>,

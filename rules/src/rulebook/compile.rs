@@ -31,6 +31,8 @@ pub struct Scope {
     pub player: bool,
     /// The action has a seat parameter (`seat`).
     pub seat: bool,
+    /// The action has a figure parameter (`figure`, and `steps` with a distance).
+    pub figure: bool,
 }
 
 pub const NO_SCOPE: Scope = Scope {
@@ -38,6 +40,7 @@ pub const NO_SCOPE: Scope = Scope {
     row: None,
     player: false,
     seat: false,
+    figure: false,
 };
 
 const FUNCTIONS: &[&str] = &["count", "sum", "last", "nonempty", "done"];
@@ -397,6 +400,9 @@ impl<'p> Compiler<'p> {
             Ast::Name(n) if n == "row" && scope.row.is_some() => Some((Expr::Row, Kind::Int)),
             // A seat parameter travels in the row's slot (an action has one parameter).
             Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
+            Ast::Name(n) if scope.figure && (n == "figure" || n == "steps") => {
+                Some((super::ring::FigureExpr::param(n), Kind::Int))
+            }
             Ast::Name(n) => {
                 let mut known = vec![];
                 if scope.card.is_some() {
@@ -719,6 +725,7 @@ impl<'p> Compiler<'p> {
                         .then_some(Effect::Move { to })
                 })(),
                 Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
+                Statement::Step { figure, by } => self.step_effect(figure, by, s, scope),
             };
             if let Some(e) = effect {
                 let misplaced = match e {
@@ -753,6 +760,7 @@ impl<'p> Compiler<'p> {
                 _ if def.seat.is_some() => {
                     self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
                 }
+                _ if def.figure.is_some() => self.figure_param(def),
                 (Some(c), None) => match syntax::parameter(&c.value, "card") {
                     Ok(node) => self.zone_ref(&node, c, NO_SCOPE).map(Param::Card),
                     Err(e) => {
@@ -818,6 +826,7 @@ impl<'p> Compiler<'p> {
                 },
                 player: false,
                 seat: matches!(param, Param::Seat),
+                figure: matches!(param, Param::Figure { .. }),
             };
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
             let card_zone = match &param {

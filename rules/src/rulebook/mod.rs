@@ -4,6 +4,7 @@
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
 mod compile;
+mod figures;
 mod model;
 mod position;
 mod ring;

@@ -110,6 +110,12 @@ pub enum Param {
     },
     /// A seat of the ring (its number).
     Seat,
+    /// A figure on the ring of one of these kinds (and owners), with a distance from
+    /// `steps` when the action has one (packed with the figure: `ring::FigureArg`).
+    Figure {
+        refs: Vec<(usize, Who)>,
+        steps: Vec<i8>,
+    },
 }
 
 #[derive(Debug)]
@@ -133,6 +139,12 @@ pub enum Effect {
     Place {
         kind: usize,
         seat: Expr,
+    },
+    /// A figure steps round the ring (backward when negative), displacing whoever sits
+    /// where it lands.
+    Step {
+        figure: Expr,
+        by: Expr,
     },
 }
 

@@ -28,6 +28,10 @@ pub struct Board {
     pub seats_set: usize,
     pub seats: usize,
     pub plates: Option<Plates>,
+    /// The way round seat numbers rise, a forward step goes, and a displaced figure goes.
+    pub numbered: Direction,
+    pub forward: Option<Direction>,
+    pub displace: Option<Direction>,
     pub kinds: Vec<FigureKind>,
     pub roles: Vec<Role>,
     /// Counter names, over all kinds; each figure carries every counter.
@@ -60,6 +64,8 @@ pub enum Members {
         set: usize,
         seats: Vec<u8>,
         counters: Vec<Vec<i16>>,
+        /// The cards' display names, for the move notation (`silver@14`).
+        names: Vec<String>,
     },
 }
 
@@ -79,11 +85,60 @@ pub enum FigureExpr {
     /// The plate (its card type) in front of a seat.
     Plate(Box<Expr>),
     /// How many figures of a kind (and owner) stand on the ring, or are still off it.
-    Count { kind: usize, who: Who, on: bool },
+    Count {
+        kind: usize,
+        who: Who,
+        on: bool,
+    },
     /// The seat of the figure holding a role.
     RoleSeat(usize),
     /// An attribute of the plates in front of a kind's figures, summed.
-    PlateSum { attr: usize, kind: usize, who: Who },
+    PlateSum {
+        attr: usize,
+        kind: usize,
+        who: Who,
+    },
+    /// The seat of a figure (-1 off the ring).
+    SeatOf(Box<Expr>),
+    /// The action's figure parameter, and the distance it was given.
+    ParamFigure,
+    ParamSteps,
+}
+
+impl FigureExpr {
+    pub fn param(name: &str) -> Expr {
+        Expr::Figures(if name == "figure" {
+            FigureExpr::ParamFigure
+        } else {
+            FigureExpr::ParamSteps
+        })
+    }
+}
+
+/// A figure parameter and its distance, packed into an action's one argument.
+pub struct FigureArg;
+
+impl FigureArg {
+    pub fn pack(figure: u8, steps: i8) -> i32 {
+        i32::from(figure) | ((i32::from(steps) + 128) << 8)
+    }
+    pub fn figure(arg: i32) -> u8 {
+        (arg & 0xff) as u8
+    }
+    pub fn steps(arg: i32) -> i64 {
+        i64::from((arg >> 8) & 0xff) - 128
+    }
+}
+
+fn direction(s: Option<&Sp<String>>) -> Result<Option<Direction>, String> {
+    match s.map(|s| s.value.as_str()) {
+        None => Ok(None),
+        Some("clockwise") => Ok(Some(Direction::Clockwise)),
+        Some("counter-clockwise") => Ok(Some(Direction::CounterClockwise)),
+        Some(other) => Err(format!(
+            "a direction is `clockwise` or `counter-clockwise`, not `{other}`"
+        )),
+    }
 }
 
 /// The ring in play.
@@ -126,7 +181,7 @@ impl Board {
 
     /// The ring at the start of a game of `players`: figures drawn from sets on their seats.
     pub fn start(&self, players: usize) -> Figures {
-        let mut ring = Ring::new(self.seats, Direction::CounterClockwise);
+        let mut ring = Ring::new(self.seats, self.numbered);
         let (mut base, mut per, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
         let mut next = 0usize;
         let mut counters = Vec::new();
@@ -250,11 +305,27 @@ impl Compiler<'_> {
             );
             return None;
         }
+        let mut dirs = [None; 3];
+        for (i, d) in [&def.numbered, &def.forward, &def.displace]
+            .into_iter()
+            .enumerate()
+        {
+            match direction(d.as_ref()) {
+                Ok(v) => dirs[i] = v,
+                Err(msg) => {
+                    let at = d.as_ref().map_or(&name.loc, |d| &d.loc);
+                    self.error("invalid-value", msg, at, at.span.clone());
+                }
+            }
+        }
         let mut board = Board {
             name: name.value.clone(),
             seats_set,
             seats,
             plates: None,
+            numbered: dirs[0].unwrap_or(Direction::CounterClockwise),
+            forward: dirs[1],
+            displace: dirs[2],
             kinds: Vec::new(),
             roles: Vec::new(),
             counters: Vec::new(),
@@ -431,10 +502,18 @@ impl Compiler<'_> {
                     .collect()
             })
             .collect();
+        let names = self
+            .pack
+            .sets
+            .iter()
+            .find(|x| x.id == set.value)
+            .map(|x| x.cards.iter().map(|c| c.name.clone()).collect())
+            .unwrap_or_default();
         Some(Members::Cards {
             set: si,
             seats,
             counters,
+            names,
         })
     }
 
@@ -510,7 +589,12 @@ impl Compiler<'_> {
 
     /// A figure kind and whose: `knight(current)`, `knight(P)`; `knight` or `prince`: all of
     /// them. Reports what is wrong with a reference that is not one.
-    fn figure_ref(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<(usize, Who)> {
+    pub(super) fn figure_ref(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(usize, Who)> {
         let board = self.board.as_ref()?;
         let (name, args): (&str, &[Node]) = match &node.ast {
             Ast::Name(n) => (n, &[]),
@@ -612,16 +696,23 @@ impl Compiler<'_> {
                 }
             }
             "seat" => {
-                let [
+                if let [
                     Node {
                         ast: Ast::Name(r), ..
                     },
                 ] = args
-                else {
-                    return None;
-                };
-                let role = board.roles.iter().position(|x| x.name == *r)?;
-                FigureExpr::RoleSeat(role)
+                    && let Some(role) = board.roles.iter().position(|x| x.name == *r)
+                {
+                    FigureExpr::RoleSeat(role)
+                } else {
+                    if !one(self) {
+                        return Some(None);
+                    }
+                    let Some(figure) = self.typed(&args[0], s, scope, Kind::Int) else {
+                        return Some(None);
+                    };
+                    FigureExpr::SeatOf(Box::new(figure))
+                }
             }
             "sum" => {
                 let [
@@ -762,6 +853,13 @@ impl Rulebook {
                 .filter(|&m| f.ring.seat_of(m).is_some() == *on)
                 .count() as i64,
             FigureExpr::RoleSeat(r) => f.ring.seat_of(f.roles[*r]).map_or(-1, i64::from),
+            FigureExpr::SeatOf(m) => u8::try_from(self.eval(m, ctx))
+                .ok()
+                .filter(|&m| usize::from(m) < MAX_FIGURES)
+                .and_then(|m| f.ring.seat_of(m))
+                .map_or(-1, i64::from),
+            FigureExpr::ParamFigure => i64::from(FigureArg::figure(ctx.row)),
+            FigureExpr::ParamSteps => FigureArg::steps(ctx.row),
             FigureExpr::PlateSum { attr, kind, who } => {
                 let Some(plates) = &board.plates else {
                     return 0;

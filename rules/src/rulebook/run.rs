@@ -56,6 +56,12 @@ pub enum Event {
     Shuffled {
         pile: u32,
     },
+    /// A figure moved on the ring (stepping, or displaced by one that did).
+    FigureMoved {
+        figure: u8,
+        from: u8,
+        to: u8,
+    },
     /// A step with nothing to do was skipped.
     Skipped {
         step: u16,
@@ -286,6 +292,10 @@ impl Rulebook {
                         }
                     }
                 }
+                Effect::Step { figure, by } => {
+                    let (figure, by) = (self.eval(figure, &ctx), self.eval(by, &ctx));
+                    self.step_figure(state, figure, by, events);
+                }
                 Effect::Place { kind, seat } => {
                     let seat = self.eval(seat, &ctx);
                     self.place_figure(state, *kind, seat);
@@ -364,6 +374,9 @@ impl Rulebook {
                         }
                     }
                 }
+            }
+            Param::Figure { refs, steps } => {
+                self.figure_bindings(state, refs, steps, |arg| !holds(-1, arg) || f(arg));
             }
             Param::Seat => {
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
@@ -609,7 +622,7 @@ impl Rules for Rulebook {
         let a = usize::from(action.action);
         let (card, row) = match self.actions[a].param {
             Param::Card(_) => (action.arg, -1),
-            Param::Row { .. } | Param::Seat => (-1, action.arg),
+            Param::Row { .. } | Param::Seat | Param::Figure { .. } => (-1, action.arg),
             Param::None => (-1, -1),
         };
         let from = self.card_pile(state, a, card);

@@ -92,6 +92,11 @@ pub enum Statement {
         figure: Node,
         seat: Node,
     },
+    /// `step F by N`: a figure round the ring.
+    Step {
+        figure: Node,
+        by: Node,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -228,7 +233,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw or place",
+                "expected an effect: shuffle, deal, move, draw, place or step",
                 at..at + 1,
             );
         };
@@ -259,9 +264,15 @@ impl<'t> Parser<'t> {
                 let seat = self.expr()?;
                 Ok(Statement::Place { figure, seat })
             }
+            "step" => {
+                let figure = self.expr()?;
+                self.word("by")?;
+                let by = self.expr()?;
+                Ok(Statement::Step { figure, by })
+            }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, place"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, place, step"
                 ),
                 span,
             ),

@@ -83,6 +83,9 @@ impl Rulebook {
             }
             Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
             Param::Seat => format!("{} {}", a.name, action.arg),
+            Param::Figure { steps, .. } => {
+                self.figure_notation(state, &a.name, action.arg, !steps.is_empty())
+            }
         }
     }
 
@@ -98,7 +101,9 @@ impl Rulebook {
         };
         let a = &self.actions[ai];
         let word = words.next();
-        if let Some(extra) = words.next() {
+        if let Some(extra) = words.next()
+            && !matches!(a.param, Param::Figure { .. })
+        {
             return Err(format!(
                 "`{}` takes one word after it; `{extra}` is one too many",
                 a.name
@@ -151,6 +156,10 @@ impl Rulebook {
             }
             (Param::Seat, None) => {
                 return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
+            }
+            (Param::Figure { refs, steps }, _) => {
+                let mut rest = text.split_whitespace().skip(1);
+                self.parse_figure(state, &a.name, refs, !steps.is_empty(), &mut rest)?
             }
             (Param::Card(_), None) => {
                 return Err(format!("`{}` needs a card: `{} <card>`", a.name, a.name));
@@ -224,7 +233,7 @@ impl Rulebook {
                 }
                 (-1, action.arg)
             }
-            Param::Seat => (-1, action.arg),
+            Param::Seat | Param::Figure { .. } => (-1, action.arg),
             Param::None => (-1, -1),
         };
         if let Some(g) = &a.guard {
@@ -276,6 +285,12 @@ impl Rulebook {
                 seat_name(usize::from(*seat)),
                 self.steps[usize::from(*step)].name
             ),
+            Event::FigureMoved { figure, from, to } => {
+                format!(
+                    "{}: seat {from} → seat {to}",
+                    self.figure_label(_state, *figure)
+                )
+            }
             Event::Ended => "the game ends".into(),
         }
     }
@@ -457,6 +472,12 @@ impl Rulebook {
                 Param::Row { zone, .. } => format!(
                     "{} <row>   a row of {} that holds a card",
                     a.name, self.zones[*zone].name
+                ),
+                Param::Figure { steps, .. } => format!(
+                    "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
+                    a.name,
+                    if steps.is_empty() { "" } else { " <steps>" },
+                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
                 ),
                 Param::Seat => format!(
                     "{} <seat>   a seat of {}",
