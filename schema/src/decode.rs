@@ -10,10 +10,10 @@ use std::ops::Range;
 use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
-    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, DomainDef,
-    EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef, PackFile, PackHeader,
-    ParamValue, ParamsDef, Players, RoleDef, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef,
-    Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
+    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, CounterDef,
+    DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef, PackFile,
+    PackHeader, ParamValue, ParamsDef, Players, RoleDef, RulebookDef, SetDef, SetupDef, Sp,
+    StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -377,7 +377,18 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             start: start?,
         })
     });
+    let counters = f.table("counters", |dec, _, n| {
+        let mut f = dec.fields(n, "a counter")?;
+        let owner = f.choice(
+            "owner",
+            &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
+        );
+        let start = f.str("start");
+        f.finish();
+        Some(CounterDef { owner, start })
+    });
     RulebookDef {
+        counters,
         zones,
         setup,
         stages,

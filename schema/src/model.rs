@@ -407,6 +407,9 @@ pub struct RulebookDef {
     /// Roles one figure holds at a time (the King); a ring's plates may follow one.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub roles: Table<RoleDef>,
+    /// Numbers the game keeps: one for the table, or one per seat (a score).
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub counters: Table<CounterDef>,
 }
 
 impl RulebookDef {
@@ -420,6 +423,7 @@ impl RulebookDef {
             && self.bot.is_none()
             && self.figures.is_empty()
             && self.roles.is_empty()
+            && self.counters.is_empty()
     }
 }
 
@@ -592,6 +596,18 @@ pub struct FigureDef {
     /// of that name when the set declares one, else at 0.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<Sp<String>>,
+}
+
+/// `[counters.<name>]`: a number the game keeps.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CounterDef {
+    /// One for the table (default) or one per seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Sp<ZoneOwner>>,
+    /// Its value at the start: a number or a param (`"$rings"`); default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Sp<String>>,
 }
 
 /// `[roles.<name>]`: a role one figure of a kind holds.

@@ -83,6 +83,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "actions",
             "bot",
             "conditions",
+            "counters",
             "end",
             "figures",
             "pack",

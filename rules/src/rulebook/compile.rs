@@ -58,6 +58,8 @@ pub struct Compiler<'p> {
     pub action_cards: Vec<Option<usize>>,
     /// The ring and its figures, when the game has one (`ring.rs`).
     pub board: Option<super::ring::Board>,
+    /// `[counters.*]` (`counters.rs`).
+    pub counter_defs: Vec<super::counters::Counter>,
 }
 
 impl<'p> Compiler<'p> {
@@ -72,6 +74,7 @@ impl<'p> Compiler<'p> {
             action_names: Vec::new(),
             action_cards: Vec::new(),
             board: None,
+            counter_defs: Vec::new(),
         }
     }
 
@@ -378,6 +381,11 @@ impl<'p> Compiler<'p> {
 
     fn expr(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<(Expr, Kind)> {
         let at = |c: &Self| c.span(s, &node.span);
+        if matches!(node.ast, Ast::Name(_) | Ast::Call(..))
+            && let Some(counter) = self.counter_expr(node, s, scope)
+        {
+            return counter;
+        }
         match &node.ast {
             Ast::Num(n) => Some((Expr::Const(*n), Kind::Int)),
             Ast::Param(name) => match self.pack.param(name).map(|p| p.value.clone()) {
@@ -726,6 +734,15 @@ impl<'p> Compiler<'p> {
                 })(),
                 Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
                 Statement::Step { figure, by } => self.step_effect(figure, by, s, scope),
+                Statement::Add { amount, to } => self.counter_effect(true, amount, to, s, scope),
+                Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
+            };
+            let effect = match (&line.guard, effect) {
+                (Some(g), Some(e)) => self.typed(g, s, scope, Kind::Bool).map(|cond| Effect::If {
+                    cond,
+                    then: Box::new(e),
+                }),
+                (_, e) => e,
             };
             if let Some(e) = effect {
                 let misplaced = match e {

@@ -4,6 +4,7 @@
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
 mod compile;
+mod counters;
 mod figures;
 mod model;
 mod position;
@@ -41,6 +42,7 @@ pub struct Rulebook {
     turn_limit: u32,
     /// The ring and its figures, when the game has one.
     board: Option<ring::Board>,
+    counters: Vec<counters::Counter>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -62,6 +64,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     }
     c.zones();
     c.board = c.board();
+    c.counter_defs = c.counters();
     let setup = match &rb.setup {
         Some(s) => c.effects(&s.effects, NO_SCOPE, None, true),
         None => Vec::new(),
@@ -115,6 +118,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
         board: c.board,
+        counters: c.counter_defs,
         sets: c.sets,
         zones: c.zones,
         table_piles: c.table_piles,

@@ -85,6 +85,8 @@ pub enum Expr {
     NonEmpty(ZoneRef),
     /// A read of the ring and its figures (`ring.rs`).
     Figures(super::ring::FigureExpr),
+    /// A counter, a role's holder, `min`/`max` (`counters.rs`).
+    Counter(super::counters::CounterExpr),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -145,6 +147,21 @@ pub enum Effect {
     Step {
         figure: Expr,
         by: Expr,
+    },
+    /// `add N to C`.
+    Add {
+        amount: Expr,
+        to: super::counters::CounterRef,
+    },
+    /// `give R to F`: the role to that figure.
+    Give {
+        role: usize,
+        figure: Expr,
+    },
+    /// An effect with `if <condition>`.
+    If {
+        cond: Expr,
+        then: Box<Effect>,
     },
 }
 

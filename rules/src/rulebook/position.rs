@@ -65,6 +65,9 @@ impl Rulebook {
             return self.lay_cards(state, pile, held);
         }
         let words: Vec<&str> = entry.split_whitespace().collect();
+        if let Some(done) = self.counter_position(state, &words, held) {
+            return done;
+        }
         if let Some(done) = self.ring_position(state, &words, held) {
             return done;
         }

@@ -29,6 +29,8 @@ pub struct State {
     pub(super) rng: GameRng,
     /// The ring's figures, counters and roles, when the game has a ring.
     pub(super) figures: super::ring::OnTable,
+    /// `[counters.*]`: the table's, then each seat's.
+    pub(super) counts: super::counters::Counts,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -177,6 +179,7 @@ impl Rulebook {
                 .filter(|&p| !ctx.state.piles[p].is_empty())
                 .count() as i64,
             Expr::Figures(f) => self.eval_figures(f, ctx),
+            Expr::Counter(c) => self.eval_counter(c, ctx),
             Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
             Expr::Bin(op, l, r) => {
                 let a = self.eval(l, ctx);
@@ -291,6 +294,24 @@ impl Rulebook {
                             break;
                         }
                     }
+                }
+                Effect::If { cond, then } => {
+                    if self.eval(cond, &ctx) != 0 {
+                        let then = std::slice::from_ref(then.as_ref());
+                        self.run(then, state, ctx_card, card_pile, ctx_row, stack, events);
+                    }
+                }
+                Effect::Add { amount, to } => {
+                    let amount = self.eval(amount, &ctx);
+                    let figure = match to {
+                        super::counters::CounterRef::Figure(_, f) => self.eval(f, &ctx),
+                        _ => -1,
+                    };
+                    self.add_to(state, to, amount, figure);
+                }
+                Effect::Give { role, figure } => {
+                    let figure = self.eval(figure, &ctx);
+                    self.give(state, *role, figure);
                 }
                 Effect::Step { figure, by } => {
                     let (figure, by) = (self.eval(figure, &ctx), self.eval(by, &ctx));
@@ -504,6 +525,7 @@ impl Rulebook {
             ended: None,
             rng: GameRng::new(setup.seed),
             figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
+            counts: self.start_counts(players),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {

@@ -97,16 +97,28 @@ pub enum Statement {
         figure: Node,
         by: Node,
     },
+    /// `add N to C`: to a counter (`score(current)`, `supply`, `rings(figure)`).
+    Add {
+        amount: Node,
+        to: Node,
+    },
+    /// `give R to F`: a role to a figure.
+    Give {
+        role: Node,
+        to: Node,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
     pub statement: Statement,
     pub span: Range<usize>,
+    /// `… if <condition>`: the effect happens only when it holds.
+    pub guard: Option<Node>,
 }
 
 /// Words that end an expression inside a statement or parameter.
-const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not"];
+const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not", "if"];
 
 pub fn expression(text: &str) -> Result<Node, SyntaxError> {
     let mut p = Parser::new(text, 0);
@@ -135,9 +147,15 @@ pub fn statements(text: &str) -> Result<Vec<Line>, SyntaxError> {
             let mut p = Parser::new(line, offset);
             let start = offset + (line.len() - line.trim_start().len());
             let statement = p.statement()?;
+            let guard = if p.keyword("if") {
+                Some(p.expr()?)
+            } else {
+                None
+            };
             p.end()?;
             let end = offset + line.trim_end().len();
             out.push(Line {
+                guard,
                 statement,
                 span: start..end,
             });
@@ -233,7 +251,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw, place or step",
+                "expected an effect: shuffle, deal, move, draw, place, step, add or give",
                 at..at + 1,
             );
         };
@@ -264,6 +282,16 @@ impl<'t> Parser<'t> {
                 let seat = self.expr()?;
                 Ok(Statement::Place { figure, seat })
             }
+            "add" | "give" => {
+                let what = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(if verb == "add" {
+                    Statement::Add { amount: what, to }
+                } else {
+                    Statement::Give { role: what, to }
+                })
+            }
             "step" => {
                 let figure = self.expr()?;
                 self.word("by")?;
@@ -272,7 +300,7 @@ impl<'t> Parser<'t> {
             }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, place, step"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, place, step, add, give"
                 ),
                 span,
             ),
@@ -388,6 +416,15 @@ impl<'t> Parser<'t> {
                 return self.error("expected `)`", at..at + 1);
             }
             return Ok(inner);
+        }
+        // A minus sign before a value: `-1`, `-value(card)`.
+        if self.eat("-") {
+            let zero = Node {
+                ast: Ast::Num(0),
+                span: self.base + start..self.base + start + 1,
+            };
+            let inner = self.primary()?;
+            return Ok(self.node(Ast::Bin(Op::Sub, Box::new(zero), Box::new(inner)), start));
         }
         if rest.starts_with(|c: char| c.is_ascii_digit()) {
             let len = rest

@@ -416,6 +416,9 @@ impl Rulebook {
             }
             _ => {}
         }
+        if let Some(answer) = self.counter_answer(state, &words) {
+            return answer;
+        }
         let name = words.first().copied().unwrap_or("");
         let Some(zi) = self.zones.iter().position(|z| z.name == name) else {
             let mut known: Vec<&str> = self.zones.iter().map(|z| z.name.as_str()).collect();
