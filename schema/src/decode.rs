@@ -325,8 +325,12 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     let steps = f.table("steps", |dec, _, n| {
         let mut f = dec.fields(n, "a step")?;
         let actions = f.required_strs("actions");
+        let repeat = f.str("repeat");
         f.finish();
-        Some(StepDef { actions: actions? })
+        Some(StepDef {
+            actions: actions?,
+            repeat,
+        })
     });
     let actions = f.table("actions", |dec, _, n| {
         let mut f = dec.fields(n, "an action")?;

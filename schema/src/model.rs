@@ -529,6 +529,10 @@ pub struct StageDef {
 pub struct StepDef {
     /// Action names, offered in this order.
     pub actions: Vec<Sp<String>>,
+    /// How many actions the step takes before the next (a number or `$param`, read when
+    /// the step is played); default 1. It ends early when nothing is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<Sp<String>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.

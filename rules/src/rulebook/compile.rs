@@ -912,9 +912,14 @@ impl<'p> Compiler<'p> {
                     }
                 }
             }
+            let repeat = def
+                .repeat
+                .as_ref()
+                .and_then(|r| self.expression(r, NO_SCOPE, false));
             steps.push(Step {
                 name: step.value.clone(),
                 actions,
+                repeat,
             });
         }
         for (name, _) in rb.steps.iter() {

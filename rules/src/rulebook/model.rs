@@ -179,4 +179,6 @@ pub struct Action {
 pub struct Step {
     pub name: String,
     pub actions: Vec<usize>,
+    /// How many actions it takes (`repeat`); `None`: one.
+    pub repeat: Option<Expr>,
 }

@@ -31,6 +31,20 @@ pub struct State {
     pub(super) figures: super::ring::OnTable,
     /// `[counters.*]`: the table's, then each seat's.
     pub(super) counts: super::counters::Counts,
+    /// Actions taken so far at a step that takes several (`repeat`).
+    pub(super) reps: Repeats,
+}
+
+/// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Repeats(pub u8);
+
+impl std::hash::Hash for Repeats {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.0 != 0 {
+            self.0.hash(state);
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -470,6 +484,7 @@ impl Rulebook {
                 state.current = (state.current + 1) % state.players;
                 state.step = 0;
                 state.done = 0;
+                state.reps = Repeats(0);
             }
             if self.step_has_moves(state) {
                 return;
@@ -483,6 +498,7 @@ impl Rulebook {
             let (step, seat) = (u16::from(state.step), state.current);
             events.emit(|| Event::Skipped { step, seat });
             state.step += 1;
+            state.reps = Repeats(0);
         }
     }
 
@@ -526,6 +542,7 @@ impl Rulebook {
             rng: GameRng::new(setup.seed),
             figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
             counts: self.start_counts(players),
+            reps: Repeats(0),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
@@ -659,7 +676,25 @@ impl Rules for Rulebook {
         );
         state.done |= 1 << a;
         state.args[a] = action.arg;
-        state.step += 1;
+        // A step taking several actions stays until it has had them all.
+        state.reps = Repeats(state.reps.0.saturating_add(1));
+        let times = self
+            .steps
+            .get(usize::from(state.step))
+            .and_then(|s| s.repeat.as_ref());
+        let again = times.is_some_and(|t| {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: -1,
+                row: -1,
+            };
+            i64::from(state.reps.0) < self.eval(t, &ctx)
+        });
+        if !again {
+            state.step += 1;
+            state.reps = Repeats(0);
+        }
         self.advance(state, events);
     }
 
