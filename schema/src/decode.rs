@@ -319,8 +319,16 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     let stages = f.table("stages", |dec, _, n| {
         let mut f = dec.fields(n, "a stage")?;
         let steps = f.required_strs("steps");
+        let rounds = f.str("rounds");
+        let first = f.str("first");
+        let order = f.str("order");
         f.finish();
-        Some(StageDef { steps: steps? })
+        Some(StageDef {
+            steps: steps?,
+            rounds,
+            first,
+            order,
+        })
     });
     let steps = f.table("steps", |dec, _, n| {
         let mut f = dec.fields(n, "a step")?;

@@ -521,6 +521,17 @@ pub struct SetupDef {
 pub struct StageDef {
     /// Step names, in order.
     pub steps: Vec<Sp<String>>,
+    /// A stage besides `turn` is played before it: this many rounds of every seat's steps
+    /// (a number or a param, plain or by player count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Sp<String>>,
+    /// Who starts it: `"first"` (P1, default) or `"last"` seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<Sp<String>>,
+    /// Which way it goes round the table: `"clockwise"` (P1, P2, …; default) or
+    /// `"counter-clockwise"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<Sp<String>>,
 }
 
 /// `[steps.<name>]`.

@@ -34,7 +34,7 @@ fn run(pack: &std::path::Path, script: &str) -> Option<String> {
     };
     game.replay(&file, options)
         .failure
-        .map(|f| f.problem.to_string())
+        .map(|f| format!("step {}: {}", f.step.unwrap_or(0), f.problem))
 }
 
 #[test]
@@ -59,4 +59,44 @@ fn a_repeated_step_takes_its_actions_then_passes_the_turn() {
     assert!(failure.contains("P2"), "{failure}");
     let _ = std::fs::remove_dir_all(pack);
     let _ = std::fs::remove_dir_all(one);
+}
+
+/// A copy of ring-places whose Knights are placed in a stage before the turns: a round per Knight,
+/// from the last seat, counter-clockwise (P3, P2, P1 with one Knight each), then the turns
+/// from P1.
+#[test]
+fn a_stage_before_the_turns_goes_round_its_way_then_the_turns_begin() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/ring-places/pack.toml");
+    let text = std::fs::read_to_string(src).unwrap();
+    let staged = text.replace(
+        "[stages.turn]",
+        "[stages.placement]\nsteps = [\"placing\"]\nrounds = \"knights\"\nfirst = \"last\"\norder = \"counter-clockwise\"\n\n[steps.placing]\nactions = [\"place\"]\n\n[stages.turn]",
+    );
+    // One Knight each with three players, so the placing order shows.
+    let staged = staged.replace("3 = 2 }", "3 = 1 }");
+    assert_ne!(text, staged);
+    let dir = std::env::temp_dir().join(format!("grail-ring-staged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), staged).unwrap();
+    let script = r#"(
+    game: "ring-places",
+    players: 3,
+    seed: 1,
+    steps: [
+        Expect("step", "P3 placing"),
+        Illegal("move bronze@7 1", "not offered now"),
+        Play("P3: place 1"),
+        Play("P2: place 2"),
+        Expect("step", "P1 placing"),
+        Play("P1: place 6"),
+        Expect("knight P1", "6"),
+        // The turns begin with P1, who now may move or give a ring (all are placed).
+        Expect("step", "P1 place"),
+        Play("P1: move bronze@7 1"),
+        Expect("step", "over"),
+    ],
+)"#;
+    let failure = run(&dir, script);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(failure, None);
 }

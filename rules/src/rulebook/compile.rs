@@ -60,6 +60,9 @@ pub struct Compiler<'p> {
     pub board: Option<super::ring::Board>,
     /// `[counters.*]` (`counters.rs`).
     pub counter_defs: Vec<super::counters::Counter>,
+    /// The stages before the turns (`stages.rs`) and how many steps the turn has.
+    pub stages: Vec<super::stages::Stage>,
+    pub turn_steps: usize,
 }
 
 impl<'p> Compiler<'p> {
@@ -75,6 +78,8 @@ impl<'p> Compiler<'p> {
             action_cards: Vec::new(),
             board: None,
             counter_defs: Vec::new(),
+            stages: Vec::new(),
+            turn_steps: 0,
         }
     }
 
@@ -884,46 +889,47 @@ impl<'p> Compiler<'p> {
             self.diags.push(d);
             return Vec::new();
         };
-        for (name, _) in rb.stages.iter().filter(|(k, _)| k.value != "turn") {
-            let msg = format!(
-                "stage `{}` is never entered: only `turn` is played so far",
-                name.value
-            );
-            self.error("unreachable", msg, &name.loc, name.loc.span.clone());
-        }
         let mut steps = Vec::new();
-        for step in &turn.steps {
+        let mut step_of = |c: &mut Self, step: &Sp<String>| -> Option<Step> {
+            let rb = &c.pack.rulebook;
             let Some(def) = rb.steps.get(&step.value) else {
                 let msg = grail_engine::diag::no_such("step", &step.value, rb.steps.keys());
-                self.error("unknown-step", msg, &step.loc, step.loc.span.clone());
-                continue;
+                c.error("unknown-step", msg, &step.loc, step.loc.span.clone());
+                return None;
             };
             let mut actions = Vec::new();
             for a in &def.actions {
-                match self.action_names.iter().position(|n| *n == a.value) {
+                match c.action_names.iter().position(|n| *n == a.value) {
                     Some(i) => actions.push(i),
                     None => {
                         let msg = grail_engine::diag::no_such(
                             "action",
                             &a.value,
-                            self.action_names.iter().map(String::as_str),
+                            c.action_names.iter().map(String::as_str),
                         );
-                        self.error("unknown-action", msg, &a.loc, a.loc.span.clone());
+                        c.error("unknown-action", msg, &a.loc, a.loc.span.clone());
                     }
                 }
             }
             let repeat = def
                 .repeat
                 .as_ref()
-                .and_then(|r| self.expression(r, NO_SCOPE, false));
-            steps.push(Step {
+                .and_then(|r| c.expression(r, NO_SCOPE, false));
+            Some(Step {
                 name: step.value.clone(),
                 actions,
                 repeat,
-            });
+            })
+        };
+        for step in &turn.steps {
+            if let Some(st) = step_of(self, step) {
+                steps.push(st);
+            }
         }
+        self.turn_steps = steps.len();
+        self.stages = self.pre_stages(&mut steps, &mut step_of);
         for (name, _) in rb.steps.iter() {
-            if !turn.steps.iter().any(|s| s.value == name.value) {
+            if !steps.iter().any(|s| s.name == name.value) {
                 let msg = format!("step `{}` is in no stage", name.value);
                 self.error("unreachable", msg, &name.loc, name.loc.span.clone());
             }

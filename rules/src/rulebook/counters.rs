@@ -77,7 +77,7 @@ impl Compiler<'_> {
         out
     }
 
-    fn start_value(&self, s: &Sp<String>, players: u8) -> Result<i64, Diagnostic> {
+    pub(super) fn start_value(&self, s: &Sp<String>, players: u8) -> Result<i64, Diagnostic> {
         if let Ok(v) = s.value.trim().parse::<i64>() {
             return Ok(v);
         }
@@ -87,7 +87,7 @@ impl Compiler<'_> {
             Diagnostic::error(
                 "unknown-param",
                 format!(
-                    "a counter starts at a number or a param; {}",
+                    "expected a number or a param; {}",
                     no_such("number param", name, known)
                 ),
             )

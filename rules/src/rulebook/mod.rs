@@ -10,6 +10,7 @@ mod model;
 mod position;
 mod ring;
 mod run;
+mod stages;
 mod syntax;
 mod view;
 
@@ -43,6 +44,9 @@ pub struct Rulebook {
     /// The ring and its figures, when the game has one.
     board: Option<ring::Board>,
     counters: Vec<counters::Counter>,
+    /// Stages played before the turns; their steps follow the turn's `turn_steps`.
+    stages: Vec<stages::Stage>,
+    turn_steps: usize,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -119,6 +123,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
         board: c.board,
         counters: c.counter_defs,
+        stages: c.stages,
+        turn_steps: c.turn_steps,
         sets: c.sets,
         zones: c.zones,
         table_piles: c.table_piles,

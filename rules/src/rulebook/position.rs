@@ -57,6 +57,7 @@ impl Rulebook {
                         no_such("step", name, self.steps.iter().map(|s| s.name.as_str()))
                     })?;
                 state.step = step as u8;
+                state.stage = self.stage_of_step(step);
                 return Ok(());
             }
             _ => {}

@@ -33,6 +33,8 @@ pub struct State {
     pub(super) counts: super::counters::Counts,
     /// Actions taken so far at a step that takes several (`repeat`).
     pub(super) reps: Repeats,
+    /// A stage before the turns being played, if any (`stages.rs`).
+    pub(super) stage: super::stages::StageAt,
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -464,7 +466,10 @@ impl Rulebook {
     fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
         let mut skipped = 0;
         loop {
-            if usize::from(state.step) >= self.steps.len() {
+            if state.stage.stage != 0 && usize::from(state.step) >= self.stage_end(state) {
+                self.next_in_stage(state);
+            }
+            if state.stage.stage == 0 && usize::from(state.step) >= self.turn_steps {
                 let ctx = Ctx {
                     state,
                     player: 0,
@@ -543,6 +548,7 @@ impl Rulebook {
             figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
             counts: self.start_counts(players),
             reps: Repeats(0),
+            stage: super::stages::StageAt::default(),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
@@ -582,6 +588,7 @@ impl Rulebook {
         }
         if setup.position.is_empty() {
             self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+            self.begin_stages(&mut state);
         } else {
             // A script's position replaces the setup; what it leaves in the starting zones
             // is shuffled (and stacked) as a deck would be.

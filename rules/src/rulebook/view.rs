@@ -351,10 +351,13 @@ impl Rulebook {
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
             (None, Some(step)) => {
+                let when = match state.stage.stage {
+                    0 => format!("turn {}", state.turn),
+                    k => format!("stage `{}`", self.stages[usize::from(k) - 1].name),
+                };
                 let _ = writeln!(
                     out,
-                    "turn {}: {} at step `{}`",
-                    state.turn,
+                    "{when}: {} at step `{}`",
                     seat_name(usize::from(state.current)),
                     step.name
                 );
