@@ -9,6 +9,7 @@ mod figures;
 mod model;
 mod position;
 mod ring;
+mod ring_check;
 mod run;
 mod stages;
 mod syntax;
