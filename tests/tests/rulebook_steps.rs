@@ -100,3 +100,101 @@ fn a_stage_before_the_turns_goes_round_its_way_then_the_turns_begin() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(failure, None);
 }
+
+/// A zone per seat with `start = "all"`: every seat has its own copy of the set (its own
+/// deck, as each Artus player has the same cards), shuffled seat by seat with
+/// `shuffle deck(each)`; conservation counts a copy per seat, and a position takes a seat's
+/// cards from that seat's deck.
+#[test]
+fn every_seat_has_its_own_deck() {
+    let pack = r#"
+[pack]
+id = "own-decks"
+name = "Own decks"
+rules = "rulebook"
+players = { min = 2, max = 3 }
+
+[sets.cards]
+total = 3
+[sets.cards.attributes]
+value = { min = 1, max = 3 }
+[[sets.cards.cards]]
+id = "one"
+value = 1
+[[sets.cards.cards]]
+id = "two"
+value = 2
+[[sets.cards.cards]]
+id = "three"
+value = 3
+
+[zones.deck]
+holds = "cards"
+owner = "each"
+start = "all"
+layout = "stack"
+visible = "count"
+
+[zones.hand]
+holds = "cards"
+owner = "each"
+layout = "hand"
+visible = "owner"
+
+[setup]
+do = "shuffle deck(each)"
+
+[stages.turn]
+steps = ["draw"]
+
+[steps.draw]
+actions = ["draw"]
+
+[actions.draw]
+do = "draw 1 from deck(current) to hand(current)"
+
+[end]
+when = "count(deck(current)) = 0"
+score = "sum(value, hand(P))"
+"#;
+    let dir = std::env::temp_dir().join(format!("grail-own-decks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), pack).unwrap();
+    let script = r#"(
+    game: "own-decks",
+    players: 2,
+    seed: 4,
+    steps: [
+        Expect("deck P1 as P2", "3 cards"),
+        Expect("deck P2 as P1", "3 cards"),
+        Play("draw"), Play("draw"), Play("draw"), Play("draw"), Play("draw"),
+        // P1's third draw empties P1's own deck; P2's still holds a card.
+        Expect("hand P1 as P1", "one two three"),
+        Expect("deck P2 as P2", "1 card"),
+        End(reason: "end"),
+    ],
+)"#;
+    let positioned = r#"(
+    game: "own-decks",
+    players: 2,
+    seed: 4,
+    position: { "hand P1": ["two"], "hand P2": ["two", "three"] },
+    steps: [
+        Expect("deck P1 as P1", "2 cards"),
+        Expect("deck P2 as P2", "1 card"),
+    ],
+)"#;
+    let twice = r#"(
+    game: "own-decks",
+    players: 2,
+    seed: 4,
+    position: { "hand P1": ["two", "two"] },
+    steps: [],
+)"#;
+    let results = [run(&dir, script), run(&dir, positioned), run(&dir, twice)];
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(results[0], None);
+    assert_eq!(results[1], None);
+    let refused = results[2].clone().expect("a second two is refused");
+    assert!(refused.contains("no `two` is left"), "{refused}");
+}

@@ -234,9 +234,11 @@ impl<'p> Compiler<'p> {
             *counter += rows;
             let start_all = def.start.as_ref().map(|s| s.value) == Some(ZoneStart::All);
             if start_all {
-                if owned || layout == Layout::Rows {
+                // A zone per seat starting with every card: each seat has its own copy of
+                // the set (its own deck).
+                if layout == Layout::Rows {
                     let msg = format!(
-                        "zone `{}` cannot start with every card: only a single table zone can",
+                        "zone `{}` cannot start with every card: a zone with rows cannot",
                         name.value
                     );
                     self.error("invalid-value", msg, &name.loc, name.loc.span.clone());

@@ -33,6 +33,7 @@ pub struct Zone {
     pub rows: usize,
     /// Where its piles start: among the table's piles, or inside each seat's block.
     pub first: usize,
+    /// Starts with every copy of its set; a zone per seat: each seat its own copy.
     pub start_all: bool,
 }
 

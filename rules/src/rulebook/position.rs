@@ -92,7 +92,17 @@ impl Rulebook {
         else {
             return Err(format!("no zone starts with the cards of set `{}`", set.id));
         };
-        let from = self.pile(start, 0, 0);
+        // A seat's own deck for a set each seat has a copy of.
+        let (_, seat, _) = self.locate(pile);
+        let from = self.pile(
+            start,
+            if self.zones[start].owned {
+                seat.unwrap_or(0)
+            } else {
+                0
+            },
+            0,
+        );
         for id in cards {
             let Some(t) = set.cards.iter().position(|c| c == id) else {
                 return Err(no_such(

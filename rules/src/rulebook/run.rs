@@ -272,19 +272,30 @@ impl Rulebook {
             };
             match effect {
                 Effect::Shuffle(z) => {
-                    let piles = self.piles_of(z, &ctx);
-                    for p in piles {
-                        state.rng.shuffle(&mut state.piles[p]);
-                        // A script's stacked cards go on top, the first named drawn first.
-                        if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
-                            for &c in cards.iter().rev() {
-                                if let Some(i) = state.piles[p].iter().position(|&x| x == c) {
-                                    state.piles[p].remove(i);
-                                    state.piles[p].push(c);
+                    // `Z(each)`: every seat's, in seat order.
+                    let each = z.who == Who::Each;
+                    let single = self.piles_of(z, &ctx);
+                    let rows = self.zones[z.zone].rows;
+                    for seat in 0..if each { usize::from(state.players) } else { 1 } {
+                        let piles = if each {
+                            let p = self.pile(z.zone, seat, 0);
+                            p..p + rows
+                        } else {
+                            single.clone()
+                        };
+                        for p in piles {
+                            state.rng.shuffle(&mut state.piles[p]);
+                            // A script's stacked cards go on top, the first named drawn first.
+                            if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
+                                for &c in cards.iter().rev() {
+                                    if let Some(i) = state.piles[p].iter().position(|&x| x == c) {
+                                        state.piles[p].remove(i);
+                                        state.piles[p].push(c);
+                                    }
                                 }
                             }
+                            events.emit(|| Event::Shuffled { pile: p as u32 });
                         }
-                        events.emit(|| Event::Shuffled { pile: p as u32 });
                     }
                 }
                 Effect::Deal { count, from, to } => {
@@ -552,9 +563,12 @@ impl Rulebook {
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
-            let pile = self.pile(zi, 0, 0);
-            for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
-                state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+            let seats = if z.owned { players } else { 1 };
+            for seat in 0..seats {
+                let pile = self.pile(zi, seat, 0);
+                for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
+                    state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+                }
             }
         }
         let mut stack = Vec::new();
@@ -562,12 +576,12 @@ impl Rulebook {
             let Some(zi) = self
                 .zones
                 .iter()
-                .position(|z| z.name == *zone && z.start_all)
+                .position(|z| z.name == *zone && z.start_all && !z.owned)
             else {
                 let starts: Vec<&str> = self
                     .zones
                     .iter()
-                    .filter(|z| z.start_all)
+                    .filter(|z| z.start_all && !z.owned)
                     .map(|z| z.name.as_str())
                     .collect();
                 return Err(grail_engine::diag::no_such("stackable zone", zone, starts));
@@ -598,7 +612,11 @@ impl Rulebook {
                 .map(|zone| {
                     Effect::Shuffle(ZoneRef {
                         zone,
-                        who: Who::Table,
+                        who: if self.zones[zone].owned {
+                            Who::Each
+                        } else {
+                            Who::Table
+                        },
                         row: None,
                     })
                 })
@@ -806,6 +824,16 @@ impl Rules for Rulebook {
         // Sets no zone holds (a ring's seats and plates) are not cards in play.
         let held = |si: usize| self.zones.iter().any(|z| z.set == si);
         for (si, set) in self.sets.iter().enumerate().filter(|&(si, _)| held(si)) {
+            // A set each seat has its own copy of.
+            let copies = if self
+                .zones
+                .iter()
+                .any(|z| z.set == si && z.start_all && z.owned)
+            {
+                usize::from(state.players)
+            } else {
+                1
+            };
             let mut seen = vec![0usize; set.cards.len()];
             for (p, pile) in state.piles.iter().enumerate() {
                 if self.zones[self.locate(p).0].set == si {
@@ -815,10 +843,12 @@ impl Rules for Rulebook {
                 }
             }
             for (t, &n) in seen.iter().enumerate() {
-                if n != usize::from(set.copies[t]) {
+                if n != usize::from(set.copies[t]) * copies {
                     return Err(format!(
                         "{} {}: {n} in play, {} in the set",
-                        set.id, set.cards[t], set.copies[t]
+                        set.id,
+                        set.cards[t],
+                        usize::from(set.copies[t]) * copies
                     ));
                 }
             }
