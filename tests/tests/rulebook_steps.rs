@@ -107,7 +107,50 @@ fn a_stage_before_the_turns_goes_round_its_way_then_the_turns_begin() {
 /// cards from that seat's deck.
 #[test]
 fn every_seat_has_its_own_deck() {
-    let pack = r#"
+    let pack = OWN_DECKS;
+    let dir = std::env::temp_dir().join(format!("grail-own-decks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), pack).unwrap();
+    let script = r#"(
+    game: "own-decks",
+    players: 2,
+    seed: 4,
+    steps: [
+        Expect("deck P1 as P2", "3 cards"),
+        Expect("deck P2 as P1", "3 cards"),
+        Play("draw"), Play("draw"), Play("draw"), Play("draw"), Play("draw"),
+        // P1's third draw empties P1's own deck; P2's still holds a card.
+        Expect("hand P1 as P1", "one two three"),
+        Expect("deck P2 as P2", "1 card"),
+        End(reason: "end"),
+    ],
+)"#;
+    let positioned = r#"(
+    game: "own-decks",
+    players: 2,
+    seed: 4,
+    position: { "hand P1": ["two"], "hand P2": ["two", "three"] },
+    steps: [
+        Expect("deck P1 as P1", "2 cards"),
+        Expect("deck P2 as P2", "1 card"),
+    ],
+)"#;
+    let twice = r#"(
+    game: "own-decks",
+    players: 2,
+    seed: 4,
+    position: { "hand P1": ["two", "two"] },
+    steps: [],
+)"#;
+    let results = [run(&dir, script), run(&dir, positioned), run(&dir, twice)];
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(results[0], None);
+    assert_eq!(results[1], None);
+    let refused = results[2].clone().expect("a second two is refused");
+    assert!(refused.contains("no `two` is left"), "{refused}");
+}
+
+const OWN_DECKS: &str = r#"
 [pack]
 id = "own-decks"
 name = "Own decks"
@@ -157,44 +200,40 @@ do = "draw 1 from deck(current) to hand(current)"
 when = "count(deck(current)) = 0"
 score = "sum(value, hand(P))"
 "#;
-    let dir = std::env::temp_dir().join(format!("grail-own-decks-{}", std::process::id()));
+
+/// What a seat may know of per-seat decks: every other seat's unseen cards are re-dealt
+/// among that seat's own piles, so each seat still holds exactly one copy of the set.
+#[test]
+fn an_observation_keeps_each_seat_to_its_own_deck() {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    use grail_engine::rng::GameRng;
+
+    let dir = std::env::temp_dir().join(format!("grail-own-decks-obs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("pack.toml"), pack).unwrap();
-    let script = r#"(
-    game: "own-decks",
-    players: 2,
-    seed: 4,
-    steps: [
-        Expect("deck P1 as P2", "3 cards"),
-        Expect("deck P2 as P1", "3 cards"),
-        Play("draw"), Play("draw"), Play("draw"), Play("draw"), Play("draw"),
-        // P1's third draw empties P1's own deck; P2's still holds a card.
-        Expect("hand P1 as P1", "one two three"),
-        Expect("deck P2 as P2", "1 card"),
-        End(reason: "end"),
-    ],
-)"#;
-    let positioned = r#"(
-    game: "own-decks",
-    players: 2,
-    seed: 4,
-    position: { "hand P1": ["two"], "hand P2": ["two", "three"] },
-    steps: [
-        Expect("deck P1 as P1", "2 cards"),
-        Expect("deck P2 as P2", "1 card"),
-    ],
-)"#;
-    let twice = r#"(
-    game: "own-decks",
-    players: 2,
-    seed: 4,
-    position: { "hand P1": ["two", "two"] },
-    steps: [],
-)"#;
-    let results = [run(&dir, script), run(&dir, positioned), run(&dir, twice)];
+    std::fs::write(dir.join("pack.toml"), OWN_DECKS).unwrap();
+    let loaded = grail_schema::Loader::new(&grail_schema::Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(results[0], None);
-    assert_eq!(results[1], None);
-    let refused = results[2].clone().expect("a second two is refused");
-    assert!(refused.contains("no `two` is left"), "{refused}");
+    let rules = grail_rules::rulebook::compile(&loaded.pack.expect("own-decks loads")).unwrap();
+    for seed in 0..20 {
+        let mut state = rules.setup(&Setup::new(3, seed)).unwrap();
+        let mut out = Vec::new();
+        for _ in 0..4 {
+            rules.legal_actions(&state, &mut out);
+            rules.apply(&mut state, &out[0], &mut NoEvents);
+        }
+        let view = rules.observe(&state, 0, &mut GameRng::new(seed));
+        for p in 1..=3 {
+            let mut cards: Vec<String> = rules
+                .zones(&view)
+                .into_iter()
+                .filter(|(name, _)| name.ends_with(&format!(" P{p}")))
+                .flat_map(|(_, ids)| ids)
+                .collect();
+            cards.sort();
+            assert_eq!(cards, ["one", "three", "two"], "seed {seed}: P{p}'s cards");
+        }
+    }
 }

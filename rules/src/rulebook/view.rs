@@ -523,9 +523,31 @@ impl Rulebook {
     pub(super) fn observation(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
         let mut view = state.clone();
         view.rng = rng.fork();
-        for set in 0..self.sets.len() {
+        // A set each seat has its own copy of is re-dealt seat by seat (and the table's
+        // piles of it apart): a seat's unseen cards stay among that seat's piles.
+        let groups = (0..self.sets.len()).flat_map(|set| {
+            let own = self
+                .zones
+                .iter()
+                .any(|z| z.set == set && z.start_all && z.owned);
+            let owners: Vec<Option<Option<usize>>> = if own {
+                (0..usize::from(state.players))
+                    .map(|o| Some(Some(o)))
+                    .chain([Some(None)])
+                    .collect()
+            } else {
+                vec![None]
+            };
+            owners.into_iter().map(move |o| (set, o))
+        });
+        for (set, owner) in groups {
             let hidden: Vec<usize> = (0..state.piles.len())
-                .filter(|&p| !self.sees(p, Some(seat)) && self.zones[self.locate(p).0].set == set)
+                .filter(|&p| {
+                    let (zone, pile_seat, _) = self.locate(p);
+                    !self.sees(p, Some(seat))
+                        && self.zones[zone].set == set
+                        && owner.is_none_or(|o| pile_seat == o)
+                })
                 .collect();
             let mut pool: Vec<u16> = hidden
                 .iter()
