@@ -27,6 +27,9 @@ pub struct Setup {
     pub players: usize,
     pub seed: u64,
     pub stack: Vec<(String, Vec<String>)>,
+    /// A script's starting position: entry (a zone, figure or counter, named as the rules'
+    /// queries name it) → what it holds. Empty: the game is set up as usual.
+    pub position: Vec<(String, Vec<String>)>,
 }
 
 impl Setup {
@@ -35,6 +38,7 @@ impl Setup {
             players,
             seed,
             stack: Vec::new(),
+            position: Vec::new(),
         }
     }
 }
@@ -215,4 +219,10 @@ pub trait Rules: Send + Sync {
     /// figure per seat, …). The property tests call it after every move; `Err` says what
     /// is broken.
     fn check_invariants(&self, state: &Self::State) -> Result<(), String>;
+
+    /// Whether `setup` honours [`Setup::position`]; the replay runner refuses a script
+    /// stating a position to rules that would ignore it.
+    fn takes_positions(&self) -> bool {
+        false
+    }
 }

@@ -265,6 +265,7 @@ fn run_chunk<R: Rules>(
                     players,
                     seed,
                     stack: BTreeMap::new(),
+                    position: BTreeMap::new(),
                     agents: Some((0..players).map(|s| config.agent(s).to_string()).collect()),
                     steps,
                 },

@@ -10,10 +10,10 @@ use std::ops::Range;
 use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
-    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, DomainDef,
-    EffectDef, EndDef, IntRange, Layout, Loc, OverrideDef, PackFile, PackHeader, ParamValue,
-    ParamsDef, PayDef, Players, RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table,
-    Visibility, ZoneDef, ZoneOwner, ZoneStart,
+    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, CounterDef,
+    DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef, PackFile,
+    PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef, RulebookDef, SetDef, SetupDef, Sp,
+    StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -356,8 +356,16 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     let stages = f.table("stages", |dec, _, n| {
         let mut f = dec.fields(n, "a stage")?;
         let steps = f.required_strs("steps");
+        let rounds = f.str("rounds");
+        let first = f.str("first");
+        let order = f.str("order");
         f.finish();
-        Some(StageDef { steps: steps? })
+        Some(StageDef {
+            steps: steps?,
+            rounds,
+            first,
+            order,
+        })
     });
     let steps = f.table("steps", |dec, _, n| {
         let mut f = dec.fields(n, "a step")?;
@@ -365,18 +373,23 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let optional = f.bool("optional");
         let prompt = f.str("prompt");
         let by_card = f.bool("by_card");
+        let repeat = f.str("repeat");
         f.finish();
         Some(StepDef {
             actions: actions?,
             optional,
             prompt,
             by_card,
+            repeat,
         })
     });
     let actions = f.table("actions", |dec, _, n| {
         let mut f = dec.fields(n, "an action")?;
         let card = f.str("card");
         let row = f.str("row");
+        let seat = f.str("seat");
+        let figure = f.str("figure");
+        let steps = f.str("steps");
         let guard = f.str("if");
         let effects = f.required_str("do");
         let pay = f.node("pay").and_then(|n| {
@@ -398,6 +411,9 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         Some(ActionDef {
             card,
             row,
+            seat,
+            figure,
+            steps,
             guard,
             effects: effects?,
             pay,
@@ -429,7 +445,29 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         Some(BotDef { worth: worth? })
     });
     let queries = f.table("queries", |dec, _, n| dec.str(n, "a query"));
+    let figures = f.table("figures", |dec, _, n| figure(dec, n));
+    let roles = f.table("roles", |dec, _, n| {
+        let mut f = dec.fields(n, "a role")?;
+        let figure = f.required_str("figure");
+        let start = f.required_str("start");
+        f.finish();
+        Some(RoleDef {
+            figure: figure?,
+            start: start?,
+        })
+    });
+    let counters = f.table("counters", |dec, _, n| {
+        let mut f = dec.fields(n, "a counter")?;
+        let owner = f.choice(
+            "owner",
+            &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
+        );
+        let start = f.str("start");
+        f.finish();
+        Some(CounterDef { owner, start })
+    });
     RulebookDef {
+        counters,
         zones,
         setup,
         stages,
@@ -438,7 +476,31 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         end,
         bot,
         queries,
+        figures,
+        roles,
     }
+}
+
+fn figure(dec: &mut Decoder, node: &Node) -> Option<FigureDef> {
+    let mut f = dec.fields(node, "a figure")?;
+    let on = f.required_str("on");
+    let owner = f.choice(
+        "owner",
+        &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
+    );
+    let count = f.str("count");
+    let set = f.str("set");
+    let start = f.str("start");
+    let counters = f.strs("counters");
+    f.finish();
+    Some(FigureDef {
+        on: on?,
+        owner,
+        count,
+        set,
+        start,
+        counters,
+    })
 }
 
 fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
@@ -460,12 +522,19 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
             ("stack", Layout::Stack),
             ("hand", Layout::Hand),
             ("rows", Layout::Rows),
+            ("ring", Layout::Ring),
         ],
     );
     let by = f.str("by");
     let refill = f.str("refill");
     let tally = f.str("tally");
     let marks = f.str("marks");
+    let plates = f.str("plates");
+    let follow = f.str("follow");
+    let at = f.str("at");
+    let numbered = f.str("numbered");
+    let forward = f.str("forward");
+    let displace = f.str("displace");
     let visible = f.choice(
         "visible",
         &[
@@ -488,6 +557,12 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         refill,
         tally,
         marks,
+        plates,
+        follow,
+        at,
+        numbered,
+        forward,
+        displace,
     })
 }
 

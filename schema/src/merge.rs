@@ -25,6 +25,9 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.steps, from.steps, "step", diags);
     join(&mut to.actions, from.actions, "action", diags);
     join(&mut to.queries, from.queries, "query", diags);
+    join(&mut to.figures, from.figures, "figure", diags);
+    join(&mut to.roles, from.roles, "role", diags);
+    join(&mut to.counters, from.counters, "counter", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -114,6 +117,15 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.queries.0 {
         replace(&mut to.queries, key, value);
+    }
+    for (key, value) in from.figures.0 {
+        replace(&mut to.figures, key, value);
+    }
+    for (key, value) in from.roles.0 {
+        replace(&mut to.roles, key, value);
+    }
+    for (key, value) in from.counters.0 {
+        replace(&mut to.counters, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

@@ -414,6 +414,15 @@ pub struct RulebookDef {
     /// "marks(P)"`): `P` stands for a seat and `row` for a row, in the name and the value.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub queries: Table<Sp<String>>,
+    /// Figures standing on the seats of a `ring` zone.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub figures: Table<FigureDef>,
+    /// Roles one figure holds at a time (the King); a ring's plates may follow one.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub roles: Table<RoleDef>,
+    /// Numbers the game keeps: one for the table, or one per seat (a score).
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub counters: Table<CounterDef>,
 }
 
 impl RulebookDef {
@@ -426,6 +435,9 @@ impl RulebookDef {
             && self.end.is_none()
             && self.bot.is_none()
             && self.queries.is_empty()
+            && self.figures.is_empty()
+            && self.roles.is_empty()
+            && self.counters.is_empty()
     }
 }
 
@@ -458,6 +470,26 @@ pub struct ZoneDef {
     /// `"$seals_per_player"`): a card carries at most one, and shows whose it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub marks: Option<Sp<String>>,
+    /// For `ring`: a set whose cards are plates turning with the table, one per seat, in
+    /// their `position` order along the seats' numbering.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plates: Option<Sp<String>>,
+    /// For `ring` with plates: the role whose figure the plate `at` always faces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow: Option<Sp<String>>,
+    /// For `ring` with plates: the plate (card id) at the followed figure's seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<Sp<String>>,
+    /// For `ring`: the way round seat `i + 1` lies from seat `i`, `"clockwise"` or
+    /// `"counter-clockwise"` (default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numbered: Option<Sp<String>>,
+    /// For `ring`: the way a figure stepping forward goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forward: Option<Sp<String>>,
+    /// For `ring`: the way a figure displaced from its seat goes, to the next empty seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub displace: Option<Sp<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -484,6 +516,9 @@ pub enum Layout {
     Hand,
     /// Ordered rows, one per value of the attribute `by`.
     Rows,
+    /// Seats round a table (one per card of the set it `holds`, numbered in card order),
+    /// on which figures stand.
+    Ring,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -512,6 +547,17 @@ pub struct SetupDef {
 pub struct StageDef {
     /// Step names, in order.
     pub steps: Vec<Sp<String>>,
+    /// A stage besides `turn` is played before it: this many rounds of every seat's steps
+    /// (a number or a param, plain or by player count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Sp<String>>,
+    /// Who starts it: `"first"` (P1, default) or `"last"` seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<Sp<String>>,
+    /// Which way it goes round the table: `"clockwise"` (P1, P2, …; default) or
+    /// `"counter-clockwise"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<Sp<String>>,
 }
 
 /// `[steps.<name>]`.
@@ -530,6 +576,10 @@ pub struct StepDef {
     /// from, in zone order, each of them in the listed order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_card: Option<Sp<bool>>,
+    /// How many actions the step takes before the next (a number or `$param`, read when
+    /// the step is played); default 1. It ends early when nothing is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<Sp<String>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.
@@ -542,6 +592,16 @@ pub struct ActionDef {
     /// A row parameter: `"row in discards"` (a row of a `rows` zone that holds a card).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<Sp<String>>,
+    /// A seat parameter: `"seat in table"` (a seat of a `ring` zone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Sp<String>>,
+    /// A figure parameter: `"figure in knight(current) or prince"` (figures on the ring).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Sp<String>>,
+    /// With `figure`: how far it steps, `"1..5"`; a negative bound steps backward too
+    /// (`"-5..5"`, never 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Sp<String>>,
     /// The guard: a condition that must hold.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<Sp<String>>,
@@ -592,6 +652,54 @@ pub struct EndDef {
     /// Breaks a tie for the best score: the highest wins, a further tie shares.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tiebreak: Option<Sp<String>>,
+}
+
+/// `[figures.<name>]`: figures of one kind on a ring. Either each seat owns `count` of them
+/// (placed during play), or there is one per card of `set`, standing on the seat its
+/// attribute `start` names from the beginning.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct FigureDef {
+    /// The `ring` zone they stand on.
+    pub on: Sp<String>,
+    /// `"each"`: every seat owns `count` of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Sp<ZoneOwner>>,
+    /// With `owner = "each"`: the param (plain or by player count) saying how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<Sp<String>>,
+    /// Without an owner: one figure per card of this set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set: Option<Sp<String>>,
+    /// With `set`: the card attribute holding the seat a figure starts on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Sp<String>>,
+    /// Counters each figure carries (rings); with `set`, each starts at the card's attribute
+    /// of that name when the set declares one, else at 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<Sp<String>>,
+}
+
+/// `[counters.<name>]`: a number the game keeps.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CounterDef {
+    /// One for the table (default) or one per seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Sp<ZoneOwner>>,
+    /// Its value at the start: a number or a param (`"$rings"`); default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Sp<String>>,
+}
+
+/// `[roles.<name>]`: a role one figure of a kind holds.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RoleDef {
+    /// The figure kind that holds it.
+    pub figure: Sp<String>,
+    /// The card id of the figure holding it at the start.
+    pub start: Sp<String>,
 }
 
 /// `[bot]`.

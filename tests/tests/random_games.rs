@@ -81,3 +81,45 @@ fn random_games_keep_the_invariants_end_and_replay() {
         }
     }
 }
+
+/// The same properties for description-only packs that are not bundled: the ring game of
+/// `tests/packs/ring-places` (figures placed, moved and displaced, rings and crownings) and
+/// `docs/examples/five-trails`.
+#[test]
+fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for pack in ["tests/packs/ring-places", "docs/examples/five-trails"] {
+        let dir = root.join(pack);
+        let game =
+            grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
+                .unwrap_or_else(|e| panic!("{pack}: {e}"));
+        for players in game.players() {
+            for seed in 0..12 {
+                let bots = if seed % 3 == 0 {
+                    AgentKind::Greedy
+                } else {
+                    AgentKind::Random
+                };
+                let (digests, file) = play(game.as_ref(), players, seed, bots);
+                assert_eq!(
+                    digests,
+                    play(game.as_ref(), players, seed, bots).0,
+                    "{pack} {players}p seed {seed}: same seed, same game"
+                );
+                let run = game.replay(
+                    &file,
+                    ReplayOptions {
+                        verify: true,
+                        ignore_content_hash: false,
+                        pack_chosen: true,
+                    },
+                );
+                assert!(
+                    run.passed(),
+                    "{pack} {players}p seed {seed}: {:?}",
+                    run.failure
+                );
+            }
+        }
+    }
+}

@@ -53,6 +53,20 @@ pub fn step_offsets(src: &str) -> Vec<usize> {
     offsets
 }
 
+/// Byte offset of the top-level field `name` (`position: {`), skipping comments and strings.
+pub fn field_offset(src: &str, name: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (tok, start) in tokenize(src.as_bytes()) {
+        match tok {
+            Tok::Open | Tok::OpenList => depth += 1,
+            Tok::Close => depth = depth.saturating_sub(1),
+            Tok::Ident(end) if depth == 1 && &src[start..end] == name => return Some(start),
+            _ => {}
+        }
+    }
+    None
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tok {
     Open,

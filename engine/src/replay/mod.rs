@@ -66,6 +66,11 @@ pub struct Replay {
     /// Pile name → card ids put on top after the seeded shuffle, first id on top.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stack: BTreeMap<String, Vec<String>>,
+    /// The position the game starts from instead of its setup (rules that take one):
+    /// entry → what it holds, named as the game's script queries name them
+    /// (`"hand P1": ["red-5"]`, `"knight P1": ["4", "8"]`, `"turn": ["P2"]`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub position: BTreeMap<String, Vec<String>>,
     /// Who played each seat (`"human"`, `"greedy"`), for the reader; also how a saved game
     /// knows its bots when resumed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -217,6 +222,17 @@ impl ReplayFile {
         }
         Some(line_col(text, *self.step_offsets.get(index)?))
     }
+
+    /// Line and column of an entry of the file's `position`, else of `position` itself.
+    pub fn position_entry(&self, entry: Option<&str>) -> Option<(usize, usize)> {
+        let text = self.text.as_deref()?;
+        let at = locate::field_offset(text, "position")?;
+        let found = entry.and_then(|e| {
+            let quoted = format!("{e:?}");
+            text[at..].find(&quoted).map(|i| at + i)
+        });
+        Some(line_col(text, found.unwrap_or(at)))
+    }
 }
 
 fn parse_ron(text: &str) -> Result<Replay, FileError> {
@@ -269,6 +285,11 @@ impl Replay {
                 .iter()
                 .map(|(pile, cards)| (pile.clone(), cards.clone()))
                 .collect(),
+            position: self
+                .position
+                .iter()
+                .map(|(entry, held)| (entry.clone(), held.clone()))
+                .collect(),
         }
     }
 
@@ -298,6 +319,7 @@ impl Replay {
             players: m.setup().players,
             seed: m.setup().seed,
             stack: m.setup().stack.iter().cloned().collect(),
+            position: m.setup().position.iter().cloned().collect(),
             agents,
             steps,
         }
@@ -394,6 +416,7 @@ mod tests {
             players: 2,
             seed: 7,
             stack: BTreeMap::new(),
+            position: BTreeMap::new(),
             agents: Some(vec!["human".into(), "greedy".into()]),
             steps,
         }

@@ -262,10 +262,31 @@ fn run_to_match<'r, R: Rules>(
         }));
         return (None, run);
     }
+    if !replay.position.is_empty() && !rules.takes_positions() {
+        run.failure = Some(Failure {
+            position: file.position_entry(None),
+            ..whole(Problem::Setup(format!(
+                "the rules of {} do not take a starting position",
+                rules.game_id()
+            )))
+        });
+        return (None, run);
+    }
     let mut m = match Match::new(rules, replay.setup()) {
         Ok(m) => m,
         Err(e) => {
-            run.failure = Some(whole(Problem::Setup(e)));
+            // A refused position names the entry it refuses in backticks: point at it.
+            let position = (!replay.position.is_empty()).then(|| {
+                let entry = replay
+                    .position
+                    .keys()
+                    .find(|k| e.contains(&format!("`{k}`")));
+                file.position_entry(entry.map(String::as_str))
+            });
+            run.failure = Some(Failure {
+                position: position.flatten(),
+                ..whole(Problem::Setup(e))
+            });
             return (None, run);
         }
     };

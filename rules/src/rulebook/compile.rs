@@ -14,7 +14,7 @@ use super::syntax::{self, Ast, Node, Op, Statement};
 
 /// What an expression stands for, for checking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
+pub enum Kind {
     Int,
     Bool,
     Card(usize),
@@ -29,12 +29,18 @@ pub struct Scope {
     pub row: Option<usize>,
     /// `P` (a score) or not.
     pub player: bool,
+    /// The action has a seat parameter (`seat`).
+    pub seat: bool,
+    /// The action has a figure parameter (`figure`, and `steps` with a distance).
+    pub figure: bool,
 }
 
 pub const NO_SCOPE: Scope = Scope {
     card: None,
     row: None,
     player: false,
+    seat: false,
+    figure: false,
 };
 
 const FUNCTIONS: &[&str] = &[
@@ -53,6 +59,13 @@ pub struct Compiler<'p> {
     /// parameter's set.
     pub action_names: Vec<String>,
     pub action_cards: Vec<Option<usize>>,
+    /// The ring and its figures, when the game has one (`ring.rs`).
+    pub board: Option<super::ring::Board>,
+    /// `[counters.*]` (`counters.rs`).
+    pub counter_defs: Vec<super::counters::Counter>,
+    /// The stages before the turns (`stages.rs`) and how many steps the turn has.
+    pub stages: Vec<super::stages::Stage>,
+    pub turn_steps: usize,
 }
 
 impl<'p> Compiler<'p> {
@@ -66,6 +79,10 @@ impl<'p> Compiler<'p> {
             seat_piles: 0,
             action_names: Vec::new(),
             action_cards: Vec::new(),
+            board: None,
+            counter_defs: Vec::new(),
+            stages: Vec::new(),
+            turn_steps: 0,
         }
     }
 
@@ -116,7 +133,7 @@ impl<'p> Compiler<'p> {
         self.error("invalid-expression", e.message, &s.loc, span);
     }
 
-    fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
+    pub(super) fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
         if let Some(i) = self.sets.iter().position(|s| s.id == id.value) {
             return Some(i);
         }
@@ -171,6 +188,10 @@ impl<'p> Compiler<'p> {
         let defs = &self.pack.rulebook.zones;
         let mut starts: Vec<(usize, &Sp<String>)> = Vec::new();
         for (name, def) in defs.iter() {
+            // A ring holds figures on seats, not cards (`ring.rs`).
+            if def.layout.value == Layout::Ring {
+                continue;
+            }
             let Some(set) = self.set_index(&def.holds) else {
                 continue;
             };
@@ -226,9 +247,11 @@ impl<'p> Compiler<'p> {
             *counter += rows;
             let start_all = def.start.as_ref().map(|s| s.value) == Some(ZoneStart::All);
             if start_all {
-                if owned || layout == Layout::Rows {
+                // A zone per seat starting with every card: each seat has its own copy of
+                // the set (its own deck).
+                if layout == Layout::Rows {
                     let msg = format!(
-                        "zone `{}` cannot start with every card: only a single table zone can",
+                        "zone `{}` cannot start with every card: a zone with rows cannot",
                         name.value
                     );
                     self.error("invalid-value", msg, &name.loc, name.loc.span.clone());
@@ -398,6 +421,11 @@ impl<'p> Compiler<'p> {
         scope: Scope,
     ) -> Option<(Expr, Kind)> {
         let at = |c: &Self| c.span(s, &node.span);
+        if matches!(node.ast, Ast::Name(_) | Ast::Call(..))
+            && let Some(counter) = self.counter_expr(node, s, scope)
+        {
+            return counter;
+        }
         match &node.ast {
             Ast::Num(n) => Some((Expr::Const(*n), Kind::Int)),
             Ast::Param(name) => match self.pack.param(name).map(|p| p.value.clone()) {
@@ -418,6 +446,11 @@ impl<'p> Compiler<'p> {
                 Some((Expr::Card, Kind::Card(scope.card?)))
             }
             Ast::Name(n) if n == "row" && scope.row.is_some() => Some((Expr::Row, Kind::Int)),
+            // A seat parameter travels in the row's slot (an action has one parameter).
+            Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
+            Ast::Name(n) if scope.figure && (n == "figure" || n == "steps") => {
+                Some((super::ring::FigureExpr::param(n), Kind::Int))
+            }
             Ast::Name(n) => {
                 let mut known = vec![];
                 if scope.card.is_some() {
@@ -511,6 +544,9 @@ impl<'p> Compiler<'p> {
         };
         if let Some(found) = self.mechanic(node, f, args, s, scope) {
             return found;
+        }
+        if let Some(ring) = self.figure_call(node, f, args, s, scope) {
+            return ring;
         }
         match f {
             "count" | "nonempty" => {
@@ -748,6 +784,17 @@ impl<'p> Compiler<'p> {
                     self.same_set(from, to.zone, s, &line.span)
                         .then_some(Effect::Move { to })
                 })(),
+                Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
+                Statement::Step { figure, by } => self.step_effect(figure, by, s, scope),
+                Statement::Add { amount, to } => self.counter_effect(true, amount, to, s, scope),
+                Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
+            };
+            let effect = match (&line.guard, effect) {
+                (Some(g), Some(e)) => self.typed(g, s, scope, Kind::Bool).map(|cond| Effect::If {
+                    cond,
+                    then: Box::new(e),
+                }),
+                (_, e) => e,
             };
             if let Some(e) = effect {
                 let misplaced = match e {
@@ -779,6 +826,10 @@ impl<'p> Compiler<'p> {
         let mut params = Vec::new();
         for (_, def) in defs.iter() {
             let param = match (&def.card, &def.row) {
+                _ if def.seat.is_some() => {
+                    self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
+                }
+                _ if def.figure.is_some() => self.figure_param(def),
                 (Some(c), None) => match syntax::parameter(&c.value, "card") {
                     Ok(node) => self.zone_ref(&node, c, NO_SCOPE).map(Param::Card),
                     Err(e) => {
@@ -843,6 +894,8 @@ impl<'p> Compiler<'p> {
                     _ => None,
                 },
                 player: false,
+                seat: matches!(param, Param::Seat),
+                figure: matches!(param, Param::Figure { .. }),
             };
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
             let card_zone = match &param {
@@ -887,44 +940,50 @@ impl<'p> Compiler<'p> {
             self.diags.push(d);
             return Vec::new();
         };
-        for (name, _) in rb.stages.iter().filter(|(k, _)| k.value != "turn") {
-            let msg = format!(
-                "stage `{}` is never entered: only `turn` is played so far",
-                name.value
-            );
-            self.error("unreachable", msg, &name.loc, name.loc.span.clone());
-        }
         let mut steps = Vec::new();
-        for step in &turn.steps {
+        let mut step_of = |c: &mut Self, step: &Sp<String>| -> Option<Step> {
+            let rb = &c.pack.rulebook;
             let Some(def) = rb.steps.get(&step.value) else {
                 let msg = grail_engine::diag::no_such("step", &step.value, rb.steps.keys());
-                self.error("unknown-step", msg, &step.loc, step.loc.span.clone());
-                continue;
+                c.error("unknown-step", msg, &step.loc, step.loc.span.clone());
+                return None;
             };
             let mut actions = Vec::new();
             for a in &def.actions {
-                match self.action_names.iter().position(|n| *n == a.value) {
+                match c.action_names.iter().position(|n| *n == a.value) {
                     Some(i) => actions.push(i),
                     None => {
                         let msg = grail_engine::diag::no_such(
                             "action",
                             &a.value,
-                            self.action_names.iter().map(String::as_str),
+                            c.action_names.iter().map(String::as_str),
                         );
-                        self.error("unknown-action", msg, &a.loc, a.loc.span.clone());
+                        c.error("unknown-action", msg, &a.loc, a.loc.span.clone());
                     }
                 }
             }
-            steps.push(Step {
+            let repeat = def
+                .repeat
+                .as_ref()
+                .and_then(|r| c.expression(r, NO_SCOPE, false));
+            Some(Step {
                 name: step.value.clone(),
                 actions,
                 optional: def.optional.as_ref().is_some_and(|o| o.value),
                 prompt: def.prompt.as_ref().map(|p| p.value.clone()),
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
-            });
+                repeat,
+            })
+        };
+        for step in &turn.steps {
+            if let Some(st) = step_of(self, step) {
+                steps.push(st);
+            }
         }
+        self.turn_steps = steps.len();
+        self.stages = self.pre_stages(&mut steps, &mut step_of);
         for (name, _) in rb.steps.iter() {
-            if !turn.steps.iter().any(|s| s.value == name.value) {
+            if !steps.iter().any(|s| s.name == name.value) {
                 let msg = format!("step `{}` is in no stage", name.value);
                 self.error("unreachable", msg, &name.loc, name.loc.span.clone());
             }

@@ -4,14 +4,20 @@
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
 mod compile;
+mod counters;
 mod explain;
+mod figures;
 mod marks;
 mod mechanics;
 mod model;
 mod moves;
 mod payment;
+mod position;
 mod queries;
+mod ring;
+mod ring_check;
 mod run;
+mod stages;
 mod syntax;
 mod view;
 
@@ -51,6 +57,12 @@ pub struct Rulebook {
     queries: Vec<queries::Query>,
     /// The action whose payment meets its card's own condition, kept in the state's memo.
     memo_action: Option<usize>,
+    /// The ring and its figures, when the game has one.
+    board: Option<ring::Board>,
+    counters: Vec<counters::Counter>,
+    /// Stages played before the turns; their steps follow the turn's `turn_steps`.
+    stages: Vec<stages::Stage>,
+    turn_steps: usize,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -71,6 +83,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         )]);
     }
     c.zones();
+    c.board = c.board();
+    c.counter_defs = c.counters();
     let setup = match &rb.setup {
         Some(s) => c.effects(&s.effects, NO_SCOPE, None, true),
         None => Vec::new(),
@@ -145,6 +159,10 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             .unwrap_or_else(|| pack.id.clone()),
         variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
+        board: c.board,
+        counters: c.counter_defs,
+        stages: c.stages,
+        turn_steps: c.turn_steps,
         sets: c.sets,
         zones: c.zones,
         table_piles: c.table_piles,

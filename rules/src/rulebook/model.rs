@@ -35,6 +35,7 @@ pub struct Zone {
     pub rows: usize,
     /// Where its piles start: among the table's piles, or inside each seat's block.
     pub first: usize,
+    /// Starts with every copy of its set; a zone per seat: each seat its own copy.
     pub start_all: bool,
     /// For a stack: the table zone shuffled into it when it runs out.
     pub refill: Option<usize>,
@@ -122,6 +123,10 @@ pub enum Expr {
     Mine(Box<Expr>),
     /// `marks(current)`: the marks a seat has left to place.
     Marks(Who),
+    /// A read of the ring and its figures (`ring.rs`).
+    Figures(super::ring::FigureExpr),
+    /// A counter, a role's holder, `min`/`max` (`counters.rs`).
+    Counter(super::counters::CounterExpr),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -144,6 +149,14 @@ pub enum Param {
     Row {
         zone: usize,
         who: Who,
+    },
+    /// A seat of the ring (its number).
+    Seat,
+    /// A figure on the ring of one of these kinds (and owners), with a distance from
+    /// `steps` when the action has one (packed with the figure: `ring::FigureArg`).
+    Figure {
+        refs: Vec<(usize, Who)>,
+        steps: Vec<i8>,
     },
 }
 
@@ -178,6 +191,32 @@ pub enum Effect {
     Award {
         zone: usize,
         to: usize,
+    },
+    /// The player to move's next figure of a kind not yet on the ring, onto a seat.
+    Place {
+        kind: usize,
+        seat: Expr,
+    },
+    /// A figure steps round the ring (backward when negative), displacing whoever sits
+    /// where it lands.
+    Step {
+        figure: Expr,
+        by: Expr,
+    },
+    /// `add N to C`.
+    Add {
+        amount: Expr,
+        to: super::counters::CounterRef,
+    },
+    /// `give R to F`: the role to that figure.
+    Give {
+        role: usize,
+        figure: Expr,
+    },
+    /// An effect with `if <condition>`.
+    If {
+        cond: Expr,
+        then: Box<Effect>,
     },
 }
 
@@ -237,4 +276,6 @@ pub struct Step {
     pub prompt: Option<String>,
     /// Offered card by card (all its actions draw from one zone).
     pub by_card: bool,
+    /// How many actions it takes (`repeat`); `None`: one.
+    pub repeat: Option<Expr>,
 }

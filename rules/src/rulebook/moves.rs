@@ -228,7 +228,9 @@ impl Rulebook {
                     .find(|&&c| i32::from(c & super::model::TYPE_MASK) == t)?;
                 i32::from(*entry)
             }
-            super::model::Param::Row { .. } => return None,
+            super::model::Param::Row { .. }
+            | super::model::Param::Seat
+            | super::model::Param::Figure { .. } => return None,
         };
         let ctx = Ctx {
             state,

@@ -59,6 +59,8 @@ impl Compiler<'_> {
             card: None,
             row: rows,
             player: true,
+            seat: false,
+            figure: false,
         };
         if zone.is_some() {
             return self.zone_ref(&node, s, scope).map(Value::Listing);

@@ -37,6 +37,26 @@ pub struct State {
     pub(super) marks: Vec<u8>,
     /// Which cards' own conditions each seat's payer zone can meet, kept between moves.
     pub(super) memo: grail_engine::derived::Derived<super::payment::Memo>,
+    /// The ring's figures, counters and roles, when the game has a ring.
+    pub(super) figures: super::ring::OnTable,
+    /// `[counters.*]`: the table's, then each seat's.
+    pub(super) counts: super::counters::Counts,
+    /// Actions taken so far at a step that takes several (`repeat`).
+    pub(super) reps: Repeats,
+    /// A stage before the turns being played, if any (`stages.rs`).
+    pub(super) stage: super::stages::StageAt,
+}
+
+/// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Repeats(pub u8);
+
+impl std::hash::Hash for Repeats {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.0 != 0 {
+            self.0.hash(state);
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -72,6 +92,12 @@ pub enum Event {
     },
     Shuffled {
         pile: u32,
+    },
+    /// A figure moved on the ring (stepping, or displaced by one that did).
+    FigureMoved {
+        figure: u8,
+        from: u8,
+        to: u8,
     },
     /// A step with nothing to do was skipped.
     Skipped {
@@ -192,6 +218,8 @@ impl Rulebook {
                 .piles_of(z, ctx)
                 .filter(|&p| !ctx.state.piles[p].is_empty())
                 .count() as i64,
+            Expr::Figures(f) => self.eval_figures(f, ctx),
+            Expr::Counter(c) => self.eval_counter(c, ctx),
             Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
             Expr::Fullest(_)
             | Expr::If(..)
@@ -284,24 +312,35 @@ impl Rulebook {
             };
             match effect {
                 Effect::Shuffle(z) => {
-                    let piles = self.piles_of(z, &ctx);
-                    for p in piles {
-                        state.rng.shuffle(&mut state.piles[p]);
-                        // A script's stacked cards go on top, the first named drawn first.
-                        // Each is taken from the rest at its topmost copy, so the rest keeps
-                        // its shuffled order.
-                        if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
-                            let pile = &mut state.piles[p];
-                            let mut found = Vec::with_capacity(cards.len());
-                            for &c in cards {
-                                if let Some(i) = pile.iter().rposition(|&x| x == c) {
-                                    pile.remove(i);
-                                    found.push(c);
+                    // `Z(each)`: every seat's, in seat order.
+                    let each = z.who == Who::Each;
+                    let single = self.piles_of(z, &ctx);
+                    let rows = self.zones[z.zone].rows;
+                    for seat in 0..if each { usize::from(state.players) } else { 1 } {
+                        let piles = if each {
+                            let p = self.pile(z.zone, seat, 0);
+                            p..p + rows
+                        } else {
+                            single.clone()
+                        };
+                        for p in piles {
+                            state.rng.shuffle(&mut state.piles[p]);
+                            // A script's stacked cards go on top, the first named drawn first.
+                            // Each is taken from the rest at its topmost copy, so the rest
+                            // keeps its shuffled order.
+                            if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
+                                let pile = &mut state.piles[p];
+                                let mut found = Vec::with_capacity(cards.len());
+                                for &c in cards {
+                                    if let Some(i) = pile.iter().rposition(|&x| x == c) {
+                                        pile.remove(i);
+                                        found.push(c);
+                                    }
                                 }
+                                pile.extend(found.iter().rev());
                             }
-                            pile.extend(found.iter().rev());
+                            events.emit(|| Event::Shuffled { pile: p as u32 });
                         }
-                        events.emit(|| Event::Shuffled { pile: p as u32 });
                     }
                 }
                 Effect::Deal { count, from, to } => {
@@ -339,6 +378,32 @@ impl Rulebook {
                     }
                 }
                 Effect::Award { zone, to } => self.award(state, *zone, *to, events),
+                Effect::If { cond, then } => {
+                    if self.eval(cond, &ctx) != 0 {
+                        let then = std::slice::from_ref(then.as_ref());
+                        self.run(then, state, ctx_card, card_pile, ctx_row, stack, events);
+                    }
+                }
+                Effect::Add { amount, to } => {
+                    let amount = self.eval(amount, &ctx);
+                    let figure = match to {
+                        super::counters::CounterRef::Figure(_, f) => self.eval(f, &ctx),
+                        _ => -1,
+                    };
+                    self.add_to(state, to, amount, figure);
+                }
+                Effect::Give { role, figure } => {
+                    let figure = self.eval(figure, &ctx);
+                    self.give(state, *role, figure);
+                }
+                Effect::Step { figure, by } => {
+                    let (figure, by) = (self.eval(figure, &ctx), self.eval(by, &ctx));
+                    self.step_figure(state, figure, by, events);
+                }
+                Effect::Place { kind, seat } => {
+                    let seat = self.eval(seat, &ctx);
+                    self.place_figure(state, *kind, seat);
+                }
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
                     let Some(from) = card_pile else {
@@ -417,6 +482,17 @@ impl Rulebook {
                     }
                 }
             }
+            Param::Figure { refs, steps } => {
+                self.figure_bindings(state, refs, steps, |arg| !holds(-1, arg) || f(arg));
+            }
+            Param::Seat => {
+                let seats = self.board.as_ref().map_or(0, |b| b.seats);
+                for s in 0..seats as i32 {
+                    if holds(-1, s) && !f(s) {
+                        return;
+                    }
+                }
+            }
             Param::Row { zone, who } => {
                 let seat = Self::seat_of(
                     *who,
@@ -460,7 +536,10 @@ impl Rulebook {
     fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
         let mut skipped = 0;
         loop {
-            if usize::from(state.step) >= self.steps.len() {
+            if state.stage.stage != 0 && usize::from(state.step) >= self.stage_end(state) {
+                self.next_in_stage(state);
+            }
+            if state.stage.stage == 0 && usize::from(state.step) >= self.turn_steps {
                 let ctx = Ctx {
                     state,
                     player: 0,
@@ -480,6 +559,7 @@ impl Rulebook {
                 state.current = (state.current + 1) % state.players;
                 state.step = 0;
                 state.done = 0;
+                state.reps = Repeats(0);
             }
             self.refresh_memo(state);
             if self.step_has_moves(state) {
@@ -497,6 +577,7 @@ impl Rulebook {
             let (step, seat) = (u16::from(state.step), state.current);
             events.emit(|| Event::Skipped { step, seat });
             state.step += 1;
+            state.reps = Repeats(0);
         }
     }
 
@@ -548,25 +629,30 @@ impl Rulebook {
                     .map_or(0, |m| u8::try_from(m).unwrap_or(u8::MAX));
                 players
             ],
+            figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
+            counts: self.start_counts(players),
+            reps: Repeats(0),
+            stage: super::stages::StageAt::default(),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
-            let pile = self.pile(zi, 0, 0);
-            for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
-                state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+            let seats = if z.owned { players } else { 1 };
+            for seat in 0..seats {
+                let pile = self.pile(zi, seat, 0);
+                for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
+                    state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+                }
             }
         }
         let mut stack = Vec::new();
         for (zone, cards) in &setup.stack {
-            let Some(zi) = self
-                .zones
-                .iter()
-                .position(|z| z.start_all && (z.name == *zone || self.sets[z.set].id == *zone))
-            else {
+            let Some(zi) = self.zones.iter().position(|z| {
+                z.start_all && !z.owned && (z.name == *zone || self.sets[z.set].id == *zone)
+            }) else {
                 let starts: Vec<&str> = self
                     .zones
                     .iter()
-                    .filter(|z| z.start_all)
+                    .filter(|z| z.start_all && !z.owned)
                     .map(|z| z.name.as_str())
                     .collect();
                 return Err(grail_engine::diag::no_such("stackable zone", zone, starts));
@@ -585,7 +671,31 @@ impl Rulebook {
             }
             stack.push((self.pile(zi, 0, 0), types));
         }
-        self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+        if setup.position.is_empty() {
+            self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+            self.begin_stages(&mut state);
+        } else {
+            // A script's position replaces the setup; what it leaves in the starting zones
+            // is shuffled (and stacked) as a deck would be.
+            self.set_position(&mut state, &setup.position)?;
+            let shuffles: Vec<Effect> = (0..self.zones.len())
+                .filter(|&z| self.zones[z].start_all)
+                .map(|zone| {
+                    Effect::Shuffle(ZoneRef {
+                        zone,
+                        who: if self.zones[zone].owned {
+                            Who::Each
+                        } else {
+                            Who::Table
+                        },
+                        row: None,
+                    })
+                })
+                .collect();
+            self.run(&shuffles, &mut state, -1, None, -1, &stack, events);
+            self.check_invariants(&state)
+                .map_err(|e| format!("the position breaks the rules: {e}"))?;
+        }
         self.advance(&mut state, events);
         Ok(state)
     }
@@ -669,6 +779,7 @@ impl Rules for Rulebook {
         let (a, arg) = match (action.action, state.pending) {
             (PASS, _) => {
                 state.step += 1;
+                state.reps = Repeats(0);
                 self.advance(state, events);
                 return;
             }
@@ -688,7 +799,7 @@ impl Rules for Rulebook {
         };
         let (card, row) = match self.actions[a].param {
             Param::Card(_) => (arg, -1),
-            Param::Row { .. } => (-1, arg),
+            Param::Row { .. } | Param::Seat | Param::Figure { .. } => (-1, arg),
             Param::None => (-1, -1),
         };
         let from = self.card_pile(state, a, card);
@@ -703,7 +814,25 @@ impl Rules for Rulebook {
         );
         state.done |= 1 << a;
         state.args[a] = arg;
-        state.step += 1;
+        // A step taking several actions stays until it has had them all.
+        state.reps = Repeats(state.reps.0.saturating_add(1));
+        let times = self
+            .steps
+            .get(usize::from(state.step))
+            .and_then(|s| s.repeat.as_ref());
+        let again = times.is_some_and(|t| {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: -1,
+                row: -1,
+            };
+            i64::from(state.reps.0) < self.eval(t, &ctx)
+        });
+        if !again {
+            state.step += 1;
+            state.reps = Repeats(0);
+        }
         if let Some(now) = &self.now {
             let ctx = Ctx {
                 state,
@@ -847,8 +976,32 @@ impl Rules for Rulebook {
         self.help()
     }
 
+    fn takes_positions(&self) -> bool {
+        true
+    }
+
     fn check_invariants(&self, state: &State) -> Result<(), String> {
-        for (si, set) in self.sets.iter().enumerate() {
+        if let Some(f) = &state.figures.0
+            && !f.ring.is_consistent()
+        {
+            return Err(format!(
+                "the ring's seats and figures disagree: {:?}",
+                f.ring
+            ));
+        }
+        // Sets no zone holds (a ring's seats and plates) are not cards in play.
+        let held = |si: usize| self.zones.iter().any(|z| z.set == si);
+        for (si, set) in self.sets.iter().enumerate().filter(|&(si, _)| held(si)) {
+            // A set each seat has its own copy of.
+            let copies = if self
+                .zones
+                .iter()
+                .any(|z| z.set == si && z.start_all && z.owned)
+            {
+                usize::from(state.players)
+            } else {
+                1
+            };
             let mut seen = vec![0usize; set.cards.len()];
             for (p, pile) in state.piles.iter().enumerate() {
                 if self.zones[self.locate(p).0].set == si {
@@ -858,10 +1011,12 @@ impl Rules for Rulebook {
                 }
             }
             for (t, &n) in seen.iter().enumerate() {
-                if n != usize::from(set.copies[t]) {
+                if n != usize::from(set.copies[t]) * copies {
                     return Err(format!(
                         "{} {}: {n} in play, {} in the set",
-                        set.id, set.cards[t], set.copies[t]
+                        set.id,
+                        set.cards[t],
+                        usize::from(set.copies[t]) * copies
                     ));
                 }
             }

@@ -100,16 +100,38 @@ pub enum Statement {
         zone: Node,
         to: Node,
     },
+    /// `place F at S`: a figure onto a seat of the ring.
+    Place {
+        figure: Node,
+        seat: Node,
+    },
+    /// `step F by N`: a figure round the ring.
+    Step {
+        figure: Node,
+        by: Node,
+    },
+    /// `add N to C`: to a counter (`score(current)`, `supply`, `rings(figure)`).
+    Add {
+        amount: Node,
+        to: Node,
+    },
+    /// `give R to F`: a role to a figure.
+    Give {
+        role: Node,
+        to: Node,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
     pub statement: Statement,
     pub span: Range<usize>,
+    /// `… if <condition>`: the effect happens only when it holds.
+    pub guard: Option<Node>,
 }
 
 /// Words that end an expression inside a statement or parameter.
-const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not"];
+const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not", "if"];
 
 pub fn expression(text: &str) -> Result<Node, SyntaxError> {
     let mut p = Parser::new(text, 0);
@@ -138,9 +160,15 @@ pub fn statements(text: &str) -> Result<Vec<Line>, SyntaxError> {
             let mut p = Parser::new(line, offset);
             let start = offset + (line.len() - line.trim_start().len());
             let statement = p.statement()?;
+            let guard = if p.keyword("if") {
+                Some(p.expr()?)
+            } else {
+                None
+            };
             p.end()?;
             let end = offset + line.trim_end().len();
             out.push(Line {
+                guard,
                 statement,
                 span: start..end,
             });
@@ -236,7 +264,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw, reveal, mark or award",
+                "expected an effect: shuffle, deal, move, draw, reveal, mark, award, place, step, add or give",
                 at..at + 1,
             );
         };
@@ -279,9 +307,31 @@ impl<'t> Parser<'t> {
                 let to = self.expr()?;
                 Ok(Statement::Move { card, to })
             }
+            "place" => {
+                let figure = self.expr()?;
+                self.word("at")?;
+                let seat = self.expr()?;
+                Ok(Statement::Place { figure, seat })
+            }
+            "add" | "give" => {
+                let what = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(if verb == "add" {
+                    Statement::Add { amount: what, to }
+                } else {
+                    Statement::Give { role: what, to }
+                })
+            }
+            "step" => {
+                let figure = self.expr()?;
+                self.word("by")?;
+                let by = self.expr()?;
+                Ok(Statement::Step { figure, by })
+            }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award, place, step, add, give"
                 ),
                 span,
             ),
@@ -398,6 +448,15 @@ impl<'t> Parser<'t> {
             }
             return Ok(inner);
         }
+        // A minus sign before a value: `-1`, `-value(card)`.
+        if self.eat("-") {
+            let zero = Node {
+                ast: Ast::Num(0),
+                span: self.base + start..self.base + start + 1,
+            };
+            let inner = self.primary()?;
+            return Ok(self.node(Ast::Bin(Op::Sub, Box::new(zero), Box::new(inner)), start));
+        }
         if rest.starts_with(|c: char| c.is_ascii_digit()) {
             let len = rest
                 .find(|c: char| !c.is_ascii_digit())
@@ -419,7 +478,9 @@ impl<'t> Parser<'t> {
             let end = (start + 1).min(self.text.len());
             return self.error("expected a value", start..end.max(start));
         };
-        if KEYWORDS.contains(&name) {
+        // `if(c, a, b)` is a value; `if` alone starts an effect line's guard.
+        let call = self.text[span.end..].starts_with('(');
+        if KEYWORDS.contains(&name) && !(name == "if" && call) {
             return self.error(format!("expected a value before `{name}`"), span);
         }
         self.pos = span.end;
@@ -484,5 +545,18 @@ mod tests {
         assert_eq!(lines[1].span, 15..46);
         let err = statements("shuffle deck\nburn deck").unwrap_err();
         assert_eq!(err.span, 13..17);
+    }
+
+    /// `if(c, a, b)` is a value inside an effect; `if` alone guards the effect line.
+    #[test]
+    fn if_is_a_value_or_a_guard() {
+        let lines =
+            statements("draw if(done(rest), 2, 1) from deck to hand(current) if 1 = 1").unwrap();
+        let Statement::Draw { count, .. } = &lines[0].statement else {
+            panic!("{lines:?}")
+        };
+        assert!(matches!(&count.ast, Ast::Call(f, a) if f == "if" && a.len() == 3));
+        assert!(lines[0].guard.is_some());
+        assert!(expression("if").is_err());
     }
 }

@@ -85,6 +85,10 @@ impl Rulebook {
                 }
             }
             Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
+            Param::Seat => format!("{} {}", a.name, action.arg),
+            Param::Figure { steps, .. } => {
+                self.figure_notation(state, &a.name, action.arg, !steps.is_empty())
+            }
         }
     }
 
@@ -103,7 +107,9 @@ impl Rulebook {
         };
         let a = &self.actions[ai];
         let word = words.next();
-        if let Some(extra) = words.next() {
+        if let Some(extra) = words.next()
+            && !matches!(a.param, Param::Figure { .. })
+        {
             return Err(format!(
                 "`{}` takes one word after it; `{extra}` is one too many",
                 a.name
@@ -140,6 +146,26 @@ impl Rulebook {
                         ));
                     }
                 }
+            }
+            (Param::Seat, Some(w)) => {
+                let seats = self.board.as_ref().map_or(0, |b| b.seats);
+                match w.parse::<usize>() {
+                    Ok(s) if s < seats => s as i32,
+                    _ => {
+                        return Err(format!(
+                            "`{}` takes a seat, 0 to {}, not `{w}`",
+                            a.name,
+                            seats.saturating_sub(1)
+                        ));
+                    }
+                }
+            }
+            (Param::Seat, None) => {
+                return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
+            }
+            (Param::Figure { refs, steps }, _) => {
+                let mut rest = text.split_whitespace().skip(1);
+                self.parse_figure(state, &a.name, refs, !steps.is_empty(), &mut rest)?
             }
             (Param::Card(_), None) => {
                 return Err(format!("`{}` needs a card: `{} <card>`", a.name, a.name));
@@ -222,6 +248,7 @@ impl Rulebook {
                 }
                 (-1, action.arg)
             }
+            Param::Seat | Param::Figure { .. } => (-1, action.arg),
             Param::None => (-1, -1),
         };
         if let Some(g) = &a.guard {
@@ -273,6 +300,12 @@ impl Rulebook {
                 seat_name(usize::from(*seat)),
                 self.steps[usize::from(*step)].name
             ),
+            Event::FigureMoved { figure, from, to } => {
+                format!(
+                    "{}: seat {from} → seat {to}",
+                    self.figure_label(_state, *figure)
+                )
+            }
             Event::Ended => "the game ends".into(),
         }
     }
@@ -329,14 +362,18 @@ impl Rulebook {
                 let _ = writeln!(out, "{name}: {body}");
             }
         }
+        self.ring_text(state, &mut out);
         self.explain_table(state, seat, &mut out);
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
             (None, Some(step)) => {
+                let when = match state.stage.stage {
+                    0 => format!("turn {}", state.turn),
+                    k => format!("stage `{}`", self.stages[usize::from(k) - 1].name),
+                };
                 let _ = writeln!(
                     out,
-                    "turn {}: {} at step `{}`",
-                    state.turn,
+                    "{when}: {} at step `{}`",
                     seat_name(usize::from(state.current)),
                     step.name
                 );
@@ -370,6 +407,9 @@ impl Rulebook {
                 .map(|n| n - 1)
                 .ok_or_else(|| format!("`{query}`: name a seat, P1 to P{}", state.players))
         };
+        if let Some(answer) = self.ring_answer(state, &words) {
+            return answer;
+        }
         match words.first().copied() {
             Some("score") => {
                 let p = seat_arg(words.get(1))?;
@@ -400,6 +440,9 @@ impl Rulebook {
                 );
             }
             _ => {}
+        }
+        if let Some(answer) = self.counter_answer(state, &words) {
+            return answer;
         }
         let name = words.first().copied().unwrap_or("");
         let Some(zi) = self.zones.iter().position(|z| z.name == name) else {
@@ -458,6 +501,17 @@ impl Rulebook {
                     "{} <row>   a row of {} that holds a card",
                     a.name, self.zones[*zone].name
                 ),
+                Param::Figure { steps, .. } => format!(
+                    "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
+                    a.name,
+                    if steps.is_empty() { "" } else { " <steps>" },
+                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+                ),
+                Param::Seat => format!(
+                    "{} <seat>   a seat of {}",
+                    a.name,
+                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+                ),
             };
             let _ = write!(out, "  {form}");
             if let Some(g) = &a.guard {
@@ -491,9 +545,31 @@ impl Rulebook {
     pub(super) fn observation(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
         let mut view = state.clone();
         view.rng = rng.fork();
-        for set in 0..self.sets.len() {
+        // A set each seat has its own copy of is re-dealt seat by seat (and the table's
+        // piles of it apart): a seat's unseen cards stay among that seat's piles.
+        let groups = (0..self.sets.len()).flat_map(|set| {
+            let own = self
+                .zones
+                .iter()
+                .any(|z| z.set == set && z.start_all && z.owned);
+            let owners: Vec<Option<Option<usize>>> = if own {
+                (0..usize::from(state.players))
+                    .map(|o| Some(Some(o)))
+                    .chain([Some(None)])
+                    .collect()
+            } else {
+                vec![None]
+            };
+            owners.into_iter().map(move |o| (set, o))
+        });
+        for (set, owner) in groups {
             let hidden: Vec<usize> = (0..state.piles.len())
-                .filter(|&p| !self.sees(p, Some(seat)) && self.zones[self.locate(p).0].set == set)
+                .filter(|&p| {
+                    let (zone, pile_seat, _) = self.locate(p);
+                    !self.sees(p, Some(seat))
+                        && self.zones[zone].set == set
+                        && owner.is_none_or(|o| pile_seat == o)
+                })
                 .collect();
             let mut pool: Vec<u16> = hidden
                 .iter()

@@ -1,0 +1,421 @@
+//! Numbers the game keeps (`[counters.*]`: one for the table, or one per seat, like a score)
+//! and the counters figures carry (`rings(figure)`): reading them, `add N to C`, giving a
+//! role to a figure, and `min`/`max`. Effects may end with `if <condition>`.
+
+use grail_engine::diag::{Diagnostic, no_such};
+use grail_schema::model::{Sp, ZoneOwner};
+
+use super::Rulebook;
+use super::compile::{Compiler, Kind, Scope};
+use super::model::{Effect, Expr, Who};
+use super::run::{Ctx, State};
+use super::syntax::{Ast, Node};
+
+#[derive(Debug)]
+pub struct Counter {
+    pub name: String,
+    pub owned: bool,
+    /// Its start value by player count (index).
+    pub start: Vec<i64>,
+}
+
+/// A counter as an expression or effect names it.
+#[derive(Debug)]
+pub enum CounterRef {
+    Table(usize),
+    Seat(usize, Who),
+    /// A figure's counter (index into the ring's counters), of the figure an expression gives.
+    Figure(usize, Box<Expr>),
+}
+
+#[derive(Debug)]
+pub enum CounterExpr {
+    Read(CounterRef),
+    /// The figure holding a role.
+    Holder(usize),
+    Min(Box<Expr>, Box<Expr>),
+    Max(Box<Expr>, Box<Expr>),
+}
+
+/// The counters in a state: the table's first, then a block per seat. Hashes nothing when
+/// the game keeps none, so games without counters keep their digests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts(pub Vec<i64>);
+
+impl std::hash::Hash for Counts {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if !self.0.is_empty() {
+            self.0.hash(state);
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// `[counters.*]`, each start value for every player count.
+    pub fn counters(&mut self) -> Vec<Counter> {
+        let (min, max) = self.pack.players;
+        let mut out = Vec::new();
+        for (name, def) in self.pack.rulebook.counters.iter() {
+            let mut start = vec![0; usize::from(max) + 1];
+            if let Some(s) = &def.start {
+                for n in min..=max {
+                    match self.start_value(s, n) {
+                        Ok(v) => start[usize::from(n)] = v,
+                        Err(d) => {
+                            self.diags.push(d);
+                            break;
+                        }
+                    }
+                }
+            }
+            out.push(Counter {
+                name: name.value.clone(),
+                owned: def.owner.as_ref().map(|o| o.value) == Some(ZoneOwner::Each),
+                start,
+            });
+        }
+        out
+    }
+
+    pub(super) fn start_value(&self, s: &Sp<String>, players: u8) -> Result<i64, Diagnostic> {
+        if let Ok(v) = s.value.trim().parse::<i64>() {
+            return Ok(v);
+        }
+        let name = s.value.trim().trim_start_matches('$');
+        self.pack.param_for_players(name, players).map_err(|_| {
+            let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
+            Diagnostic::error(
+                "unknown-param",
+                format!(
+                    "expected a number or a param; {}",
+                    no_such("number param", name, known)
+                ),
+            )
+            .at(s.loc.source, s.loc.span.clone(), "here")
+        })
+    }
+
+    /// A counter named by an expression: `supply`, `score(current)`, `rings(figure)`.
+    /// `None`: not a counter.
+    fn counter_ref(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<CounterRef>> {
+        let (name, args): (&str, &[Node]) = match &node.ast {
+            Ast::Name(n) => (n, &[]),
+            Ast::Call(n, a) => (n, a),
+            _ => return None,
+        };
+        if let Some(c) = self.counter_defs.iter().position(|c| c.name == name) {
+            let owned = self.counter_defs[c].owned;
+            return Some(match (owned, args) {
+                (false, []) => Some(CounterRef::Table(c)),
+                (true, [owner]) => match &owner.ast {
+                    Ast::Name(w) if w == "current" => Some(CounterRef::Seat(c, Who::Current)),
+                    Ast::Name(w) if w == "P" && scope.player => {
+                        Some(CounterRef::Seat(c, Who::Player))
+                    }
+                    _ => {
+                        let at = self.span(s, &owner.span);
+                        let msg = format!(
+                            "the owner of `{name}` is `current`{}",
+                            if scope.player { " or `P`" } else { "" }
+                        );
+                        self.error("invalid-expression", msg, &s.loc, at);
+                        None
+                    }
+                },
+                _ => {
+                    let at = self.span(s, &node.span);
+                    let msg = if owned {
+                        format!("each seat has its own `{name}`: `{name}(current)`")
+                    } else {
+                        format!("`{name}` is the table's: write `{name}`")
+                    };
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    None
+                }
+            });
+        }
+        let c = self
+            .board
+            .as_ref()?
+            .counters
+            .iter()
+            .position(|c| c == name)?;
+        let [figure] = args else {
+            let at = self.span(s, &node.span);
+            let msg = format!("`{name}` is a figure's: `{name}(figure)`");
+            self.error("invalid-expression", msg, &s.loc, at);
+            return Some(None);
+        };
+        Some(
+            self.typed(figure, s, scope, Kind::Int)
+                .map(|f| CounterRef::Figure(c, Box::new(f))),
+        )
+    }
+
+    /// Counters, `holder(role)`, `min` and `max` in expressions; `None`: none of them.
+    pub fn counter_expr(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        if let Ast::Call(f, args) = &node.ast {
+            match (f.as_str(), args.as_slice()) {
+                ("min" | "max", [a, b]) => {
+                    let (Some(a), Some(b)) = (
+                        self.typed(a, s, scope, Kind::Int),
+                        self.typed(b, s, scope, Kind::Int),
+                    ) else {
+                        return Some(None);
+                    };
+                    let (a, b) = (Box::new(a), Box::new(b));
+                    let e = if f == "min" {
+                        CounterExpr::Min(a, b)
+                    } else {
+                        CounterExpr::Max(a, b)
+                    };
+                    return Some(Some((Expr::Counter(e), Kind::Int)));
+                }
+                (
+                    "holder",
+                    [
+                        Node {
+                            ast: Ast::Name(r),
+                            span,
+                        },
+                    ],
+                ) => {
+                    let board = self.board.as_ref()?;
+                    let Some(role) = board.roles.iter().position(|x| x.name == *r) else {
+                        let msg = no_such("role", r, board.roles.iter().map(|x| x.name.as_str()));
+                        let at = self.span(s, span);
+                        self.error("unknown-name", msg, &s.loc, at);
+                        return Some(None);
+                    };
+                    return Some(Some((Expr::Counter(CounterExpr::Holder(role)), Kind::Int)));
+                }
+                _ => {}
+            }
+        }
+        let r = self.counter_ref(node, s, scope)?;
+        Some(r.map(|r| (Expr::Counter(CounterExpr::Read(r)), Kind::Int)))
+    }
+
+    /// `add N to C` and `give R to F`.
+    pub fn counter_effect(
+        &mut self,
+        add: bool,
+        what: &Node,
+        to: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        if add {
+            let amount = self.typed(what, s, scope, Kind::Int)?;
+            let Some(to) = self.counter_ref(to, s, scope) else {
+                let at = self.span(s, &to.span);
+                let mut known: Vec<String> =
+                    self.counter_defs.iter().map(|c| c.name.clone()).collect();
+                if let Some(b) = &self.board {
+                    known.extend(b.counters.iter().cloned());
+                }
+                let msg = no_such(
+                    "counter",
+                    s.value.get(to.span.clone()).unwrap_or(""),
+                    known.iter().map(String::as_str),
+                );
+                self.error("unknown-name", msg, &s.loc, at);
+                return None;
+            };
+            return Some(Effect::Add { amount, to: to? });
+        }
+        let Ast::Name(r) = &what.ast else {
+            let at = self.span(s, &what.span);
+            self.error(
+                "invalid-expression",
+                "`give` gives a role: `give king to figure`".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        };
+        let roles: Vec<String> = self.board.as_ref().map_or(Vec::new(), |b| {
+            b.roles.iter().map(|x| x.name.clone()).collect()
+        });
+        let Some(role) = roles.iter().position(|x| x == r) else {
+            let at = self.span(s, &what.span);
+            self.error(
+                "unknown-name",
+                no_such("role", r, roles.iter().map(String::as_str)),
+                &s.loc,
+                at,
+            );
+            return None;
+        };
+        let figure = self.typed(to, s, scope, Kind::Int)?;
+        Some(Effect::Give { role, figure })
+    }
+}
+
+impl Rulebook {
+    /// Where a counter's value lives in a state's `Counts` (figure counters live with the
+    /// figures).
+    fn counter_slot(&self, state: &State, c: usize, seat: usize) -> usize {
+        let table = self.counters.iter().filter(|c| !c.owned).count();
+        if self.counters[c].owned {
+            let per_seat = self.counters.len() - table;
+            let i = self.counters[..c].iter().filter(|c| c.owned).count();
+            table + seat.min(usize::from(state.players).saturating_sub(1)) * per_seat + i
+        } else {
+            self.counters[..c].iter().filter(|c| !c.owned).count()
+        }
+    }
+
+    fn seat_for(who: Who, ctx: &Ctx) -> usize {
+        match who {
+            Who::Player => ctx.player,
+            _ => usize::from(ctx.state.current),
+        }
+    }
+
+    /// The counters at the start of a game of `players`.
+    pub(super) fn start_counts(&self, players: usize) -> Counts {
+        let mut v = Vec::new();
+        for c in self.counters.iter().filter(|c| !c.owned) {
+            v.push(c.start.get(players).copied().unwrap_or(0));
+        }
+        for _ in 0..players {
+            for c in self.counters.iter().filter(|c| c.owned) {
+                v.push(c.start.get(players).copied().unwrap_or(0));
+            }
+        }
+        Counts(v)
+    }
+
+    pub(super) fn eval_counter(&self, e: &CounterExpr, ctx: &Ctx) -> i64 {
+        match e {
+            CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),
+            CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
+            CounterExpr::Holder(r) => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(-1, |f| i64::from(f.roles[*r])),
+            CounterExpr::Read(CounterRef::Table(c)) => {
+                ctx.state.counts.0[self.counter_slot(ctx.state, *c, 0)]
+            }
+            CounterExpr::Read(CounterRef::Seat(c, who)) => {
+                ctx.state.counts.0[self.counter_slot(ctx.state, *c, Self::seat_for(*who, ctx))]
+            }
+            CounterExpr::Read(CounterRef::Figure(c, figure)) => {
+                let m = self.eval(figure, ctx);
+                self.figure_counter(ctx.state, *c, m).map_or(0, |i| {
+                    i64::from(ctx.state.figures.0.as_ref().map_or(0, |f| f.counters[i]))
+                })
+            }
+        }
+    }
+
+    fn figure_counter(&self, state: &State, c: usize, figure: i64) -> Option<usize> {
+        let n = self.board.as_ref()?.counters.len();
+        let i = usize::try_from(figure).ok()? * n + c;
+        (i < state.figures.0.as_ref()?.counters.len()).then_some(i)
+    }
+
+    pub(super) fn add_to(&self, state: &mut State, to: &CounterRef, amount: i64, figure: i64) {
+        let seat = usize::from(state.current);
+        match to {
+            CounterRef::Table(c) | CounterRef::Seat(c, _) => {
+                let i = self.counter_slot(state, *c, seat);
+                state.counts.0[i] = state.counts.0[i].saturating_add(amount);
+            }
+            CounterRef::Figure(c, _) => {
+                if let Some(i) = self.figure_counter(state, *c, figure)
+                    && let Some(f) = state.figures.0.as_mut()
+                {
+                    f.counters[i] =
+                        (i64::from(f.counters[i]) + amount).clamp(0, i64::from(i16::MAX)) as i16;
+                }
+            }
+        }
+    }
+
+    pub(super) fn give(&self, state: &mut State, role: usize, figure: i64) {
+        if let (Some(board), Some(f)) = (&self.board, state.figures.0.as_mut())
+            && let Ok(m) = u8::try_from(figure)
+            && board.figure(f, m).0 == board.roles[role].kind
+        {
+            f.roles[role] = m;
+        }
+    }
+
+    /// A counter's entry in a script's position: `"points P1": ["5"]`, `"supply": ["3"]`.
+    pub(super) fn counter_position(
+        &self,
+        state: &mut State,
+        words: &[&str],
+        held: &[String],
+    ) -> Option<Result<(), String>> {
+        let c = self
+            .counters
+            .iter()
+            .position(|c| Some(&c.name.as_str()) == words.first())?;
+        let seat = match (self.counters[c].owned, &words[1..]) {
+            (false, []) => 0,
+            (true, [p]) => match grail_engine::seats::parse_seat(p, usize::from(state.players)) {
+                Some(s) => s,
+                None => {
+                    return Some(Err(format!(
+                        "`{p}` is not a seat here (P1 … P{})",
+                        state.players
+                    )));
+                }
+            },
+            (true, _) => return Some(Err(format!("name whose it is: `{} P1`", words[0]))),
+            (false, _) => return Some(Err(format!("`{}` is the table's: name no seat", words[0]))),
+        };
+        let [v] = held else {
+            return Some(Err(format!("give one value, not {}", held.len())));
+        };
+        let Ok(v) = v.parse::<i64>() else {
+            return Some(Err(format!("a counter holds a number, not `{v}`")));
+        };
+        let i = self.counter_slot(state, c, seat);
+        state.counts.0[i] = v;
+        Some(Ok(()))
+    }
+
+    /// `score P1`-style queries for seat counters, `supply` for the table's.
+    pub(super) fn counter_answer(
+        &self,
+        state: &State,
+        words: &[&str],
+    ) -> Option<Result<String, String>> {
+        let c = self
+            .counters
+            .iter()
+            .position(|c| Some(&c.name.as_str()) == words.first())?;
+        let seat = match (self.counters[c].owned, &words[1..]) {
+            (false, []) => 0,
+            (true, [p]) => match grail_engine::seats::parse_seat(p, usize::from(state.players)) {
+                Some(s) => s,
+                None => {
+                    return Some(Err(format!(
+                        "`{p}` is not a seat here (P1 … P{})",
+                        state.players
+                    )));
+                }
+            },
+            _ => return None,
+        };
+        Some(Ok(
+            state.counts.0[self.counter_slot(state, c, seat)].to_string()
+        ))
+    }
+}

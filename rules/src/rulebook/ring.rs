@@ -1,0 +1,548 @@
+//! Figures on a ring of seats: a `ring` zone (its seats, and plates that turn with the
+//! figure holding a role), the figure kinds standing on it with their counters, and the
+//! roles, in play: placing and reading figures, script queries and positions. Compiled from
+//! `[zones.*]` with `layout = "ring"`, `[figures.*]` and `[roles.*]` in `ring_check.rs`;
+//! played on the engine's fixed-size [`Ring`], so placing and reading figures never
+//! allocates. One ring per game so far.
+//!
+//! Figure ids: the kinds one after another in declaration order; a kind drawn from a set
+//! has one figure per card, an owned kind `count` per seat (`base + seat * count + i`).
+
+use std::fmt::Write;
+
+use grail_engine::ring::{MAX_FIGURES, Ring};
+use grail_engine::seats::{Direction, parse_seat};
+
+use super::Rulebook;
+use super::model::{Expr, Who};
+use super::run::{Ctx, State};
+
+/// The compiled ring, its figures and roles.
+#[derive(Debug)]
+pub struct Board {
+    pub name: String,
+    /// The set whose cards are the seats, seat `i` being its card `i`.
+    pub seats_set: usize,
+    pub seats: usize,
+    pub plates: Option<Plates>,
+    /// The way round seat numbers rise, a forward step goes, and a displaced figure goes.
+    pub numbered: Direction,
+    pub forward: Option<Direction>,
+    pub displace: Option<Direction>,
+    pub kinds: Vec<FigureKind>,
+    pub roles: Vec<Role>,
+    /// Counter names, over all kinds; each figure carries every counter.
+    pub counters: Vec<String>,
+}
+
+/// Plates that turn with the table: the plate at position `at` always faces the figure
+/// holding `role`, and positions run along the seats' numbering.
+#[derive(Debug)]
+pub struct Plates {
+    pub set: usize,
+    /// Card types by position.
+    pub by_position: Vec<u16>,
+    pub at: usize,
+    pub role: usize,
+}
+
+#[derive(Debug)]
+pub struct FigureKind {
+    pub name: String,
+    pub members: Members,
+}
+
+#[derive(Debug)]
+pub enum Members {
+    /// `count` per seat, by player count (index), placed during play.
+    Each { count: Vec<u8> },
+    /// One per card of `set`, starting on `seats[card]` with `counters[card][counter]`.
+    Cards {
+        set: usize,
+        seats: Vec<u8>,
+        counters: Vec<Vec<i16>>,
+        /// The cards' display names, for the move notation (`silver@14`).
+        names: Vec<String>,
+    },
+}
+
+#[derive(Debug)]
+pub struct Role {
+    pub name: String,
+    pub kind: usize,
+    /// The figure (index within its kind) holding it at the start.
+    pub start: usize,
+}
+
+/// Reads of the ring in expressions.
+#[derive(Debug)]
+pub enum FigureExpr {
+    /// Whether a seat is empty.
+    Empty(Box<Expr>),
+    /// The plate (its card type) in front of a seat.
+    Plate(Box<Expr>),
+    /// How many figures of a kind (and owner) stand on the ring, or are still off it.
+    Count {
+        kind: usize,
+        who: Who,
+        on: bool,
+    },
+    /// The seat of the figure holding a role.
+    RoleSeat(usize),
+    /// An attribute of the plates in front of a kind's figures, summed.
+    PlateSum {
+        attr: usize,
+        kind: usize,
+        who: Who,
+    },
+    /// The seat of a figure (-1 off the ring).
+    SeatOf(Box<Expr>),
+    /// The action's figure parameter, and the distance it was given.
+    ParamFigure,
+    ParamSteps,
+}
+
+impl FigureExpr {
+    pub fn param(name: &str) -> Expr {
+        Expr::Figures(if name == "figure" {
+            FigureExpr::ParamFigure
+        } else {
+            FigureExpr::ParamSteps
+        })
+    }
+}
+
+/// A figure parameter and its distance, packed into an action's one argument.
+pub struct FigureArg;
+
+impl FigureArg {
+    pub fn pack(figure: u8, steps: i8) -> i32 {
+        i32::from(figure) | ((i32::from(steps) + 128) << 8)
+    }
+    pub fn figure(arg: i32) -> u8 {
+        (arg & 0xff) as u8
+    }
+    pub fn steps(arg: i32) -> i64 {
+        i64::from((arg >> 8) & 0xff) - 128
+    }
+}
+
+/// The ring in play.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct Figures {
+    pub ring: Ring,
+    /// First figure id and figure count of each kind (owned kinds: count per seat).
+    pub base: Vec<u8>,
+    pub per: Vec<u8>,
+    /// Figures of each kind in this game.
+    pub size: Vec<u8>,
+    /// `counters[figure * counters + c]`.
+    pub counters: Vec<i16>,
+    /// The figure holding each role.
+    pub roles: Vec<u8>,
+}
+
+/// The ring in a state, if the game has one. Hashes nothing without a ring, so the digests
+/// of games without one stay what they were before rings existed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnTable(pub Option<Figures>);
+
+impl std::hash::Hash for OnTable {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if let Some(f) = &self.0 {
+            f.hash(state);
+        }
+    }
+}
+
+impl Board {
+    pub(super) fn kind_size(&self, k: usize, players: usize) -> usize {
+        match &self.kinds[k].members {
+            Members::Each { count } => {
+                players * usize::from(count.get(players).copied().unwrap_or(0))
+            }
+            Members::Cards { seats, .. } => seats.len(),
+        }
+    }
+
+    /// The ring at the start of a game of `players`: figures drawn from sets on their seats.
+    pub fn start(&self, players: usize) -> Figures {
+        let mut ring = Ring::new(self.seats, self.numbered);
+        let (mut base, mut per, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut next = 0usize;
+        let mut counters = Vec::new();
+        for (k, kind) in self.kinds.iter().enumerate() {
+            base.push(next as u8);
+            let size = self.kind_size(k, players);
+            sizes.push(size as u8);
+            match &kind.members {
+                Members::Each { count } => {
+                    per.push(count.get(players).copied().unwrap_or(0));
+                    counters.extend(std::iter::repeat_n(0, size * self.counters.len()));
+                }
+                Members::Cards {
+                    seats,
+                    counters: start,
+                    ..
+                } => {
+                    per.push(seats.len() as u8);
+                    for (i, &s) in seats.iter().enumerate() {
+                        ring.place((next + i) as u8, s);
+                        counters.extend_from_slice(&start[i]);
+                    }
+                }
+            }
+            next += size;
+        }
+        let roles = self
+            .roles
+            .iter()
+            .map(|r| base[r.kind] + r.start as u8)
+            .collect();
+        Figures {
+            ring,
+            base,
+            per,
+            size: sizes,
+            counters,
+            roles,
+        }
+    }
+
+    /// The figures of kind `k` (of `owner`, for an owned kind; all for `None`).
+    pub fn members(&self, f: &Figures, k: usize, owner: Option<usize>) -> std::ops::Range<u8> {
+        let (base, per) = (f.base[k], f.per[k]);
+        match (&self.kinds[k].members, owner) {
+            (Members::Each { .. }, Some(seat)) => {
+                let first = base + seat as u8 * per;
+                first..first + per
+            }
+            _ => base..base + f.size[k],
+        }
+    }
+
+    /// The kind of a figure, its owner (owned kinds) and index within the kind.
+    pub fn figure(&self, f: &Figures, figure: u8) -> (usize, Option<usize>, usize) {
+        let k = f.base.iter().rposition(|&b| b <= figure).unwrap_or(0);
+        let i = usize::from(figure - f.base[k]);
+        match self.kinds[k].members {
+            Members::Each { .. } => {
+                let per = usize::from(f.per[k].max(1));
+                (k, Some(i / per), i % per)
+            }
+            Members::Cards { .. } => (k, None, i),
+        }
+    }
+
+    /// The plate (card type) in front of `seat`; `None` without plates.
+    pub fn plate_at(&self, f: &Figures, seat: usize) -> Option<u16> {
+        let p = self.plates.as_ref()?;
+        let holder = f.ring.seat_of(f.roles[p.role]).map_or(0, usize::from);
+        let n = self.seats;
+        Some(p.by_position[(p.at + seat + n - holder) % n])
+    }
+
+    /// A figure's name in views: `P1 knight`, `silver-1`.
+    pub fn figure_name(&self, sets: &[super::model::CardSet], f: &Figures, figure: u8) -> String {
+        let (k, owner, i) = self.figure(f, figure);
+        match (&self.kinds[k].members, owner) {
+            (Members::Cards { set, .. }, _) => sets[*set].cards[i].clone(),
+            (_, Some(o)) => format!("P{} {}", o + 1, self.kinds[k].name),
+            _ => self.kinds[k].name.clone(),
+        }
+    }
+}
+
+impl Rulebook {
+    fn owner_of(who: Who, ctx: &Ctx) -> Option<usize> {
+        match who {
+            Who::Table | Who::Each => None,
+            Who::Current => Some(usize::from(ctx.state.current)),
+            Who::Player => Some(ctx.player),
+        }
+    }
+
+    pub(super) fn eval_figures(&self, e: &FigureExpr, ctx: &Ctx) -> i64 {
+        let (Some(board), Some(f)) = (&self.board, &ctx.state.figures.0) else {
+            return 0;
+        };
+        let seat = |e: &Expr| {
+            usize::try_from(self.eval(e, ctx))
+                .ok()
+                .filter(|&s| s < board.seats)
+        };
+        match e {
+            FigureExpr::Empty(s) => i64::from(seat(s).is_some_and(|s| f.ring.is_free(s as u8))),
+            FigureExpr::Plate(s) => seat(s)
+                .and_then(|s| board.plate_at(f, s))
+                .map_or(-1, i64::from),
+            FigureExpr::Count { kind, who, on } => board
+                .members(f, *kind, Self::owner_of(*who, ctx))
+                .filter(|&m| f.ring.seat_of(m).is_some() == *on)
+                .count() as i64,
+            FigureExpr::RoleSeat(r) => f.ring.seat_of(f.roles[*r]).map_or(-1, i64::from),
+            FigureExpr::SeatOf(m) => u8::try_from(self.eval(m, ctx))
+                .ok()
+                .filter(|&m| usize::from(m) < MAX_FIGURES)
+                .and_then(|m| f.ring.seat_of(m))
+                .map_or(-1, i64::from),
+            FigureExpr::ParamFigure => i64::from(FigureArg::figure(ctx.row)),
+            FigureExpr::ParamSteps => FigureArg::steps(ctx.row),
+            FigureExpr::PlateSum { attr, kind, who } => {
+                let Some(plates) = &board.plates else {
+                    return 0;
+                };
+                let values = &self.sets[plates.set].values[*attr];
+                board
+                    .members(f, *kind, Self::owner_of(*who, ctx))
+                    .filter_map(|m| f.ring.seat_of(m))
+                    .filter_map(|s| board.plate_at(f, usize::from(s)))
+                    .map(|p| values[usize::from(p)])
+                    .sum()
+            }
+        }
+    }
+
+    /// Puts the player to move's next unplaced figure of `kind` on `seat`, if it is empty.
+    pub(super) fn place_figure(&self, state: &mut State, kind: usize, seat: i64) {
+        let (Some(board), Some(f)) = (&self.board, &mut state.figures.0) else {
+            return;
+        };
+        let Some(seat) = u8::try_from(seat)
+            .ok()
+            .filter(|&s| usize::from(s) < board.seats)
+        else {
+            return;
+        };
+        if !f.ring.is_free(seat) {
+            return;
+        }
+        let me = usize::from(state.current);
+        if let Some(m) = board
+            .members(f, kind, Some(me))
+            .find(|&m| f.ring.seat_of(m).is_none())
+        {
+            f.ring.place(m, seat);
+        }
+    }
+
+    /// Script queries on the ring: `seat 4`, `plate 4`, `knight P1` (its seats), `prince`,
+    /// `king` (the role holder's seat), `rings silver-1`. `None`: not a ring query.
+    pub(super) fn ring_answer(
+        &self,
+        state: &State,
+        words: &[&str],
+    ) -> Option<Result<String, String>> {
+        let (board, f) = (self.board.as_ref()?, state.figures.0.as_ref()?);
+        let seat_arg = |w: &str| {
+            w.parse::<usize>()
+                .ok()
+                .filter(|&s| s < board.seats)
+                .ok_or_else(|| format!("the seats are 0 to {}, not `{w}`", board.seats - 1))
+        };
+        Some(match words {
+            ["seat", n] => seat_arg(n).map(|s| match f.ring.figure_at(s as u8) {
+                Some(m) => board.figure_name(&self.sets, f, m),
+                None => "·".into(),
+            }),
+            ["plate", n] => seat_arg(n).map(|s| {
+                board.plate_at(f, s).map_or("no plates".into(), |p| {
+                    self.sets[board.plates.as_ref().map_or(0, |p| p.set)].cards[usize::from(p)]
+                        .clone()
+                })
+            }),
+            [name] if board.roles.iter().any(|r| r.name == *name) => {
+                let r = board.roles.iter().position(|r| r.name == *name)?;
+                Ok(f.ring
+                    .seat_of(f.roles[r])
+                    .map_or("off the table".into(), |s| s.to_string()))
+            }
+            [name, rest @ ..] if board.kinds.iter().any(|k| k.name == *name) => {
+                let k = board.kinds.iter().position(|k| k.name == *name)?;
+                let owner = match rest {
+                    [] => None,
+                    [p] => match p.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) {
+                        Some(n) if (1..=usize::from(state.players)).contains(&n) => Some(n - 1),
+                        _ => {
+                            return Some(Err(format!(
+                                "`{p}` is not a seat here (P1 … P{})",
+                                state.players
+                            )));
+                        }
+                    },
+                    _ => return Some(Err(format!("`{name}` takes at most a seat: `{name} P1`"))),
+                };
+                let mut seats: Vec<u8> = board
+                    .members(f, k, owner)
+                    .filter_map(|m| f.ring.seat_of(m))
+                    .collect();
+                seats.sort_unstable();
+                Ok(seats
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "))
+            }
+            [counter, id] if board.counters.iter().any(|c| c == counter) => {
+                let c = board.counters.iter().position(|c| c == counter)?;
+                let total: u8 = f.size.iter().sum();
+                let found = (0..total).find(|&m| board.figure_name(&self.sets, f, m) == *id);
+                match found {
+                    Some(m) => {
+                        Ok(f.counters[usize::from(m) * board.counters.len() + c].to_string())
+                    }
+                    None => Err(format!("there is no figure `{id}`")),
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// The ring's line in the table view: every occupied seat and who stands there.
+    pub(super) fn ring_text(&self, state: &State, out: &mut String) {
+        let (Some(board), Some(f)) = (&self.board, &state.figures.0) else {
+            return;
+        };
+        let seats: Vec<String> = f
+            .ring
+            .figures()
+            .map(|(s, m)| format!("{s}: {}", board.figure_name(&self.sets, f, m)))
+            .collect();
+        let _ = writeln!(out, "{}: {}", board.name, seats.join("; "));
+    }
+}
+
+impl Rulebook {
+    /// The figure drawn from a set whose card id is `id`.
+    fn figure_by_id(&self, board: &Board, f: &Figures, id: &str) -> Option<u8> {
+        let total: u8 = f.size.iter().sum();
+        (0..total).find(|&m| {
+            let (k, _, _) = board.figure(f, m);
+            matches!(board.kinds[k].members, Members::Cards { .. })
+                && board.figure_name(&self.sets, f, m) == id
+        })
+    }
+
+    /// A ring entry of a script's position: `knight P1` (the seats of P1's Knights),
+    /// `seat 4` (a figure drawn from a set, by card id), `rings silver` (a counter), `king`
+    /// (the role's holder). `None`: not a ring entry.
+    pub(super) fn ring_position(
+        &self,
+        state: &mut State,
+        words: &[&str],
+        held: &[String],
+    ) -> Option<Result<(), String>> {
+        let board = self.board.as_ref()?;
+        let players = usize::from(state.players);
+        let f = state.figures.0.as_mut()?;
+        let seat_of = |w: &str| {
+            w.parse::<u8>()
+                .ok()
+                .filter(|&s| usize::from(s) < board.seats)
+                .ok_or_else(|| format!("the seats are 0 to {}, not `{w}`", board.seats - 1))
+        };
+        let one = || match held {
+            [one] => Ok(one.as_str()),
+            _ => Err(format!("give one value, not {}", held.len())),
+        };
+        let taken = |f: &Figures, s: u8| {
+            f.ring.figure_at(s).map(|m| {
+                format!(
+                    "seat {s} is taken by {}",
+                    board.figure_name(&self.sets, f, m)
+                )
+            })
+        };
+        Some((|| match words {
+            [kind, rest @ ..] if board.kinds.iter().any(|k| k.name == *kind) => {
+                let k = board
+                    .kinds
+                    .iter()
+                    .position(|x| x.name == *kind)
+                    .unwrap_or(0);
+                let [p] = rest else {
+                    return Err(format!("name whose they are: `{kind} P1`"));
+                };
+                let Members::Each { .. } = board.kinds[k].members else {
+                    return Err(format!(
+                        "`{kind}` figures belong to no seat: place each with `seat <n>`"
+                    ));
+                };
+                let owner = parse_seat(p, players)
+                    .ok_or_else(|| format!("`{p}` is not a seat here (P1 … P{players})"))?;
+                let members = board.members(f, k, Some(owner));
+                if held.len() > members.len() {
+                    return Err(format!(
+                        "{} seats for {} `{kind}` figures: each player has {}",
+                        held.len(),
+                        members.len(),
+                        members.len()
+                    ));
+                }
+                for m in members.clone() {
+                    f.ring.remove(m);
+                }
+                for (m, s) in members.zip(held) {
+                    let s = seat_of(s)?;
+                    if let Some(e) = taken(f, s) {
+                        return Err(e);
+                    }
+                    f.ring.place(m, s);
+                }
+                Ok(())
+            }
+            ["seat", n] => {
+                let s = seat_of(n)?;
+                let id = one()?;
+                let m = self
+                    .figure_by_id(board, f, id)
+                    .ok_or_else(|| format!("there is no figure `{id}` drawn from a set"))?;
+                f.ring.remove(m);
+                if let Some(e) = taken(f, s) {
+                    return Err(e);
+                }
+                f.ring.place(m, s);
+                Ok(())
+            }
+            [counter, id] if board.counters.iter().any(|c| c == counter) => {
+                let c = board
+                    .counters
+                    .iter()
+                    .position(|x| x == counter)
+                    .unwrap_or(0);
+                let m = self
+                    .figure_by_id(board, f, id)
+                    .ok_or_else(|| format!("there is no figure `{id}` drawn from a set"))?;
+                let v = one()?;
+                let v = v
+                    .parse::<i16>()
+                    .ok()
+                    .filter(|v| *v >= 0)
+                    .ok_or_else(|| format!("a counter is a number from 0, not `{v}`"))?;
+                f.counters[usize::from(m) * board.counters.len() + c] = v;
+                Ok(())
+            }
+            [role] if board.roles.iter().any(|r| r.name == *role) => {
+                let r = board
+                    .roles
+                    .iter()
+                    .position(|x| x.name == *role)
+                    .unwrap_or(0);
+                let id = one()?;
+                let m = self
+                    .figure_by_id(board, f, id)
+                    .filter(|&m| board.figure(f, m).0 == board.roles[r].kind)
+                    .ok_or_else(|| {
+                        format!(
+                            "`{role}` is held by a `{}` figure, and `{id}` is none",
+                            board.kinds[board.roles[r].kind].name
+                        )
+                    })?;
+                f.roles[r] = m;
+                Ok(())
+            }
+            _ => Err(String::new()),
+        })())
+        .filter(|r| r.as_ref().err().is_none_or(|e| !e.is_empty()))
+    }
+}

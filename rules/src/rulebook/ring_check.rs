@@ -1,0 +1,582 @@
+//! Checking and compiling a ring's description: the `ring` zone, `[figures.*]` and
+//! `[roles.*]`, the seat parameter, `place`, and the ring's functions in expressions. Every
+//! problem is a diagnostic pointing into the pack, with did-you-mean for names.
+
+use grail_engine::diag::{Diagnostic, no_such};
+use grail_engine::ring::{MAX_FIGURES, MAX_SEATS};
+use grail_engine::seats::Direction;
+use grail_schema::model::{Layout, Sp, ZoneOwner};
+
+use super::compile::{Compiler, Kind, Scope};
+use super::model::{Effect, Expr, Param, Who};
+use super::ring::{Board, FigureExpr, FigureKind, Members, Plates, Role};
+use super::syntax::{self, Ast, Node};
+
+fn direction(s: Option<&Sp<String>>) -> Result<Option<Direction>, String> {
+    match s.map(|s| s.value.as_str()) {
+        None => Ok(None),
+        Some("clockwise") => Ok(Some(Direction::Clockwise)),
+        Some("counter-clockwise") => Ok(Some(Direction::CounterClockwise)),
+        Some(other) => Err(format!(
+            "a direction is `clockwise` or `counter-clockwise`, not `{other}`"
+        )),
+    }
+}
+
+impl Compiler<'_> {
+    /// The ring zone, `[figures.*]` and `[roles.*]`; `None` when the game has no ring.
+    pub fn board(&mut self) -> Option<Board> {
+        let rb = &self.pack.rulebook;
+        let rings: Vec<_> = rb
+            .zones
+            .iter()
+            .filter(|(_, z)| z.layout.value == Layout::Ring)
+            .collect();
+        let Some(&(name, def)) = rings.first() else {
+            if let Some((k, _)) = rb.figures.iter().next() {
+                let msg = format!(
+                    "figure `{}` needs a zone with `layout = \"ring\"` to stand on",
+                    k.value
+                );
+                self.error("unknown-zone", msg, &k.loc, k.loc.span.clone());
+            }
+            return None;
+        };
+        if let Some((second, _)) = rings.get(1) {
+            let msg = "one ring per game so far: a second `ring` zone".to_string();
+            self.error("invalid-value", msg, &second.loc, second.loc.span.clone());
+        }
+        let seats_set = self.set_index(&def.holds)?;
+        let seats = self.sets[seats_set].cards.len();
+        if seats > MAX_SEATS {
+            let msg = format!(
+                "a ring has at most {MAX_SEATS} seats; set `{}` has {seats}",
+                def.holds.value
+            );
+            self.error(
+                "invalid-value",
+                msg,
+                &def.holds.loc,
+                def.holds.loc.span.clone(),
+            );
+            return None;
+        }
+        let mut dirs = [None; 3];
+        for (i, d) in [&def.numbered, &def.forward, &def.displace]
+            .into_iter()
+            .enumerate()
+        {
+            match direction(d.as_ref()) {
+                Ok(v) => dirs[i] = v,
+                Err(msg) => {
+                    let at = d.as_ref().map_or(&name.loc, |d| &d.loc);
+                    self.error("invalid-value", msg, at, at.span.clone());
+                }
+            }
+        }
+        let mut board = Board {
+            name: name.value.clone(),
+            seats_set,
+            seats,
+            plates: None,
+            numbered: dirs[0].unwrap_or(Direction::CounterClockwise),
+            forward: dirs[1],
+            displace: dirs[2],
+            kinds: Vec::new(),
+            roles: Vec::new(),
+            counters: Vec::new(),
+        };
+        for (_, f) in rb.figures.iter() {
+            for c in &f.counters {
+                if !board.counters.contains(&c.value) {
+                    board.counters.push(c.value.clone());
+                }
+            }
+        }
+        for (kname, f) in rb.figures.iter() {
+            if f.on.value != board.name {
+                let msg = no_such("ring zone", &f.on.value, [board.name.as_str()]);
+                self.error("unknown-zone", msg, &f.on.loc, f.on.loc.span.clone());
+                continue;
+            }
+            let owned = f.owner.as_ref().map(|o| o.value) == Some(ZoneOwner::Each);
+            let members = match (owned, &f.count, &f.set) {
+                (true, Some(count), None) => self.counts_by_players(count),
+                (false, None, Some(set)) => self.members_from_set(set, f.start.as_ref(), &board),
+                _ => {
+                    let msg = format!(
+                        "figure `{}` is either owned by each seat (`owner = \"each\"` and `count`) or drawn from a set (`set` and `start`)",
+                        kname.value
+                    );
+                    self.error("missing-field", msg, &kname.loc, kname.loc.span.clone());
+                    None
+                }
+            };
+            if let Some(members) = members {
+                board.kinds.push(FigureKind {
+                    name: kname.value.clone(),
+                    members,
+                });
+            }
+        }
+        for (rname, r) in rb.roles.iter() {
+            let Some(kind) = board.kinds.iter().position(|k| k.name == r.figure.value) else {
+                let msg = no_such(
+                    "figure",
+                    &r.figure.value,
+                    board.kinds.iter().map(|k| k.name.as_str()),
+                );
+                self.error(
+                    "unknown-name",
+                    msg,
+                    &r.figure.loc,
+                    r.figure.loc.span.clone(),
+                );
+                continue;
+            };
+            let Members::Cards { set, .. } = board.kinds[kind].members else {
+                let msg = format!(
+                    "role `{}` starts with a figure drawn from a set",
+                    rname.value
+                );
+                self.error(
+                    "invalid-value",
+                    msg,
+                    &r.figure.loc,
+                    r.figure.loc.span.clone(),
+                );
+                continue;
+            };
+            let cards = &self.sets[set].cards;
+            let Some(start) = cards.iter().position(|c| *c == r.start.value) else {
+                let msg = no_such("card", &r.start.value, cards.iter().map(String::as_str));
+                self.error("unknown-name", msg, &r.start.loc, r.start.loc.span.clone());
+                continue;
+            };
+            board.roles.push(Role {
+                name: rname.value.clone(),
+                kind,
+                start,
+            });
+        }
+        board.plates = self.plates(
+            def.plates.as_ref(),
+            def.follow.as_ref(),
+            def.at.as_ref(),
+            &board,
+            name,
+        );
+        self.fits(&board, name);
+        Some(board)
+    }
+
+    /// An owned kind's count: a param, plain or by player count, for every count played.
+    fn counts_by_players(&mut self, count: &Sp<String>) -> Option<Members> {
+        let name = count.value.trim_start_matches('$');
+        let (min, max) = self.pack.players;
+        let mut counts = vec![0u8; usize::from(max) + 1];
+        for n in min..=max {
+            match self.pack.param_for_players(name, n) {
+                Ok(v) => {
+                    counts[usize::from(n)] =
+                        u8::try_from(v.clamp(0, MAX_FIGURES as i64)).unwrap_or(0)
+                }
+                Err(d) => {
+                    let d =
+                        if self.pack.param(name).is_err()
+                            && !self.pack.by_players.iter().any(|p| p.name == name)
+                        {
+                            let known: Vec<&str> =
+                                self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                            Diagnostic::error("unknown-param", no_such("number param", name, known))
+                                .at(count.loc.source, count.loc.span.clone(), "here")
+                        } else {
+                            d
+                        };
+                    self.diags.push(d);
+                    return None;
+                }
+            }
+        }
+        Some(Members::Each { count: counts })
+    }
+
+    fn members_from_set(
+        &mut self,
+        set: &Sp<String>,
+        start: Option<&Sp<String>>,
+        board: &Board,
+    ) -> Option<Members> {
+        let si = self.set_index(set)?;
+        let Some(start) = start else {
+            let msg = format!(
+                "figures drawn from set `{}` need `start`: the attribute naming each one's seat",
+                set.value
+            );
+            self.error("missing-field", msg, &set.loc, set.loc.span.clone());
+            return None;
+        };
+        let s = &self.sets[si];
+        let Some(a) = s.attrs.iter().position(|x| *x == start.value) else {
+            let msg = no_such(
+                &format!("attribute of set `{}` named", s.id),
+                &start.value,
+                s.attrs.iter().map(String::as_str),
+            );
+            self.error("unknown-attribute", msg, &start.loc, start.loc.span.clone());
+            return None;
+        };
+        let mut seats = Vec::new();
+        let mut taken = vec![false; board.seats];
+        for (t, &v) in s.values[a].iter().enumerate() {
+            let ok = usize::try_from(v)
+                .ok()
+                .filter(|&v| v < board.seats && !taken[v]);
+            let Some(seat) = ok else {
+                let msg = format!(
+                    "figure `{}` starts on seat {v}: the seats are 0 to {}, one figure each",
+                    s.cards[t],
+                    board.seats - 1
+                );
+                self.error("invalid-value", msg, &start.loc, start.loc.span.clone());
+                return None;
+            };
+            taken[seat] = true;
+            seats.push(seat as u8);
+        }
+        let counters = (0..s.cards.len())
+            .map(|t| {
+                board
+                    .counters
+                    .iter()
+                    .map(|c| {
+                        s.attrs
+                            .iter()
+                            .position(|x| x == c)
+                            .map_or(0, |a| s.values[a][t].clamp(0, i64::from(i16::MAX)) as i16)
+                    })
+                    .collect()
+            })
+            .collect();
+        let names = self
+            .pack
+            .sets
+            .iter()
+            .find(|x| x.id == set.value)
+            .map(|x| x.cards.iter().map(|c| c.name.clone()).collect())
+            .unwrap_or_default();
+        Some(Members::Cards {
+            set: si,
+            seats,
+            counters,
+            names,
+        })
+    }
+
+    fn plates(
+        &mut self,
+        set: Option<&Sp<String>>,
+        follow: Option<&Sp<String>>,
+        at: Option<&Sp<String>>,
+        board: &Board,
+        zone: &Sp<String>,
+    ) -> Option<Plates> {
+        let set = set?;
+        let (Some(follow), Some(at)) = (follow, at) else {
+            let msg = format!(
+                "ring `{}` has plates: it needs `follow` (a role) and `at` (the plate facing it)",
+                zone.value
+            );
+            self.error("missing-field", msg, &set.loc, set.loc.span.clone());
+            return None;
+        };
+        let si = self.set_index(set)?;
+        let pack_set = self.pack.sets.iter().find(|s| s.id == set.value)?;
+        let Some(order) = pack_set.by_position().filter(|o| o.len() == board.seats) else {
+            let msg = format!(
+                "the plates of `{}` need a `position` on each card, one per seat ({} seats)",
+                zone.value, board.seats
+            );
+            self.error("invalid-value", msg, &set.loc, set.loc.span.clone());
+            return None;
+        };
+        let Some(role) = board.roles.iter().position(|r| r.name == follow.value) else {
+            let msg = no_such(
+                "role",
+                &follow.value,
+                board.roles.iter().map(|r| r.name.as_str()),
+            );
+            self.error("unknown-name", msg, &follow.loc, follow.loc.span.clone());
+            return None;
+        };
+        let by_position: Vec<u16> = order.iter().map(|&t| t as u16).collect();
+        let cards = &self.sets[si].cards;
+        let Some(t) = cards.iter().position(|c| *c == at.value) else {
+            let msg = no_such("plate", &at.value, cards.iter().map(String::as_str));
+            self.error("unknown-name", msg, &at.loc, at.loc.span.clone());
+            return None;
+        };
+        let at = by_position
+            .iter()
+            .position(|&p| usize::from(p) == t)
+            .unwrap_or(0);
+        Some(Plates {
+            set: si,
+            by_position,
+            at,
+            role,
+        })
+    }
+
+    /// Every figure needs an id and, once placed, a seat.
+    fn fits(&mut self, board: &Board, zone: &Sp<String>) {
+        let max = usize::from(self.pack.players.1);
+        let total: usize = (0..board.kinds.len())
+            .map(|k| board.kind_size(k, max))
+            .sum();
+        if total > MAX_FIGURES.min(board.seats) {
+            let msg = format!(
+                "{total} figures with {max} players do not fit ring `{}` ({} seats, at most {MAX_FIGURES} figures)",
+                zone.value, board.seats
+            );
+            self.error("invalid-value", msg, &zone.loc, zone.loc.span.clone());
+        }
+    }
+
+    /// A figure kind and whose: `knight(current)`, `knight(P)`; `knight` or `prince`: all of
+    /// them. Reports what is wrong with a reference that is not one.
+    pub(super) fn figure_ref(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<(usize, Who)> {
+        let board = self.board.as_ref()?;
+        let (name, args): (&str, &[Node]) = match &node.ast {
+            Ast::Name(n) => (n, &[]),
+            Ast::Call(n, a) => (n, a),
+            _ => ("", &[]),
+        };
+        let Some(kind) = board.kinds.iter().position(|k| k.name == name) else {
+            let msg = no_such("figure", name, board.kinds.iter().map(|k| k.name.as_str()));
+            let at = self.span(s, &node.span);
+            self.error("unknown-name", msg, &s.loc, at);
+            return None;
+        };
+        let owned = matches!(board.kinds[kind].members, Members::Each { .. });
+        let who = match (owned, args) {
+            (_, []) => Who::Table,
+            (true, [owner]) => match &owner.ast {
+                Ast::Name(w) if w == "current" => Who::Current,
+                Ast::Name(w) if w == "P" && scope.player => Who::Player,
+                _ => {
+                    let at = self.span(s, &owner.span);
+                    let msg = format!(
+                        "the owner of `{name}` is `current`{}",
+                        if scope.player { " or `P`" } else { "" }
+                    );
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return None;
+                }
+            },
+            _ => {
+                let at = self.span(s, &node.span);
+                let msg = if owned {
+                    format!("`{name}` takes one owner: `{name}(current)`")
+                } else {
+                    format!("`{name}` figures belong to no seat: write `{name}`")
+                };
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            }
+        };
+        Some((kind, who))
+    }
+
+    /// The ring's functions: `empty(seat)`, `plate(seat)`, `placed(knight(current))`,
+    /// `unplaced(…)`, `seat(king)`, `sum(value, plates(knight(P)))`. `None`: not one of
+    /// them (the caller goes on); `Some(None)`: one of them, with an error reported.
+    pub fn figure_call(
+        &mut self,
+        node: &Node,
+        f: &str,
+        args: &[Node],
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        let board = self.board.as_ref()?;
+        let one = |c: &mut Self| {
+            if args.len() == 1 {
+                return true;
+            }
+            let at = c.span(s, &node.span);
+            c.error(
+                "invalid-expression",
+                format!("`{f}` takes 1 argument"),
+                &s.loc,
+                at,
+            );
+            false
+        };
+        let fe = match f {
+            "empty" | "plate" => {
+                if f == "plate" && board.plates.is_none() {
+                    return None;
+                }
+                let plates = board.plates.as_ref().map(|p| p.set);
+                if !one(self) {
+                    return Some(None);
+                }
+                let seat = self.typed(&args[0], s, scope, Kind::Int);
+                let Some(seat) = seat else { return Some(None) };
+                return Some(Some(if f == "empty" {
+                    (Expr::Figures(FigureExpr::Empty(Box::new(seat))), Kind::Bool)
+                } else {
+                    (
+                        Expr::Figures(FigureExpr::Plate(Box::new(seat))),
+                        Kind::Card(plates?),
+                    )
+                }));
+            }
+            "placed" | "unplaced" => {
+                if !one(self) {
+                    return Some(None);
+                }
+                let Some((kind, who)) = self.figure_ref(&args[0], s, scope) else {
+                    return Some(None);
+                };
+                FigureExpr::Count {
+                    kind,
+                    who,
+                    on: f == "placed",
+                }
+            }
+            "seat" => {
+                if let [
+                    Node {
+                        ast: Ast::Name(r), ..
+                    },
+                ] = args
+                    && let Some(role) = board.roles.iter().position(|x| x.name == *r)
+                {
+                    FigureExpr::RoleSeat(role)
+                } else {
+                    if !one(self) {
+                        return Some(None);
+                    }
+                    let Some(figure) = self.typed(&args[0], s, scope, Kind::Int) else {
+                        return Some(None);
+                    };
+                    FigureExpr::SeatOf(Box::new(figure))
+                }
+            }
+            "sum" => {
+                let [
+                    attr,
+                    Node {
+                        ast: Ast::Call(p, inner),
+                        ..
+                    },
+                ] = args
+                else {
+                    return None;
+                };
+                if p != "plates" {
+                    return None;
+                }
+                let set = board.plates.as_ref()?.set;
+                let [figs] = inner.as_slice() else {
+                    return None;
+                };
+                let Some((kind, who)) = self.figure_ref(figs, s, scope) else {
+                    return Some(None);
+                };
+                let Ast::Name(a) = &attr.ast else { return None };
+                let Some(a) = self.sets[set].attrs.iter().position(|x| x == a) else {
+                    let at = self.span(s, &attr.span);
+                    let msg = no_such(
+                        "plate attribute",
+                        a,
+                        self.sets[set].attrs.iter().map(String::as_str),
+                    );
+                    self.error("unknown-attribute", msg, &s.loc, at);
+                    return Some(None);
+                };
+                FigureExpr::PlateSum { attr: a, kind, who }
+            }
+            // An attribute of a seat, by its number: `carpet(seat)`.
+            attr if args.len() == 1 => {
+                let set = board.seats_set;
+                let a = self.sets[set].attrs.iter().position(|x| x == attr)?;
+                let seat = self.typed(&args[0], s, scope, Kind::Int);
+                let Some(seat) = seat else { return Some(None) };
+                return Some(Some((
+                    Expr::Attr {
+                        set,
+                        attr: a,
+                        card: Box::new(seat),
+                    },
+                    Kind::Int,
+                )));
+            }
+            _ => return None,
+        };
+        Some(Some((Expr::Figures(fe), Kind::Int)))
+    }
+
+    /// `seat = "seat in table"`: a seat of the ring, the action's one parameter.
+    pub fn seat_param(&mut self, def: Option<&Sp<String>>, other: bool) -> Option<Param> {
+        let def = def?;
+        if other {
+            let msg = "an action takes one parameter: `card`, `row` or `seat`".to_string();
+            self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
+            return None;
+        }
+        let node = match syntax::parameter(&def.value, "seat") {
+            Ok(node) => node,
+            Err(e) => {
+                let span = self.span(def, &e.span);
+                self.error("invalid-expression", e.message, &def.loc, span);
+                return None;
+            }
+        };
+        let ring = self.board.as_ref().map(|b| b.name.clone());
+        match (&node.ast, ring) {
+            (Ast::Name(n), Some(ring)) if *n == ring => Some(Param::Seat),
+            (_, ring) => {
+                let at = self.span(def, &node.span);
+                let msg = match ring {
+                    Some(ring) => {
+                        format!("a seat parameter is drawn from the ring: `seat in {ring}`")
+                    }
+                    None => "a seat parameter needs a zone with `layout = \"ring\"`".to_string(),
+                };
+                self.error("unknown-zone", msg, &def.loc, at);
+                None
+            }
+        }
+    }
+
+    /// `place knight(current) at seat`: the seat's next figure of that kind not yet placed.
+    pub fn place_effect(
+        &mut self,
+        figure: &Node,
+        seat: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        let (kind, who) = self.figure_ref(figure, s, scope)?;
+        if who != Who::Current {
+            let at = self.span(s, &figure.span);
+            self.error(
+                "invalid-expression",
+                "`place` places a figure of the player to move: `(current)`".into(),
+                &s.loc,
+                at,
+            );
+            return None;
+        }
+        let seat = self.typed(seat, s, scope, Kind::Int)?;
+        Some(Effect::Place { kind, seat })
+    }
+}

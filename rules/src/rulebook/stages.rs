@@ -1,0 +1,169 @@
+//! Stages played before the turns (`[stages.<name>]` with `rounds`, e.g. placing figures):
+//! each seat plays the stage's steps in turn, starting from the first or last seat and going
+//! either way round, for so many rounds; then the turns begin with P1. Their steps follow
+//! the turn's in the rulebook's step list, so a step index names a step in any stage.
+
+use grail_engine::diag::no_such;
+use grail_schema::model::Sp;
+
+use super::Rulebook;
+use super::compile::Compiler;
+use super::model::Step;
+use super::run::State;
+
+#[derive(Debug)]
+pub struct Stage {
+    pub name: String,
+    /// Its steps are `first_step..first_step + len` of the rulebook's steps.
+    pub first_step: usize,
+    pub len: usize,
+    /// Rounds by player count (index).
+    pub rounds: Vec<i64>,
+    pub from_last: bool,
+    pub backward: bool,
+}
+
+/// Where the game is: a stage before the turns (1 + its index) or the turns (0), and how
+/// many seats have played it. Hashes nothing in the turns, so games without such stages keep
+/// their digests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StageAt {
+    pub stage: u8,
+    pub played: u16,
+}
+
+impl std::hash::Hash for StageAt {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.stage != 0 {
+            (self.stage, self.played).hash(state);
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// The stages besides `turn`, their steps appended to `steps` (which holds the turn's).
+    pub fn pre_stages(
+        &mut self,
+        steps: &mut Vec<Step>,
+        step: &mut dyn FnMut(&mut Self, &Sp<String>) -> Option<Step>,
+    ) -> Vec<Stage> {
+        let rb = &self.pack.rulebook;
+        let mut out = Vec::new();
+        for (name, def) in rb.stages.iter().filter(|(k, _)| k.value != "turn") {
+            let Some(rounds) = &def.rounds else {
+                let msg = format!(
+                    "stage `{}` is never entered: a stage besides `turn` is played before it and needs `rounds`",
+                    name.value
+                );
+                self.error("unreachable", msg, &name.loc, name.loc.span.clone());
+                continue;
+            };
+            let mut by_players = vec![0; usize::from(self.pack.players.1) + 1];
+            for n in self.pack.players.0..=self.pack.players.1 {
+                match self.start_value(rounds, n) {
+                    Ok(v) => by_players[usize::from(n)] = v,
+                    Err(d) => {
+                        self.diags.push(d);
+                        break;
+                    }
+                }
+            }
+            let word = |c: &mut Self, s: &Option<Sp<String>>, words: [&str; 2]| match s {
+                None => false,
+                Some(s) if s.value == words[0] => false,
+                Some(s) if s.value == words[1] => true,
+                Some(s) => {
+                    let msg = no_such("choice", &s.value, words);
+                    c.error("invalid-value", msg, &s.loc, s.loc.span.clone());
+                    false
+                }
+            };
+            let from_last = word(self, &def.first, ["first", "last"]);
+            let backward = word(self, &def.order, ["clockwise", "counter-clockwise"]);
+            let first_step = steps.len();
+            for s in &def.steps {
+                if let Some(st) = step(self, s) {
+                    steps.push(st);
+                }
+            }
+            out.push(Stage {
+                name: name.value.clone(),
+                first_step,
+                len: steps.len() - first_step,
+                rounds: by_players,
+                from_last,
+                backward,
+            });
+        }
+        out
+    }
+}
+
+impl Rulebook {
+    fn first_seat(stage: &Stage, players: u8) -> u8 {
+        if stage.from_last { players - 1 } else { 0 }
+    }
+
+    /// Enters the first stage before the turns, if there is one.
+    pub(super) fn begin_stages(&self, state: &mut State) {
+        if let Some(stage) = self.stages.first() {
+            state.stage = StageAt {
+                stage: 1,
+                played: 0,
+            };
+            state.step = stage.first_step as u8;
+            state.current = Self::first_seat(stage, state.players);
+        }
+    }
+
+    /// The end of the current stage's steps.
+    pub(super) fn stage_end(&self, state: &State) -> usize {
+        match state.stage.stage {
+            0 => self.turn_steps,
+            k => {
+                let s = &self.stages[usize::from(k) - 1];
+                s.first_step + s.len
+            }
+        }
+    }
+
+    /// A seat has played the stage's steps: the next seat, the next stage, or the turns.
+    pub(super) fn next_in_stage(&self, state: &mut State) {
+        let k = usize::from(state.stage.stage) - 1;
+        let stage = &self.stages[k];
+        let n = state.players;
+        state.stage.played += 1;
+        let rounds = stage.rounds.get(usize::from(n)).copied().unwrap_or(0);
+        if i64::from(state.stage.played) < rounds * i64::from(n) {
+            state.current = if stage.backward {
+                (state.current + n - 1) % n
+            } else {
+                (state.current + 1) % n
+            };
+            state.step = stage.first_step as u8;
+        } else if let Some(next) = self.stages.get(k + 1) {
+            state.stage = StageAt {
+                stage: k as u8 + 2,
+                played: 0,
+            };
+            state.step = next.first_step as u8;
+            state.current = Self::first_seat(next, n);
+        } else {
+            state.stage = StageAt::default();
+            state.step = 0;
+            state.current = 0;
+        }
+        state.done = 0;
+        state.reps = super::run::Repeats(0);
+    }
+
+    /// The stage a step belongs to (for a position naming a step).
+    pub(super) fn stage_of_step(&self, step: usize) -> StageAt {
+        let stage = self
+            .stages
+            .iter()
+            .position(|s| (s.first_step..s.first_step + s.len).contains(&step))
+            .map_or(0, |k| k as u8 + 1);
+        StageAt { stage, played: 0 }
+    }
+}
