@@ -12,6 +12,9 @@ use super::build::dot;
 use super::state::{MAX_STAGES, Phase, State};
 use super::{Kind, Quests};
 
+/// The most weapon cards a commitment plan looks at (a hand holds at most a dozen cards).
+const MAX_WEAPONS: usize = 12;
+
 /// Battle points that multiply the odds of beating a guessed strength by e (tuning).
 const SPREAD: f64 = 10.0;
 
@@ -111,10 +114,19 @@ impl Quests {
                 };
                 p *= if visible && self.test_of(cards).is_some() {
                     0.6
-                } else if visible {
-                    chance(mine, self.stage_bp(s, i) as f64)
                 } else {
-                    chance(mine, self.hidden_guess(cards, floor))
+                    let theirs = if visible {
+                        self.stage_bp(s, i) as f64
+                    } else {
+                        self.hidden_guess(cards, floor)
+                    };
+                    let odds = chance(mine, theirs);
+                    // The foe being committed to: what beats it is fought to win.
+                    if s.phase == Phase::Commit && i == from && mine >= theirs {
+                        odds.max(self.n.bot.beaten)
+                    } else {
+                        odds
+                    }
                 };
             }
             if let Some(after) = floor_after(i) {
@@ -184,6 +196,9 @@ impl Quests {
             _ => {
                 let committed = *s.sealed.cards(me);
                 let now = self.strength(s, seat, &committed) as f64;
+                if s.phase == Phase::Commit && !s.sealed.sealed().contains(me) {
+                    return self.commit_prospects(s, seat, now, reserve, reward + draws);
+                }
                 let now = if s.phase == Phase::Commit {
                     now
                 } else {
@@ -197,6 +212,81 @@ impl Quests {
                     }
             }
         }
+    }
+
+    /// A questor still to commit to the foe stage under way: the better of stopping at what
+    /// it has committed and adding the weapons worth least in hand that beat the stage (its
+    /// battle points when seen, else guessed), whose worth then counts as spent. So the
+    /// greedy bot adds those cards one at a time, and nothing when its weapons cannot get
+    /// there.
+    fn commit_prospects(&self, s: &State, seat: u8, now: f64, reserve: f64, worth: f64) -> f64 {
+        let from = usize::from(s.quest.stage);
+        let stay = self.survival(s, seat, from, now, reserve) * worth;
+        let need = self.foe_estimate(s, seat, from) - now;
+        if need <= 0.0 {
+            return stay;
+        }
+        match self.least_beating(s, seat, need) {
+            Some((bp, spent)) => {
+                let go = self.survival(s, seat, from, now + bp, (reserve - bp).max(0.0)) * worth;
+                stay.max(go - spent)
+            }
+            None => stay,
+        }
+    }
+
+    /// The battle points of stage `i` as `seat` knows them: seen, or guessed from its card
+    /// count and the foe stages revealed before it.
+    pub(crate) fn foe_estimate(&self, s: &State, seat: u8, i: usize) -> f64 {
+        if self.stage_visible(s, i, Some(usize::from(seat))) {
+            return self.stage_bp(s, i) as f64;
+        }
+        let floor = (0..i)
+            .filter(|&j| s.quest.is_revealed(j) && self.has_foe(&s.quest.built[j]))
+            .map(|j| self.stage_bp(s, j) as f64 + 5.0)
+            .fold(0.0, f64::max);
+        self.hidden_guess(&s.quest.built[i], floor)
+    }
+
+    /// The weapons `seat` may still commit that reach `need` and are worth least in hand
+    /// (ties: the fewer battle points): their battle points and worth; `None` when all of
+    /// them fall short.
+    fn least_beating(&self, s: &State, seat: u8, need: f64) -> Option<(f64, f64)> {
+        let committed = s.sealed.cards(usize::from(seat));
+        let mut sit = self.situation(s, Some(seat));
+        // Each weapon card it may add (types beyond the weapon-copies limit excluded).
+        let mut items = [(0.0f64, 0.0f64); MAX_WEAPONS];
+        let mut n = 0;
+        for (t, k) in s
+            .player(seat)
+            .hand
+            .iter_among(self.masks[Kind::Weapon as usize])
+        {
+            let free = self.n.weapon_copies.saturating_sub(committed.get(t)).min(k);
+            for _ in 0..free {
+                if n < items.len() {
+                    items[n] = (
+                        sit.bp(t) as f64,
+                        self.bot_hand[usize::from(t)] as f64 / 100.0,
+                    );
+                    n += 1;
+                }
+            }
+        }
+        let mut best: Option<(f64, f64)> = None;
+        for set in 1u32..(1 << n) {
+            let (bp, spent) = (0..n)
+                .filter(|i| set & (1 << i) != 0)
+                .fold((0.0, 0.0), |(b, c), i| (b + items[i].0, c + items[i].1));
+            let better = match best {
+                None => true,
+                Some((b, c)) => spent < c || (spent == c && bp < b),
+            };
+            if bp >= need && better {
+                best = Some((bp, spent));
+            }
+        }
+        best
     }
 
     /// The sponsor gets back the cards he used plus a card per stage, and fears the

@@ -218,6 +218,9 @@ pub struct BotWeights {
     pub(crate) opponent_shield: f64,
     pub(crate) card: f64,
     pub(crate) bp: f64,
+    /// The chance it gives the foe stage under way once its commitment reaches the foe's
+    /// battle points (seen or guessed).
+    pub(crate) beaten: f64,
 }
 
 impl Quests {

@@ -190,6 +190,7 @@ fn numbers(e: &mut Errors, pack: &Pack) -> Numbers {
             opponent_shield: weight(e, "bot_opponent_shield_worth"),
             card: weight(e, "bot_card_worth"),
             bp: weight(e, "bot_bp_worth"),
+            beaten: weight(e, "bot_beaten_pct"),
         },
     }
 }

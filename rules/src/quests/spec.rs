@@ -148,6 +148,12 @@ pub const SPEC: RulesSpec = RulesSpec {
             "greedy bot: extra worth of a card in hand per battle point",
         ),
         int(
+            "bot_beaten_pct",
+            0,
+            100,
+            "greedy bot: the chance it gives a foe stage it has committed enough to beat",
+        ),
+        int(
             "bot_ally_bp_worth",
             0,
             100_000,

@@ -860,3 +860,127 @@ fn random_games_keep_the_laws_under_each_reading_of_the_bidding() {
         assert!(bids > 0, "{rounds:?} plays {plays}: no test was bid on");
     }
 }
+
+/// The Boar Hunt under way in a three-player game: P2 (a Squire of 5 battle points), the
+/// first of its two questors to commit to stage 1 (one foe face down), holds the four
+/// `weapons`, foes and the card drawn. P3 commits after him, so P2's `done` reveals nothing.
+fn boar_hunt_commit(q: &Quests, weapons: &[&'static str]) -> State {
+    let mut p2: Vec<&str> = weapons.to_vec();
+    // Twelve cards: the card drawn at the stage's start is one too many, and a foe goes.
+    p2.extend([
+        "thieves",
+        "boar",
+        "saxons",
+        "thieves",
+        "saxons",
+        "robber-knight",
+        "saxon-knight",
+        "boar",
+    ]);
+    let foes: &[&str] = &[
+        "thieves",
+        "thieves",
+        "robber-knight",
+        "robber-knight",
+        "saxon-knight",
+        "saxon-knight",
+        "saxon-knight",
+        "saxon-knight",
+        "evil-knight",
+        "evil-knight",
+        "black-knight",
+        "black-knight",
+    ];
+    let mut s = setup(
+        q,
+        3,
+        &[
+            ("story", &["boar-hunt"]),
+            (
+                "P1",
+                &[
+                    "saxons",
+                    "boar",
+                    "thieves",
+                    "thieves",
+                    "saxons",
+                    "robber-knight",
+                    "robber-knight",
+                    "evil-knight",
+                    "evil-knight",
+                    "giant",
+                    "green-knight",
+                    "black-knight",
+                ],
+            ),
+            ("P2", &p2),
+            ("P3", foes),
+            ("adventure", &["dagger", "dagger", "horse", "horse"]),
+        ],
+    );
+    play(
+        q,
+        &mut s,
+        &[
+            "sponsor",
+            "add boar",
+            "done",
+            "add evil-knight",
+            "done",
+            "join",
+            "join",
+            "discard thieves",
+            "discard thieves",
+        ],
+    );
+    assert_eq!((s.phase, q.to_move(&s)), (Phase::Commit, Some(1)));
+    s
+}
+
+/// Lets the greedy bot commit for the seat to move until it is done; its commitment.
+fn greedy_commitment(q: &Quests, s: &mut State) -> Counts {
+    let seat = q.to_move(s).expect("someone commits");
+    for _ in 0..12 {
+        let choice = greedy_choice(q, s);
+        play(q, s, &[&choice]);
+        if choice == "done" {
+            break;
+        }
+    }
+    *s.sealed.cards(seat)
+}
+
+/// Issue 17: the greedy bot commits to a foe stage it can beat — the weapons worth least in
+/// hand that reach the foe it guesses behind the face-down card — rather than nothing, even
+/// when no one card does it.
+#[test]
+fn the_greedy_bot_commits_the_least_that_beats_the_foe() {
+    let q = rules();
+    for weapons in [
+        ["lance", "sword", "dagger", "excalibur"],
+        ["battle-ax", "sword", "horse", "dagger"],
+    ] {
+        let mut s = boar_hunt_commit(&q, &weapons);
+        let base = q.strength(&s, 1, &Counts::EMPTY) as f64;
+        let foe = q.foe_estimate(&s, 1, 0);
+        assert!(
+            foe > base,
+            "the guessed foe ({foe}) is stronger than a bare squire"
+        );
+        let committed = greedy_commitment(&q, &mut s);
+        let bp = |c: &Counts| (q.strength(&s, 1, c) as f64) - base;
+        assert!(
+            base + bp(&committed) >= foe,
+            "with {weapons:?} commits {committed:?} ({} bp), short of the foe's {foe}",
+            bp(&committed)
+        );
+        // The least that does it: no card of it could stay in hand.
+        for (t, _) in committed.iter() {
+            let mut less = committed;
+            less.remove(t, 1);
+            assert!(base + bp(&less) < foe, "{committed:?} holds a spare card");
+        }
+        // Excalibur (30) alone would do, but the Lance is worth less in hand.
+        assert_eq!(committed.get(card(&q, "excalibur")), 0);
+    }
+}

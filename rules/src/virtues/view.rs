@@ -248,13 +248,15 @@ impl Virtues {
                         t.text
                     )
                 }
+                // Only the knights on the quest see which treasures the reward holds, and this
+                // line is public: it names the next item's kind, not the treasure.
                 Step::Split(p) => match p.next_item() {
                     Some(i) => format!(
                         "{quest}: P{} shares out the reward; next item: {}",
                         p.proposer() + 1,
                         match self.pool_item(res, i) {
-                            Some(t) => self.treasures.names[usize::from(t)].clone(),
-                            None => self.honor.honor_name.clone(),
+                            Some(_) => "a treasure".to_string(),
+                            None => format!("one {} card", self.honor.honor_name),
                         }
                     ),
                     None => format!("{quest}: agree to the split?"),
