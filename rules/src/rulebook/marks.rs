@@ -9,7 +9,7 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who};
 use super::payment::Dearest;
-use super::run::{Action, Ctx, Event, State};
+use super::run::{Action, Ctx, Event, Seen, State};
 
 /// The seat whose mark a pile entry carries.
 pub(super) fn marker(entry: u16) -> Option<usize> {
@@ -105,11 +105,17 @@ impl Rulebook {
 
     /// The moves of a step offered card by card: each distinct card (with its mark) of the
     /// actions' zone in zone order, and for each the actions in the step's order.
-    pub(super) fn by_card(&self, state: &State, step: &Step, out: &mut Vec<Action>) {
+    pub(super) fn by_card(
+        &self,
+        state: &State,
+        step: &Step,
+        out: &mut Vec<Action>,
+        memo_fits: bool,
+    ) {
         let Some(Param::Card(zone)) = step.actions.first().map(|&a| &self.actions[a].param) else {
             return;
         };
-        let dearest: [Dearest; 8] = Default::default();
+        let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -118,8 +124,9 @@ impl Rulebook {
         };
         for p in self.piles_of(zone, &ctx) {
             let cards = &state.piles[p];
+            let mut seen = Seen::default();
             for (i, &c) in cards.iter().enumerate() {
-                if cards[..i].contains(&c) {
+                if !seen.first(cards, i) {
                     continue;
                 }
                 for (k, &a) in step.actions.iter().enumerate() {

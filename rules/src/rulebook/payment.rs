@@ -12,7 +12,7 @@ use grail_engine::game::EventSink;
 
 use super::Rulebook;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
-use super::run::{Ctx, Event, State};
+use super::run::{Ctx, Event, Seen, State};
 
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
@@ -39,6 +39,17 @@ pub(super) struct Dearest {
     counts: Cell<Option<([u8; TYPES], usize)>>,
     /// Whether the state's memo was made for the payer's cards.
     memo_fits: Cell<Option<bool>>,
+}
+
+impl Dearest {
+    /// For a listing right after [`Rulebook::refresh_memo`] said the memo fits the payer's
+    /// cards: the memo answers without counting them again.
+    pub(super) fn after_refresh(memo_fits: bool) -> Dearest {
+        Dearest {
+            memo_fits: Cell::new(memo_fits.then_some(true)),
+            ..Dearest::default()
+        }
+    }
 }
 
 impl Rulebook {
@@ -144,27 +155,29 @@ impl Rulebook {
     }
 
     /// Brings the player to move's memo up to date with his payer zone, for the cards of the
-    /// memo action's zone.
-    pub(super) fn refresh_memo(&self, state: &mut State) {
-        let Some(a) = self.memo_action else { return };
+    /// memo action's zone; whether it now fits them.
+    pub(super) fn refresh_memo(&self, state: &mut State) -> bool {
+        let Some(a) = self.memo_action else {
+            return false;
+        };
         // Only where the step offers the action: the memo is read nowhere else.
         if !self
             .steps
             .get(usize::from(state.step))
             .is_some_and(|s| s.actions.contains(&a))
         {
-            return;
+            return false;
         }
         let (Some(pay), super::model::Param::Card(zone)) =
             (&self.actions[a].pay, &self.actions[a].param)
         else {
-            return;
+            return false;
         };
         let Meets::Own {
             programs, readers, ..
         } = &pay.meets
         else {
-            return;
+            return false;
         };
         let ctx = Ctx {
             state,
@@ -176,7 +189,7 @@ impl Rulebook {
         let seat = usize::from(state.current).min(MEMO_SEATS - 1);
         // The same hand: every answer wanted is known (the zone only loses cards).
         if memo_fits(&state.memo, seat, &counts) {
-            return;
+            return true;
         }
         let mut wanted = 0u64;
         for p in self.piles_of(zone, &ctx) {
@@ -200,6 +213,7 @@ impl Rulebook {
                     .is_some_and(|p| solve::exists(p, &counts[..n], &[]))
             },
         );
+        true
     }
 
     /// Calls `f` with each way to pay for the chosen action, in the solver's order.
@@ -347,8 +361,9 @@ impl Rulebook {
                 let mut best = 0;
                 for p in self.piles_of(zone, ctx) {
                     let cards = &ctx.state.piles[p];
+                    let mut seen = Seen::default();
                     for (i, &c) in cards.iter().enumerate() {
-                        if cards[..i].contains(&c) {
+                        if !seen.first(cards, i) {
                             continue;
                         }
                         let v = self.eval(

@@ -37,6 +37,17 @@ pub struct State {
     pub(super) marks: Vec<u8>,
     /// Which cards' own conditions each seat's payer zone can meet, kept between moves.
     pub(super) memo: grail_engine::derived::Derived<super::payment::Memo>,
+    /// The moves of the step the state is at, listed when the step was entered.
+    pub(super) listed: grail_engine::derived::Derived<Listed>,
+}
+
+/// A step's moves, listed once: entering a step lists them to learn whether it is skipped,
+/// and `legal_actions` copies them. Only `advance` makes it fresh; anything else that
+/// changes the state (a move, an observation) leaves it stale.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Listed {
+    pub fresh: bool,
+    pub moves: Vec<Action>,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -81,6 +92,28 @@ pub enum Event {
     Ended,
 }
 
+/// Which entries of a pile were met already, to bind each distinct card once: a bit per
+/// unmarked type, a search of the pile before it for marked entries.
+#[derive(Default)]
+pub(super) struct Seen([u64; 4]);
+
+impl Seen {
+    /// Whether `cards[i]` is the first copy of its entry in `cards`.
+    #[inline]
+    pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
+        let c = cards[i];
+        match self.0.get_mut(usize::from(c / 64)) {
+            Some(word) => {
+                let bit = 1u64 << (c % 64);
+                let new = *word & bit == 0;
+                *word |= bit;
+                new
+            }
+            None => !cards[..i].contains(&c),
+        }
+    }
+}
+
 /// What an expression is evaluated for.
 #[derive(Clone, Copy)]
 pub(super) struct Ctx<'s> {
@@ -103,18 +136,23 @@ impl Rulebook {
 
     /// Which zone, seat and row a pile is.
     pub(super) fn locate(&self, pile: usize) -> (usize, Option<usize>, usize) {
-        let (seat, offset, owned) = if pile < self.table_piles {
-            (None, pile, false)
+        let (seat, offset, slot) = if pile < self.table_piles {
+            (None, pile, pile)
         } else {
             let p = pile - self.table_piles;
-            (Some(p / self.seat_piles), p % self.seat_piles, true)
+            let offset = p % self.seat_piles.max(1);
+            (
+                Some(p / self.seat_piles.max(1)),
+                offset,
+                self.table_piles + offset,
+            )
         };
-        for (i, z) in self.zones.iter().enumerate() {
-            if z.owned == owned && (z.first..z.first + z.rows).contains(&offset) {
-                return (i, seat, offset - z.first);
+        match self.pile_zones.get(slot).map(|&z| usize::from(z)) {
+            Some(z) if z < self.zones.len() => {
+                (z, seat, offset.saturating_sub(self.zones[z].first))
             }
+            _ => (0, seat, 0),
         }
-        (0, seat, 0)
     }
 
     fn seat_of(who: Who, ctx: &Ctx) -> usize {
@@ -378,9 +416,19 @@ impl Rulebook {
     }
 
     /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
-    pub(super) fn bindings(&self, state: &State, a: usize, mut f: impl FnMut(i32) -> bool) {
+    pub(super) fn bindings(&self, state: &State, a: usize, f: impl FnMut(i32) -> bool) {
+        self.bindings_with(state, a, &Dearest::default(), f);
+    }
+
+    /// [`Rulebook::bindings`] with what is known of the payer's cards.
+    fn bindings_with(
+        &self,
+        state: &State,
+        a: usize,
+        dearest: &Dearest,
+        mut f: impl FnMut(i32) -> bool,
+    ) {
         let action = &self.actions[a];
-        let dearest = &Dearest::default();
         let holds = |card: i32, row: i32| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
@@ -407,8 +455,9 @@ impl Rulebook {
                 };
                 for p in self.piles_of(z, &ctx) {
                     let cards = &state.piles[p];
+                    let mut seen = Seen::default();
                     for (i, &c) in cards.iter().enumerate() {
-                        if cards[..i].contains(&c) {
+                        if !seen.first(cards, i) {
                             continue;
                         }
                         if holds(i32::from(c), -1) && !f(i32::from(c)) {
@@ -439,21 +488,55 @@ impl Rulebook {
         }
     }
 
-    fn step_has_moves(&self, state: &State) -> bool {
+    /// The moves of the step the state is at (a payment's, when one is awaited);
+    /// `memo_fits`: the state's memo was just made for the payer's cards.
+    fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
+        out.clear();
         let Some(step) = self.steps.get(usize::from(state.step)) else {
-            return false;
+            return;
         };
-        let mut any = false;
-        for &a in &step.actions {
-            self.bindings(state, a, |_| {
-                any = true;
-                false
+        if state.pending.is_some() {
+            self.payments(state, |p| {
+                out.push(Action {
+                    action: PAY,
+                    arg: -1,
+                    paid: Some(*p),
+                });
             });
-            if any {
-                return true;
+            return;
+        }
+        if step.by_card {
+            self.by_card(state, step, out, memo_fits);
+        } else {
+            for &a in &step.actions {
+                let dearest = Dearest::after_refresh(memo_fits);
+                self.bindings_with(state, a, &dearest, |arg| {
+                    out.push(Action {
+                        action: a as u16,
+                        arg,
+                        paid: None,
+                    });
+                    true
+                });
             }
         }
-        false
+        if step.optional && !out.is_empty() {
+            out.push(Action {
+                action: PASS,
+                arg: -1,
+                paid: None,
+            });
+        }
+    }
+
+    /// Lists the step's moves into the state; whether it has any.
+    fn enter_step(&self, state: &mut State) -> bool {
+        let memo_fits = self.refresh_memo(state);
+        let mut moves = std::mem::take(&mut state.listed.moves);
+        self.list(state, &mut moves, memo_fits);
+        let fresh = !moves.is_empty();
+        state.listed.0 = Listed { fresh, moves };
+        fresh
     }
 
     /// Moves on to the next step with something to do, ending turns and the game.
@@ -481,8 +564,7 @@ impl Rulebook {
                 state.step = 0;
                 state.done = 0;
             }
-            self.refresh_memo(state);
-            if self.step_has_moves(state) {
+            if self.enter_step(state) {
                 return;
             }
             skipped += 1;
@@ -541,6 +623,7 @@ impl Rulebook {
             pending: None,
             tallies: Vec::new(),
             memo: Default::default(),
+            listed: Default::default(),
             marks: vec![
                 self.zones
                     .iter()
@@ -629,43 +712,15 @@ impl Rules for Rulebook {
         if state.ended.is_some() {
             return;
         }
-        let Some(step) = self.steps.get(usize::from(state.step)) else {
-            return;
-        };
-        if state.pending.is_some() {
-            self.payments(state, |p| {
-                out.push(Action {
-                    action: PAY,
-                    arg: -1,
-                    paid: Some(*p),
-                });
-            });
-            return;
-        }
-        if step.by_card {
-            self.by_card(state, step, out);
+        if state.listed.fresh {
+            out.extend_from_slice(&state.listed.moves);
         } else {
-            for &a in &step.actions {
-                self.bindings(state, a, |arg| {
-                    out.push(Action {
-                        action: a as u16,
-                        arg,
-                        paid: None,
-                    });
-                    true
-                });
-            }
-        }
-        if step.optional && !out.is_empty() {
-            out.push(Action {
-                action: PASS,
-                arg: -1,
-                paid: None,
-            });
+            self.list(state, out, false);
         }
     }
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
+        state.listed.fresh = false;
         let (a, arg) = match (action.action, state.pending) {
             (PASS, _) => {
                 state.step += 1;

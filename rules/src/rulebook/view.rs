@@ -491,6 +491,8 @@ impl Rulebook {
     pub(super) fn observation(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
         let mut view = state.clone();
         view.rng = rng.fork();
+        // Its hidden cards are dealt anew: the listing made for the true state may not fit.
+        view.listed.fresh = false;
         for set in 0..self.sets.len() {
             let hidden: Vec<usize> = (0..state.piles.len())
                 .filter(|&p| !self.sees(p, Some(seat)) && self.zones[self.locate(p).0].set == set)
