@@ -85,33 +85,55 @@ impl Rulebook {
         (args, pay.args.len().min(4))
     }
 
-    /// Whether the player to move can pay for action `a` with parameter `card`.
+    /// Whether the player to move can pay for action `a` with parameter `card`. Inlined
+    /// where moves are listed: most cards are answered by what the listing knows already.
+    #[inline]
     pub(super) fn payable(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
         let Some(pay) = &self.actions[a].pay else {
             return true;
         };
+        // What is known for the whole listing answers without counting the hand again.
+        if pay.from.row.is_none() {
+            if self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
+                let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
+                return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+            }
+            if let (
+                Meets::Named {
+                    ceiling: Some(_), ..
+                },
+                Some(Some(most)),
+            ) = (&pay.meets, dearest.dearest.get())
+            {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card,
+                    row: -1,
+                };
+                return most.is_some_and(|most| self.eval(&pay.args[0], &ctx) <= most);
+            }
+        }
+        self.payable_counted(state, a, pay, card, dearest)
+    }
+
+    /// [`Rulebook::payable`] when the payer's cards must be counted (once per listing).
+    #[inline(never)]
+    fn payable_counted(
+        &self,
+        state: &State,
+        a: usize,
+        pay: &Pay,
+        card: i32,
+        dearest: &Dearest,
+    ) -> bool {
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
             card,
             row: -1,
         };
-        // What is known for the whole listing answers without counting the hand again.
         let fixed = pay.from.row.is_none();
-        if fixed && self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
-            let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
-            return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
-        }
-        if let (
-            true,
-            Meets::Named {
-                ceiling: Some(_), ..
-            },
-            Some(Some(most)),
-        ) = (fixed, &pay.meets, dearest.dearest.get())
-        {
-            return most.is_some_and(|most| self.eval(&pay.args[0], &ctx) <= most);
-        }
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
         };

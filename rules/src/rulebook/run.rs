@@ -200,7 +200,10 @@ impl Rulebook {
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             Expr::Attr { set, attr, card } => {
                 // A marked card is its type with the mark above it.
-                let c = self.eval(card, ctx) & i64::from(TYPE_MASK);
+                let c = match &**card {
+                    Expr::Card => i64::from(ctx.card),
+                    e => self.eval(e, ctx),
+                } & i64::from(TYPE_MASK);
                 usize::try_from(c)
                     .ok()
                     .and_then(|c| self.sets[*set].values[*attr].get(c))
