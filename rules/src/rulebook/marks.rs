@@ -75,9 +75,9 @@ impl Rulebook {
 
     pub(super) fn eval_mark(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
-            Expr::Marked(card) => i64::from(marker(self.eval(card, ctx) as u16).is_some()),
+            Expr::Marked(card) => i64::from(marker(self.operand(card, ctx) as u16).is_some()),
             Expr::Mine(card) => i64::from(
-                marker(self.eval(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
+                marker(self.operand(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
             ),
             Expr::Marks(who) => {
                 let seat = match who {

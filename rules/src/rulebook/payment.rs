@@ -111,7 +111,7 @@ impl Rulebook {
                     card,
                     row: -1,
                 };
-                return most.is_some_and(|most| self.eval(&pay.args[0], &ctx) <= most);
+                return most.is_some_and(|most| self.operand(&pay.args[0], &ctx) <= most);
             }
         }
         self.payable_counted(state, a, pay, card, dearest)
@@ -373,10 +373,10 @@ impl Rulebook {
                 .max()
                 .unwrap_or(0),
             Expr::If(c, a, b) => {
-                if self.eval(c, ctx) != 0 {
-                    self.eval(a, ctx)
+                if self.operand(c, ctx) != 0 {
+                    self.operand(a, ctx)
                 } else {
-                    self.eval(b, ctx)
+                    self.operand(b, ctx)
                 }
             }
             Expr::Best { zone, body } => {

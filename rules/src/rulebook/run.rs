@@ -180,6 +180,17 @@ impl Rulebook {
         }
     }
 
+    /// [`Rulebook::eval`] with the commonest leaves answered in place: most nodes are
+    /// numbers and the card parameter, not worth a call each.
+    #[inline(always)]
+    pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        match e {
+            Expr::Const(v) => *v,
+            Expr::Card => i64::from(ctx.card),
+            _ => self.eval(e, ctx),
+        }
+    }
+
     pub(super) fn eval(&self, e: &Expr, ctx: &Ctx) -> i64 {
         let set_of = |z: &ZoneRef| self.zones[z.zone].set;
         match e {
@@ -200,10 +211,7 @@ impl Rulebook {
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             Expr::Attr { set, attr, card } => {
                 // A marked card is its type with the mark above it.
-                let c = match &**card {
-                    Expr::Card => i64::from(ctx.card),
-                    e => self.eval(e, ctx),
-                } & i64::from(TYPE_MASK);
+                let c = self.operand(card, ctx) & i64::from(TYPE_MASK);
                 usize::try_from(c)
                     .ok()
                     .and_then(|c| self.sets[*set].values[*attr].get(c))
@@ -233,24 +241,22 @@ impl Rulebook {
                 .piles_of(z, ctx)
                 .filter(|&p| !ctx.state.piles[p].is_empty())
                 .count() as i64,
-            Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
+            Expr::Not(inner) => i64::from(self.operand(inner, ctx) == 0),
+            Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }
             | Expr::Cheapest { .. }
-            | Expr::Paying(_)
-            | Expr::Marked(_)
-            | Expr::Mine(_)
-            | Expr::Marks(_) => self.eval_mechanic(e, ctx),
+            | Expr::Paying(_) => self.eval_mechanic(e, ctx),
             Expr::Bin(op, l, r) => {
-                let a = self.eval(l, ctx);
+                let a = self.operand(l, ctx);
                 // `and` and `or` do not read their right side when the left decides.
                 match op {
                     Op::And if a == 0 => return 0,
                     Op::Or if a != 0 => return 1,
                     _ => {}
                 }
-                let b = self.eval(r, ctx);
+                let b = self.operand(r, ctx);
                 if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
                     return NONE;
                 }
