@@ -116,6 +116,14 @@ impl Rulebook {
             return;
         };
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
+        // Actions paying alike share one: the payer's cards are counted once per listing.
+        let share: [usize; 8] = std::array::from_fn(|k| {
+            step.actions.get(k).map_or(k, |&a| {
+                (0..k)
+                    .find(|&j| self.same_payment(step.actions[j], a))
+                    .unwrap_or(k)
+            })
+        });
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -130,7 +138,7 @@ impl Rulebook {
                     continue;
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
-                    let d = &dearest[k.min(7)];
+                    let d = &dearest[share[k.min(7)]];
                     if self.admits(state, a, i32::from(c), d) {
                         out.push(Action {
                             action: a as u16,

@@ -176,6 +176,23 @@ impl Rulebook {
         solve::exists(program, &counts[..n], &args[..len])
     }
 
+    /// Whether two actions pay from the same cards for the same named condition: what a
+    /// listing works out for one (the payer's cards, the dearest argument) serves both.
+    pub(super) fn same_payment(&self, a: usize, b: usize) -> bool {
+        let (Some(x), Some(y)) = (&self.actions[a].pay, &self.actions[b].pay) else {
+            return false;
+        };
+        let same_named = matches!(
+            (&x.meets, &y.meets),
+            (Meets::Named { source: s, .. }, Meets::Named { source: t, .. }) if s == t
+        );
+        same_named
+            && x.from.zone == y.from.zone
+            && x.from.who == y.from.who
+            && x.from.row.is_none()
+            && y.from.row.is_none()
+    }
+
     /// Brings the player to move's memo up to date with his payer zone, for the cards of the
     /// memo action's zone; whether it now fits them.
     pub(super) fn refresh_memo(&self, state: &mut State) -> bool {
