@@ -1,6 +1,7 @@
 //! Playing a compiled description: the state is piles of card types plus a cursor (whose
 //! turn, which step, what was done this turn). `legal_actions` and `apply` evaluate
-//! compiled expressions over indices; the only allocation is a pile growing.
+//! compiled expressions over indices; the only allocation is a pile (or the step's kept
+//! listing of moves) growing.
 
 use std::ops::RangeInclusive;
 
