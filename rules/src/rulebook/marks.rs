@@ -9,7 +9,7 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who};
 use super::payment::Dearest;
-use super::run::{Action, Ctx, Event, State};
+use super::run::{Action, Ctx, Event, Seen, State};
 
 /// The seat whose mark a pile entry carries.
 pub(super) fn marker(entry: u16) -> Option<usize> {
@@ -75,9 +75,9 @@ impl Rulebook {
 
     pub(super) fn eval_mark(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
-            Expr::Marked(card) => i64::from(marker(self.eval(card, ctx) as u16).is_some()),
+            Expr::Marked(card) => i64::from(marker(self.operand(card, ctx) as u16).is_some()),
             Expr::Mine(card) => i64::from(
-                marker(self.eval(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
+                marker(self.operand(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
             ),
             Expr::Marks(who) => {
                 let seat = match who {
@@ -105,11 +105,25 @@ impl Rulebook {
 
     /// The moves of a step offered card by card: each distinct card (with its mark) of the
     /// actions' zone in zone order, and for each the actions in the step's order.
-    pub(super) fn by_card(&self, state: &State, step: &Step, out: &mut Vec<Action>) {
+    pub(super) fn by_card(
+        &self,
+        state: &State,
+        step: &Step,
+        out: &mut Vec<Action>,
+        memo_fits: bool,
+    ) {
         let Some(Param::Card(zone)) = step.actions.first().map(|&a| &self.actions[a].param) else {
             return;
         };
-        let dearest: [Dearest; 8] = Default::default();
+        let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
+        // Actions paying alike share one: the payer's cards are counted once per listing.
+        let share: [usize; 8] = std::array::from_fn(|k| {
+            step.actions.get(k).map_or(k, |&a| {
+                (0..k)
+                    .find(|&j| self.same_payment(step.actions[j], a))
+                    .unwrap_or(k)
+            })
+        });
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -118,12 +132,13 @@ impl Rulebook {
         };
         for p in self.piles_of(zone, &ctx) {
             let cards = &state.piles[p];
+            let mut seen = Seen::default();
             for (i, &c) in cards.iter().enumerate() {
-                if cards[..i].contains(&c) {
+                if !seen.first(cards, i) {
                     continue;
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
-                    let d = &dearest[k.min(7)];
+                    let d = &dearest[share[k.min(7)]];
                     if self.admits(state, a, i32::from(c), d) {
                         out.push(Action {
                             action: a as u16,

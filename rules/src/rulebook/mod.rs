@@ -40,6 +40,9 @@ pub struct Rulebook {
     /// Piles shared by the table, then piles per seat.
     table_piles: usize,
     seat_piles: usize,
+    /// The zone of each table pile, then of each pile of a seat's block (`locate` without
+    /// a search: every card moved asks it).
+    pile_zones: Vec<u16>,
     setup: Vec<Effect>,
     steps: Vec<Step>,
     actions: Vec<Action>,
@@ -151,6 +154,13 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         return Err(c.diags);
     };
     let explain = explain::Explain::new(pack, &c.sets);
+    let mut pile_zones = vec![u16::MAX; c.table_piles + c.seat_piles];
+    for (i, z) in c.zones.iter().enumerate() {
+        let block = if z.owned { c.table_piles } else { 0 };
+        for slot in pile_zones.iter_mut().skip(block + z.first).take(z.rows) {
+            *slot = u16::try_from(i).unwrap_or(u16::MAX);
+        }
+    }
     Ok(Rulebook {
         id: pack
             .lineage
@@ -167,6 +177,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         zones: c.zones,
         table_piles: c.table_piles,
         seat_piles: c.seat_piles,
+        pile_zones,
         setup,
         steps,
         actions,

@@ -12,7 +12,7 @@ use grail_engine::game::EventSink;
 
 use super::Rulebook;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
-use super::run::{Ctx, Event, State};
+use super::run::{Ctx, Event, Seen, State};
 
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
@@ -39,6 +39,17 @@ pub(super) struct Dearest {
     counts: Cell<Option<([u8; TYPES], usize)>>,
     /// Whether the state's memo was made for the payer's cards.
     memo_fits: Cell<Option<bool>>,
+}
+
+impl Dearest {
+    /// For a listing right after [`Rulebook::refresh_memo`] said the memo fits the payer's
+    /// cards: the memo answers without counting them again.
+    pub(super) fn after_refresh(memo_fits: bool) -> Dearest {
+        Dearest {
+            memo_fits: Cell::new(memo_fits.then_some(true)),
+            ..Dearest::default()
+        }
+    }
 }
 
 impl Rulebook {
@@ -74,33 +85,55 @@ impl Rulebook {
         (args, pay.args.len().min(4))
     }
 
-    /// Whether the player to move can pay for action `a` with parameter `card`.
+    /// Whether the player to move can pay for action `a` with parameter `card`. Inlined
+    /// where moves are listed: most cards are answered by what the listing knows already.
+    #[inline]
     pub(super) fn payable(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
         let Some(pay) = &self.actions[a].pay else {
             return true;
         };
+        // What is known for the whole listing answers without counting the hand again.
+        if pay.from.row.is_none() {
+            if self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
+                let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
+                return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+            }
+            if let (
+                Meets::Named {
+                    ceiling: Some(_), ..
+                },
+                Some(Some(most)),
+            ) = (&pay.meets, dearest.dearest.get())
+            {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card,
+                    row: -1,
+                };
+                return most.is_some_and(|most| self.operand(&pay.args[0], &ctx) <= most);
+            }
+        }
+        self.payable_counted(state, a, pay, card, dearest)
+    }
+
+    /// [`Rulebook::payable`] when the payer's cards must be counted (once per listing).
+    #[inline(never)]
+    fn payable_counted(
+        &self,
+        state: &State,
+        a: usize,
+        pay: &Pay,
+        card: i32,
+        dearest: &Dearest,
+    ) -> bool {
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
             card,
             row: -1,
         };
-        // What is known for the whole listing answers without counting the hand again.
         let fixed = pay.from.row.is_none();
-        if fixed && self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
-            let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
-            return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
-        }
-        if let (
-            true,
-            Meets::Named {
-                ceiling: Some(_), ..
-            },
-            Some(Some(most)),
-        ) = (fixed, &pay.meets, dearest.dearest.get())
-        {
-            return most.is_some_and(|most| self.eval(&pay.args[0], &ctx) <= most);
-        }
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
         };
@@ -143,28 +176,47 @@ impl Rulebook {
         solve::exists(program, &counts[..n], &args[..len])
     }
 
+    /// Whether two actions pay from the same cards for the same named condition: what a
+    /// listing works out for one (the payer's cards, the dearest argument) serves both.
+    pub(super) fn same_payment(&self, a: usize, b: usize) -> bool {
+        let (Some(x), Some(y)) = (&self.actions[a].pay, &self.actions[b].pay) else {
+            return false;
+        };
+        let same_named = matches!(
+            (&x.meets, &y.meets),
+            (Meets::Named { source: s, .. }, Meets::Named { source: t, .. }) if s == t
+        );
+        same_named
+            && x.from.zone == y.from.zone
+            && x.from.who == y.from.who
+            && x.from.row.is_none()
+            && y.from.row.is_none()
+    }
+
     /// Brings the player to move's memo up to date with his payer zone, for the cards of the
-    /// memo action's zone.
-    pub(super) fn refresh_memo(&self, state: &mut State) {
-        let Some(a) = self.memo_action else { return };
+    /// memo action's zone; whether it now fits them.
+    pub(super) fn refresh_memo(&self, state: &mut State) -> bool {
+        let Some(a) = self.memo_action else {
+            return false;
+        };
         // Only where the step offers the action: the memo is read nowhere else.
         if !self
             .steps
             .get(usize::from(state.step))
             .is_some_and(|s| s.actions.contains(&a))
         {
-            return;
+            return false;
         }
         let (Some(pay), super::model::Param::Card(zone)) =
             (&self.actions[a].pay, &self.actions[a].param)
         else {
-            return;
+            return false;
         };
         let Meets::Own {
             programs, readers, ..
         } = &pay.meets
         else {
-            return;
+            return false;
         };
         let ctx = Ctx {
             state,
@@ -176,7 +228,7 @@ impl Rulebook {
         let seat = usize::from(state.current).min(MEMO_SEATS - 1);
         // The same hand: every answer wanted is known (the zone only loses cards).
         if memo_fits(&state.memo, seat, &counts) {
-            return;
+            return true;
         }
         let mut wanted = 0u64;
         for p in self.piles_of(zone, &ctx) {
@@ -200,6 +252,7 @@ impl Rulebook {
                     .is_some_and(|p| solve::exists(p, &counts[..n], &[]))
             },
         );
+        true
     }
 
     /// Calls `f` with each way to pay for the chosen action, in the solver's order.
@@ -337,18 +390,19 @@ impl Rulebook {
                 .max()
                 .unwrap_or(0),
             Expr::If(c, a, b) => {
-                if self.eval(c, ctx) != 0 {
-                    self.eval(a, ctx)
+                if self.operand(c, ctx) != 0 {
+                    self.operand(a, ctx)
                 } else {
-                    self.eval(b, ctx)
+                    self.operand(b, ctx)
                 }
             }
             Expr::Best { zone, body } => {
                 let mut best = 0;
                 for p in self.piles_of(zone, ctx) {
                     let cards = &ctx.state.piles[p];
+                    let mut seen = Seen::default();
                     for (i, &c) in cards.iter().enumerate() {
-                        if cards[..i].contains(&c) {
+                        if !seen.first(cards, i) {
                             continue;
                         }
                         let v = self.eval(

@@ -1,6 +1,7 @@
 //! Playing a compiled description: the state is piles of card types plus a cursor (whose
 //! turn, which step, what was done this turn). `legal_actions` and `apply` evaluate
-//! compiled expressions over indices; the only allocation is a pile growing.
+//! compiled expressions over indices; the only allocation is a pile (or the step's kept
+//! listing of moves) growing.
 
 use std::ops::RangeInclusive;
 
@@ -45,6 +46,8 @@ pub struct State {
     pub(super) reps: Repeats,
     /// A stage before the turns being played, if any (`stages.rs`).
     pub(super) stage: super::stages::StageAt,
+    /// The moves of the step the state is at, listed when the step was entered.
+    pub(super) listed: grail_engine::derived::Derived<Listed>,
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -57,6 +60,15 @@ impl std::hash::Hash for Repeats {
             self.0.hash(state);
         }
     }
+}
+
+/// A step's moves, listed once: entering a step lists them to learn whether it is skipped,
+/// and `legal_actions` copies them. Only `advance` makes it fresh; anything else that
+/// changes the state (a move, an observation) leaves it stale.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Listed {
+    pub fresh: bool,
+    pub moves: Vec<Action>,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -107,6 +119,28 @@ pub enum Event {
     Ended,
 }
 
+/// Which entries of a pile were met already, to bind each distinct card once: a bit per
+/// unmarked type, a search of the pile before it for marked entries.
+#[derive(Default)]
+pub(super) struct Seen([u64; 4]);
+
+impl Seen {
+    /// Whether `cards[i]` is the first copy of its entry in `cards`.
+    #[inline]
+    pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
+        let c = cards[i];
+        match self.0.get_mut(usize::from(c / 64)) {
+            Some(word) => {
+                let bit = 1u64 << (c % 64);
+                let new = *word & bit == 0;
+                *word |= bit;
+                new
+            }
+            None => !cards[..i].contains(&c),
+        }
+    }
+}
+
 /// What an expression is evaluated for.
 #[derive(Clone, Copy)]
 pub(super) struct Ctx<'s> {
@@ -129,18 +163,23 @@ impl Rulebook {
 
     /// Which zone, seat and row a pile is.
     pub(super) fn locate(&self, pile: usize) -> (usize, Option<usize>, usize) {
-        let (seat, offset, owned) = if pile < self.table_piles {
-            (None, pile, false)
+        let (seat, offset, slot) = if pile < self.table_piles {
+            (None, pile, pile)
         } else {
             let p = pile - self.table_piles;
-            (Some(p / self.seat_piles), p % self.seat_piles, true)
+            let offset = p % self.seat_piles.max(1);
+            (
+                Some(p / self.seat_piles.max(1)),
+                offset,
+                self.table_piles + offset,
+            )
         };
-        for (i, z) in self.zones.iter().enumerate() {
-            if z.owned == owned && (z.first..z.first + z.rows).contains(&offset) {
-                return (i, seat, offset - z.first);
+        match self.pile_zones.get(slot).map(|&z| usize::from(z)) {
+            Some(z) if z < self.zones.len() => {
+                (z, seat, offset.saturating_sub(self.zones[z].first))
             }
+            _ => (0, seat, 0),
         }
-        (0, seat, 0)
     }
 
     fn seat_of(who: Who, ctx: &Ctx) -> usize {
@@ -168,6 +207,17 @@ impl Rulebook {
         }
     }
 
+    /// [`Rulebook::eval`] with the commonest leaves answered in place: most nodes are
+    /// numbers and the card parameter, not worth a call each.
+    #[inline(always)]
+    pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        match e {
+            Expr::Const(v) => *v,
+            Expr::Card => i64::from(ctx.card),
+            _ => self.eval(e, ctx),
+        }
+    }
+
     pub(super) fn eval(&self, e: &Expr, ctx: &Ctx) -> i64 {
         let set_of = |z: &ZoneRef| self.zones[z.zone].set;
         match e {
@@ -188,7 +238,7 @@ impl Rulebook {
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             Expr::Attr { set, attr, card } => {
                 // A marked card is its type with the mark above it.
-                let c = self.eval(card, ctx) & i64::from(TYPE_MASK);
+                let c = self.operand(card, ctx) & i64::from(TYPE_MASK);
                 usize::try_from(c)
                     .ok()
                     .and_then(|c| self.sets[*set].values[*attr].get(c))
@@ -220,24 +270,22 @@ impl Rulebook {
                 .count() as i64,
             Expr::Figures(f) => self.eval_figures(f, ctx),
             Expr::Counter(c) => self.eval_counter(c, ctx),
-            Expr::Not(inner) => i64::from(self.eval(inner, ctx) == 0),
+            Expr::Not(inner) => i64::from(self.operand(inner, ctx) == 0),
+            Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }
             | Expr::Cheapest { .. }
-            | Expr::Paying(_)
-            | Expr::Marked(_)
-            | Expr::Mine(_)
-            | Expr::Marks(_) => self.eval_mechanic(e, ctx),
+            | Expr::Paying(_) => self.eval_mechanic(e, ctx),
             Expr::Bin(op, l, r) => {
-                let a = self.eval(l, ctx);
+                let a = self.operand(l, ctx);
                 // `and` and `or` do not read their right side when the left decides.
                 match op {
                     Op::And if a == 0 => return 0,
                     Op::Or if a != 0 => return 1,
                     _ => {}
                 }
-                let b = self.eval(r, ctx);
+                let b = self.operand(r, ctx);
                 if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
                     return NONE;
                 }
@@ -443,9 +491,19 @@ impl Rulebook {
     }
 
     /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
-    pub(super) fn bindings(&self, state: &State, a: usize, mut f: impl FnMut(i32) -> bool) {
+    pub(super) fn bindings(&self, state: &State, a: usize, f: impl FnMut(i32) -> bool) {
+        self.bindings_with(state, a, &Dearest::default(), f);
+    }
+
+    /// [`Rulebook::bindings`] with what is known of the payer's cards.
+    fn bindings_with(
+        &self,
+        state: &State,
+        a: usize,
+        dearest: &Dearest,
+        mut f: impl FnMut(i32) -> bool,
+    ) {
         let action = &self.actions[a];
-        let dearest = &Dearest::default();
         let holds = |card: i32, row: i32| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
@@ -472,8 +530,9 @@ impl Rulebook {
                 };
                 for p in self.piles_of(z, &ctx) {
                     let cards = &state.piles[p];
+                    let mut seen = Seen::default();
                     for (i, &c) in cards.iter().enumerate() {
-                        if cards[..i].contains(&c) {
+                        if !seen.first(cards, i) {
                             continue;
                         }
                         if holds(i32::from(c), -1) && !f(i32::from(c)) {
@@ -515,21 +574,55 @@ impl Rulebook {
         }
     }
 
-    fn step_has_moves(&self, state: &State) -> bool {
+    /// The moves of the step the state is at (a payment's, when one is awaited);
+    /// `memo_fits`: the state's memo was just made for the payer's cards.
+    fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
+        out.clear();
         let Some(step) = self.steps.get(usize::from(state.step)) else {
-            return false;
+            return;
         };
-        let mut any = false;
-        for &a in &step.actions {
-            self.bindings(state, a, |_| {
-                any = true;
-                false
+        if state.pending.is_some() {
+            self.payments(state, |p| {
+                out.push(Action {
+                    action: PAY,
+                    arg: -1,
+                    paid: Some(*p),
+                });
             });
-            if any {
-                return true;
+            return;
+        }
+        if step.by_card {
+            self.by_card(state, step, out, memo_fits);
+        } else {
+            for &a in &step.actions {
+                let dearest = Dearest::after_refresh(memo_fits);
+                self.bindings_with(state, a, &dearest, |arg| {
+                    out.push(Action {
+                        action: a as u16,
+                        arg,
+                        paid: None,
+                    });
+                    true
+                });
             }
         }
-        false
+        if step.optional && !out.is_empty() {
+            out.push(Action {
+                action: PASS,
+                arg: -1,
+                paid: None,
+            });
+        }
+    }
+
+    /// Lists the step's moves into the state; whether it has any.
+    fn enter_step(&self, state: &mut State) -> bool {
+        let memo_fits = self.refresh_memo(state);
+        let mut moves = std::mem::take(&mut state.listed.moves);
+        self.list(state, &mut moves, memo_fits);
+        let fresh = !moves.is_empty();
+        state.listed.0 = Listed { fresh, moves };
+        fresh
     }
 
     /// Moves on to the next step with something to do, ending turns and the game.
@@ -561,8 +654,7 @@ impl Rulebook {
                 state.done = 0;
                 state.reps = Repeats(0);
             }
-            self.refresh_memo(state);
-            if self.step_has_moves(state) {
+            if self.enter_step(state) {
                 return;
             }
             skipped += 1;
@@ -622,6 +714,7 @@ impl Rulebook {
             pending: None,
             tallies: Vec::new(),
             memo: Default::default(),
+            listed: Default::default(),
             marks: vec![
                 self.zones
                     .iter()
@@ -739,43 +832,15 @@ impl Rules for Rulebook {
         if state.ended.is_some() {
             return;
         }
-        let Some(step) = self.steps.get(usize::from(state.step)) else {
-            return;
-        };
-        if state.pending.is_some() {
-            self.payments(state, |p| {
-                out.push(Action {
-                    action: PAY,
-                    arg: -1,
-                    paid: Some(*p),
-                });
-            });
-            return;
-        }
-        if step.by_card {
-            self.by_card(state, step, out);
+        if state.listed.fresh {
+            out.extend_from_slice(&state.listed.moves);
         } else {
-            for &a in &step.actions {
-                self.bindings(state, a, |arg| {
-                    out.push(Action {
-                        action: a as u16,
-                        arg,
-                        paid: None,
-                    });
-                    true
-                });
-            }
-        }
-        if step.optional && !out.is_empty() {
-            out.push(Action {
-                action: PASS,
-                arg: -1,
-                paid: None,
-            });
+            self.list(state, out, false);
         }
     }
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
+        state.listed.fresh = false;
         let (a, arg) = match (action.action, state.pending) {
             (PASS, _) => {
                 state.step += 1;

@@ -545,6 +545,8 @@ impl Rulebook {
     pub(super) fn observation(&self, state: &State, seat: Seat, rng: &mut GameRng) -> State {
         let mut view = state.clone();
         view.rng = rng.fork();
+        // Its hidden cards are dealt anew: the listing made for the true state may not fit.
+        view.listed.fresh = false;
         // A set each seat has its own copy of is re-dealt seat by seat (and the table's
         // piles of it apart): a seat's unseen cards stay among that seat's piles.
         let groups = (0..self.sets.len()).flat_map(|set| {
