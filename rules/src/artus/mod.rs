@@ -270,6 +270,18 @@ impl Rules for Artus {
         self.zones_of(state)
     }
 
+    /// The step being decided, as the rule text's turn describes it.
+    fn prompt(&self, state: &State) -> String {
+        match state.phase {
+            state::Phase::Place => "place one of your Knights on an empty seat",
+            state::Phase::Play { .. } => "play a card from your hand",
+            state::Phase::Choose { .. } => "choose the Knights your scoring card scores",
+            state::Phase::Draw { .. } => "draw a card from a pile of your choice",
+            state::Phase::Over => "",
+        }
+        .to_owned()
+    }
+
     fn render(&self, state: &State, seat: Option<Seat>) -> String {
         self.table(state, seat)
     }

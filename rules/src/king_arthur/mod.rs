@@ -163,6 +163,19 @@ impl Rules for KingArthur {
         self.phase_text(state.phase)
     }
 
+    fn score_breakdown(&self, state: &State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        (0..state.players.len())
+            .map(|seat| {
+                let (adventures, adversaries) = self.score_parts(state, seat);
+                let parts = vec![
+                    ("adventures taken".to_owned(), adventures),
+                    ("adversary cards in hand".to_owned(), adversaries),
+                ];
+                (seat, parts)
+            })
+            .collect()
+    }
+
     fn render(&self, state: &State, seat: Option<Seat>) -> String {
         self.table(state, seat)
     }

@@ -11,14 +11,20 @@ use super::state::{Mode, Phase, State};
 impl KingArthur {
     /// Adventure points plus what the adversaries in hand score.
     pub(crate) fn score(&self, state: &State, seat: Seat) -> i64 {
+        let (adventures, adversaries) = self.score_parts(state, seat);
+        adventures + adversaries
+    }
+
+    /// The score's two parts: the adventures taken and the adversary cards in hand.
+    pub(crate) fn score_parts(&self, state: &State, seat: Seat) -> (i64, i64) {
         let adventures: i64 = (0..self.adventures.len())
             .filter(|&a| state.adventures[a] == Some(seat as u8))
             .map(|a| self.adventures[a].points)
             .sum();
-        adventures
-            + self
-                .hand_score
-                .value(state.player(seat as u8).adversaries.as_slice(), &[])
+        let adversaries = self
+            .hand_score
+            .value(state.player(seat as u8).adversaries.as_slice(), &[]);
+        (adventures, adversaries)
     }
 
     pub(crate) fn final_outcome(&self, state: &State) -> Option<Outcome> {
