@@ -270,6 +270,19 @@ impl Rules for Artus {
         self.zones_of(state)
     }
 
+    /// Artus scores on a track as the game goes ("the value of the space that the Knight
+    /// leaves"), so the final score is one part: the track.
+    fn score_breakdown(&self, state: &State) -> Vec<(Seat, Vec<(String, i64)>)> {
+        (state.players.iter().enumerate())
+            .map(|(seat, p)| {
+                (
+                    seat,
+                    vec![("prestige points on the track".to_owned(), p.score)],
+                )
+            })
+            .collect()
+    }
+
     /// The step being decided, as the rule text's turn describes it.
     fn prompt(&self, state: &State) -> String {
         match state.phase {
