@@ -112,6 +112,26 @@ impl<'p> Compiler<'p> {
     }
 
     /// The span of `part` (a span inside the string `s`) in the file.
+    /// The action an argument names (`done(challenge)`), or `unknown-action` with
+    /// did-you-mean.
+    pub(super) fn action_named(&mut self, arg: &Node, s: &Sp<String>) -> Option<usize> {
+        let name = match &arg.ast {
+            Ast::Name(n) => n.as_str(),
+            _ => "",
+        };
+        if let Some(a) = self.action_names.iter().position(|n| n == name) {
+            return Some(a);
+        }
+        let msg = grail_engine::diag::no_such(
+            "action",
+            name,
+            self.action_names.iter().map(String::as_str),
+        );
+        let span = self.span(s, &arg.span);
+        self.error("unknown-action", msg, &s.loc, span);
+        None
+    }
+
     pub(super) fn span(&self, s: &Sp<String>, part: &Range<usize>) -> Range<usize> {
         let base = self.inner(s);
         base + part.start..base + part.end
@@ -602,20 +622,7 @@ impl<'p> Compiler<'p> {
                 if !arity(self, 1) {
                     return None;
                 }
-                let name = match &args[0].ast {
-                    Ast::Name(n) => n.clone(),
-                    _ => String::new(),
-                };
-                let Some(a) = self.action_names.iter().position(|n| *n == name) else {
-                    let msg = grail_engine::diag::no_such(
-                        "action",
-                        &name,
-                        self.action_names.iter().map(String::as_str),
-                    );
-                    let span = self.span(s, &args[0].span);
-                    self.error("unknown-action", msg, &s.loc, span);
-                    return None;
-                };
+                let a = self.action_named(&args[0], s)?;
                 Some((Expr::Done(a), Kind::Bool))
             }
             attr => {

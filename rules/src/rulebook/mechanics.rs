@@ -315,20 +315,7 @@ impl Compiler<'_> {
             "marked" | "mine" | "marks" => self.mark_call(f, &args[0], s, scope),
             "fullest" => Some((Expr::Fullest(self.zone_ref(&args[0], s, scope)?), Kind::Int)),
             "paying" => {
-                let name = match &args[0].ast {
-                    Ast::Name(n) => n.clone(),
-                    _ => String::new(),
-                };
-                let Some(a) = self.action_names.iter().position(|n| *n == name) else {
-                    let msg = grail_engine::diag::no_such(
-                        "action",
-                        &name,
-                        self.action_names.iter().map(String::as_str),
-                    );
-                    let span = self.span(s, &args[0].span);
-                    self.error("unknown-action", msg, &s.loc, span);
-                    return None;
-                };
+                let a = self.action_named(&args[0], s)?;
                 Some((Expr::Paying(a), Kind::Bool))
             }
             "if" => {
