@@ -256,21 +256,7 @@ fn lengths(p: &PlayersReport) -> Option<(String, String)> {
         return None;
     }
     let total = p.completed as f64;
-    let bins = svg::bins(&p.totals.turns_histogram, 30);
-    let bars: Vec<Bar> = bins
-        .iter()
-        .map(|&(lo, hi, n)| Bar {
-            label: if lo == hi {
-                lo.to_string()
-            } else {
-                format!("{lo}–{hi}")
-            },
-            value: n as f64 / total,
-            note: n.to_string(),
-            ..Bar::default()
-        })
-        .collect();
-    let max = svg::nice_max(bars.iter().map(|b| b.value).fold(0.0, f64::max));
+    let (bars, max) = histogram_bars(&p.totals.turns_histogram, total);
     Some((
         svg::bars("game length in turns", &bars, max, true),
         format!(
@@ -342,7 +328,19 @@ fn picks(p: &PlayersReport) -> Option<(String, String)> {
 fn leads(p: &PlayersReport) -> Option<(String, String)> {
     let h = p.totals.lead_changes.as_ref()?;
     let total = h.sums.n.max(1) as f64;
-    let bars: Vec<Bar> = svg::bins(&h.counts, 30)
+    let (bars, max) = histogram_bars(&h.counts, total);
+    Some((
+        svg::bars("lead changes per game", &bars, max, true),
+        format!(
+            "Share of games by how often the sole leader in score changed: mean {:.2}.",
+            h.sums.mean()
+        ),
+    ))
+}
+
+/// A histogram as at most 30 bars of its share of `total` games, and the axis maximum.
+fn histogram_bars(counts: &std::collections::BTreeMap<u32, u64>, total: f64) -> (Vec<Bar>, f64) {
+    let bars: Vec<Bar> = svg::bins(counts, 30)
         .into_iter()
         .map(|(lo, hi, n)| Bar {
             label: if lo == hi {
@@ -356,11 +354,5 @@ fn leads(p: &PlayersReport) -> Option<(String, String)> {
         })
         .collect();
     let max = svg::nice_max(bars.iter().map(|b| b.value).fold(0.0, f64::max));
-    Some((
-        svg::bars("lead changes per game", &bars, max, true),
-        format!(
-            "Share of games by how often the sole leader in score changed: mean {:.2}.",
-            h.sums.mean()
-        ),
-    ))
+    (bars, max)
 }
