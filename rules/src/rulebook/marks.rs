@@ -73,6 +73,7 @@ impl Rulebook {
         }
     }
 
+    #[inline(always)]
     pub(super) fn eval_mark(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
             Expr::Marked(card) => i64::from(marker(self.operand(card, ctx) as u16).is_some()),
@@ -103,6 +104,19 @@ impl Rulebook {
         }) && self.payable(state, a, card, dearest)
     }
 
+    /// For each action of a step offered card by card (up to 8), the first of its actions
+    /// paying alike: what a listing works out for that one (the payer's cards counted, the
+    /// dearest argument) serves both.
+    pub(super) fn shares(&self, step: &Step) -> [usize; 8] {
+        std::array::from_fn(|k| {
+            step.actions.get(k).map_or(k, |&a| {
+                (0..k)
+                    .find(|&j| self.same_payment(step.actions[j], a))
+                    .unwrap_or(k)
+            })
+        })
+    }
+
     /// The moves of a step offered card by card: each distinct card (with its mark) of the
     /// actions' zone in zone order, and for each the actions in the step's order.
     pub(super) fn by_card(
@@ -116,14 +130,7 @@ impl Rulebook {
             return;
         };
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
-        // Actions paying alike share one: the payer's cards are counted once per listing.
-        let share: [usize; 8] = std::array::from_fn(|k| {
-            step.actions.get(k).map_or(k, |&a| {
-                (0..k)
-                    .find(|&j| self.same_payment(step.actions[j], a))
-                    .unwrap_or(k)
-            })
-        });
+        let share = self.by_card_shares.get(usize::from(state.step));
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -138,7 +145,7 @@ impl Rulebook {
                     continue;
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
-                    let d = &dearest[share[k.min(7)]];
+                    let d = &dearest[share.map_or(k, |s| s[k.min(7)]).min(7)];
                     if self.admits(state, a, i32::from(c), d) {
                         out.push(Action {
                             action: a as u16,

@@ -43,6 +43,8 @@ pub struct Rulebook {
     /// The zone of each table pile, then of each pile of a seat's block (`locate` without
     /// a search: every card moved asks it).
     pile_zones: Vec<u16>,
+    /// The zone of every pile of a game at the most players (`zone_of`: each card put asks).
+    zone_by_pile: Vec<u16>,
     setup: Vec<Effect>,
     steps: Vec<Step>,
     actions: Vec<Action>,
@@ -66,6 +68,9 @@ pub struct Rulebook {
     /// Stages played before the turns; their steps follow the turn's `turn_steps`.
     stages: Vec<stages::Stage>,
     turn_steps: usize,
+    /// Per step, which of its actions share what a card-by-card listing works out
+    /// ([`Rulebook::shares`]), found once here rather than at every listing.
+    by_card_shares: Vec<[usize; 8]>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -161,7 +166,14 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             *slot = u16::try_from(i).unwrap_or(u16::MAX);
         }
     }
-    Ok(Rulebook {
+    let most = c.table_piles + usize::from(pack.players.1) * c.seat_piles;
+    let zone_by_pile = (0..most)
+        .map(|p| match p.checked_sub(c.table_piles) {
+            None => pile_zones[p],
+            Some(q) => pile_zones[c.table_piles + q % c.seat_piles.max(1)],
+        })
+        .collect();
+    let mut rulebook = Rulebook {
         id: pack
             .lineage
             .first()
@@ -178,6 +190,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         table_piles: c.table_piles,
         seat_piles: c.seat_piles,
         pile_zones,
+        zone_by_pile,
         setup,
         steps,
         actions,
@@ -192,5 +205,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         queries,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
         explain,
-    })
+        by_card_shares: Vec::new(),
+    };
+    rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
+    Ok(rulebook)
 }

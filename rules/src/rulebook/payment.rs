@@ -58,7 +58,9 @@ impl Rulebook {
         let mut counts = [0u8; TYPES];
         for p in self.piles_of(z, ctx) {
             for &c in &ctx.state.piles[p] {
-                if let Some(n) = counts.get_mut(usize::from(c)) {
+                // Marked entries (at or above 256) are not counted.
+                if c < TYPES as u16 {
+                    let n = &mut counts[usize::from(c)];
                     *n = n.saturating_add(1);
                 }
             }
@@ -325,7 +327,7 @@ impl Rulebook {
         pile: usize,
         events: &mut impl EventSink<Event>,
     ) {
-        let Some(source) = self.zones[self.locate(pile).0].refill else {
+        let Some(source) = self.zones[self.zone_of(pile)].refill else {
             return;
         };
         let source = self.pile(source, 0, 0);

@@ -129,6 +129,13 @@ impl Seen {
     #[inline]
     pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
         let c = cards[i];
+        if c < 64 {
+            // Unmarked cards of the first 64 types: one word.
+            let bit = 1u64 << c;
+            let new = self.0[0] & bit == 0;
+            self.0[0] |= bit;
+            return new;
+        }
         match self.0.get_mut(usize::from(c / 64)) {
             Some(word) => {
                 let bit = 1u64 << (c % 64);
@@ -161,6 +168,15 @@ impl Rulebook {
         }
     }
 
+    /// Which zone a pile belongs to, without the division [`Rulebook::locate`] needs.
+    #[inline]
+    pub(super) fn zone_of(&self, pile: usize) -> usize {
+        match self.zone_by_pile.get(pile).map(|&z| usize::from(z)) {
+            Some(z) if z < self.zones.len() => z,
+            _ => self.locate(pile).0,
+        }
+    }
+
     /// Which zone, seat and row a pile is.
     pub(super) fn locate(&self, pile: usize) -> (usize, Option<usize>, usize) {
         let (seat, offset, slot) = if pile < self.table_piles {
@@ -190,39 +206,118 @@ impl Rulebook {
     }
 
     /// The piles a zone reference covers: one row, or all rows of the zone.
+    #[inline(always)]
     pub(super) fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
-        let seat = Self::seat_of(z.who, ctx);
         match &z.row {
-            Some(row) => {
-                let r = self
-                    .eval(row, ctx)
-                    .clamp(0, self.zones[z.zone].rows as i64 - 1) as usize;
-                let p = self.pile(z.zone, seat, r);
-                p..p + 1
-            }
+            Some(row) => self.row_pile(z, row, ctx),
             None => {
-                let p = self.pile(z.zone, seat, 0);
-                p..p + self.zones[z.zone].rows
+                let zone = &self.zones[z.zone];
+                let p = if zone.owned {
+                    self.table_piles + Self::seat_of(z.who, ctx) * self.seat_piles + zone.first
+                } else {
+                    zone.first
+                };
+                p..p + zone.rows
             }
         }
     }
 
+    /// [`Rulebook::piles_of`] for one row of a zone, named by an expression.
+    #[inline(never)]
+    fn row_pile(&self, z: &ZoneRef, row: &Expr, ctx: &Ctx) -> std::ops::Range<usize> {
+        let seat = Self::seat_of(z.who, ctx);
+        let r = self
+            .eval(row, ctx)
+            .clamp(0, self.zones[z.zone].rows as i64 - 1) as usize;
+        let p = self.pile(z.zone, seat, r);
+        p..p + 1
+    }
+
     /// [`Rulebook::eval`] with the commonest leaves answered in place: most nodes are
-    /// numbers and the card parameter, not worth a call each.
+    /// numbers, the card parameter, its attributes and counts, not worth a call each.
     #[inline(always)]
     pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
             Expr::Const(v) => *v,
             Expr::Card => i64::from(ctx.card),
+            Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
+            // `count(Z)`: most guards and ends.
+            Expr::Count(z) if z.row.is_none() => {
+                let p = self.piles_of(z, ctx);
+                ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+            }
+            // `value(card)`: most payment arguments.
+            Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
+                let c = i64::from(ctx.card) & i64::from(TYPE_MASK);
+                self.sets[*set].values[*attr]
+                    .get(c as usize)
+                    .copied()
+                    .unwrap_or(0)
+            }
             _ => self.eval(e, ctx),
         }
     }
 
+    /// The arms most guards, counts and payment arguments are made of are answered here;
+    /// the rest go to [`Rulebook::eval_more`], kept out of line so this dispatch stays small
+    /// (it runs for every node of every guard of every listing).
     pub(super) fn eval(&self, e: &Expr, ctx: &Ctx) -> i64 {
-        let set_of = |z: &ZoneRef| self.zones[z.zone].set;
         match e {
             Expr::Const(v) => *v,
             Expr::Card => i64::from(ctx.card),
+            Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
+            Expr::Attr { set, attr, card } => {
+                // A marked card is its type with the mark above it.
+                let c = self.operand(card, ctx) & i64::from(TYPE_MASK);
+                usize::try_from(c)
+                    .ok()
+                    .and_then(|c| self.sets[*set].values[*attr].get(c))
+                    .copied()
+                    .unwrap_or(0)
+            }
+            Expr::Count(z) if z.row.is_none() => {
+                let p = self.piles_of(z, ctx);
+                ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+            }
+            Expr::Fullest(z) if z.row.is_none() => {
+                let p = self.piles_of(z, ctx);
+                ctx.state.piles[p]
+                    .iter()
+                    .map(|c| c.len() as i64)
+                    .max()
+                    .unwrap_or(0)
+            }
+            Expr::Not(inner) => i64::from(self.operand(inner, ctx) == 0),
+            // The guards of actions on marked cards, asked card by card.
+            Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
+            Expr::Bin(op, l, r) => {
+                let a = self.operand(l, ctx);
+                // `and` and `or` do not read their right side when the left decides.
+                match op {
+                    Op::And if a == 0 => return 0,
+                    Op::Or if a != 0 => return 1,
+                    _ => {}
+                }
+                let b = self.operand(r, ctx);
+                binary(*op, a, b)
+            }
+            _ => self.eval_more(e, ctx),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_more(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        let set_of = |z: &ZoneRef| self.zones[z.zone].set;
+        match e {
+            Expr::Const(_)
+            | Expr::Card
+            | Expr::Done(_)
+            | Expr::Attr { .. }
+            | Expr::Not(_)
+            | Expr::Marked(_)
+            | Expr::Mine(_)
+            | Expr::Marks(_)
+            | Expr::Bin(..) => self.eval(e, ctx),
             Expr::Row => i64::from(ctx.row),
             Expr::ActionCard(a) => {
                 if let Some((p, arg)) = ctx.state.pending
@@ -234,16 +329,6 @@ impl Rulebook {
                 } else {
                     i64::from(ctx.state.args[*a])
                 }
-            }
-            Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
-            Expr::Attr { set, attr, card } => {
-                // A marked card is its type with the mark above it.
-                let c = self.operand(card, ctx) & i64::from(TYPE_MASK);
-                usize::try_from(c)
-                    .ok()
-                    .and_then(|c| self.sets[*set].values[*attr].get(c))
-                    .copied()
-                    .unwrap_or(0)
             }
             Expr::Count(z) => self
                 .piles_of(z, ctx)
@@ -270,43 +355,16 @@ impl Rulebook {
                 .count() as i64,
             Expr::Figures(f) => self.eval_figures(f, ctx),
             Expr::Counter(c) => self.eval_counter(c, ctx),
-            Expr::Not(inner) => i64::from(self.operand(inner, ctx) == 0),
-            Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }
             | Expr::Cheapest { .. }
             | Expr::Paying(_) => self.eval_mechanic(e, ctx),
-            Expr::Bin(op, l, r) => {
-                let a = self.operand(l, ctx);
-                // `and` and `or` do not read their right side when the left decides.
-                match op {
-                    Op::And if a == 0 => return 0,
-                    Op::Or if a != 0 => return 1,
-                    _ => {}
-                }
-                let b = self.operand(r, ctx);
-                if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
-                    return NONE;
-                }
-                match op {
-                    Op::And | Op::Or => i64::from(b != 0),
-                    Op::Eq => i64::from(a == b),
-                    Op::Ne => i64::from(a != b),
-                    Op::Lt => i64::from(a < b),
-                    Op::Le => i64::from(a <= b),
-                    Op::Gt => i64::from(a > b),
-                    Op::Ge => i64::from(a >= b),
-                    Op::Add => a.saturating_add(b),
-                    Op::Sub => a.saturating_sub(b),
-                    Op::Mul => a.saturating_mul(b),
-                }
-            }
         }
     }
 
     pub(super) fn put(&self, state: &mut State, pile: usize, card: u16) {
-        let (zone, _, _) = self.locate(pile);
+        let zone = self.zone_of(pile);
         if self.zones[zone].tally.is_some() {
             state
                 .tallies
@@ -727,6 +785,11 @@ impl Rulebook {
             reps: Repeats(0),
             stage: super::stages::StageAt::default(),
         };
+        // Each pile can hold its whole set: the game then never grows one.
+        for (p, pile) in state.piles.iter_mut().enumerate() {
+            let set = &self.sets[self.zones[self.zone_of(p)].set];
+            pile.reserve_exact(set.copies.iter().map(|&n| usize::from(n)).sum());
+        }
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
             let seats = if z.owned { players } else { 1 };
@@ -1087,5 +1150,26 @@ impl Rules for Rulebook {
             }
         }
         Ok(())
+    }
+}
+
+/// A binary operator on two evaluated sides (`and`/`or` once the left did not decide):
+/// arithmetic keeps an undefined side ([`NONE`]) undefined.
+#[inline(always)]
+fn binary(op: Op, a: i64, b: i64) -> i64 {
+    if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
+        return NONE;
+    }
+    match op {
+        Op::And | Op::Or => i64::from(b != 0),
+        Op::Eq => i64::from(a == b),
+        Op::Ne => i64::from(a != b),
+        Op::Lt => i64::from(a < b),
+        Op::Le => i64::from(a <= b),
+        Op::Gt => i64::from(a > b),
+        Op::Ge => i64::from(a >= b),
+        Op::Add => a.saturating_add(b),
+        Op::Sub => a.saturating_sub(b),
+        Op::Mul => a.saturating_mul(b),
     }
 }
