@@ -884,31 +884,24 @@ impl<'p> Compiler<'p> {
         }
         self.action_cards = params
             .iter()
-            .map(|p| match p {
-                Param::Card(z) => Some(self.zones[z.zone].set),
-                _ => None,
-            })
+            .map(|p| p.card_zone().map(|z| self.zones[z.zone].set))
             .collect();
         let mut out = Vec::new();
         for ((name, def), param) in defs.iter().zip(params) {
             let scope = Scope {
-                card: match &param {
-                    Param::Card(z) => Some(self.zones[z.zone].set),
-                    _ => None,
-                },
+                card: param.card_zone().map(|z| self.zones[z.zone].set),
                 row: match &param {
                     Param::Row { zone, .. } => Some(*zone),
                     _ => None,
                 },
                 player: false,
                 seat: matches!(param, Param::Seat),
-                figure: matches!(param, Param::Figure { .. }),
+                // A figure parameter refused above is not reported again where it is read.
+                figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
+                    || def.figure.is_some(),
             };
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
-            let card_zone = match &param {
-                Param::Card(z) => Some(z.zone),
-                _ => None,
-            };
+            let card_zone = param.card_zone().map(|z| z.zone);
             let effects = self.effects(&def.effects, scope, card_zone, false);
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
             let why = def.why.as_ref().map(|w| self.fill_params(&w.value));

@@ -25,11 +25,20 @@ impl Compiler<'_> {
     /// bound steps backward too; 0 never).
     pub fn figure_param(&mut self, def: &ActionDef) -> Option<Param> {
         let fig = def.figure.as_ref()?;
-        if def.card.is_some() || def.row.is_some() || def.seat.is_some() {
-            let msg = "an action takes one parameter: `card`, `row`, `seat` or `figure`".into();
+        if def.card.is_some() {
+            return self.card_figure_param(def);
+        }
+        if def.row.is_some() || def.seat.is_some() {
+            let msg = "an action takes one parameter: `card`, `row`, `seat` or `figure` (or a card and a figure)".into();
             self.error("invalid-value", msg, &fig.loc, fig.loc.span.clone());
             return None;
         }
+        self.figure_part(def)
+    }
+
+    /// The figure parameter and its distances, whatever else the action takes.
+    pub fn figure_part(&mut self, def: &ActionDef) -> Option<Param> {
+        let fig = def.figure.as_ref()?;
         let node = match syntax::parameter(&fig.value, "figure") {
             Ok(n) => n,
             Err(e) => {

@@ -7,7 +7,7 @@ use grail_engine::cond::ceiling::Ceiling;
 use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Action, Effect, Expr, Meets, Param, Pay, Step, Who};
+use super::model::{Action, Effect, Expr, Meets, Pay, Step, Who};
 use super::syntax::{self, Ast, Node};
 
 impl Compiler<'_> {
@@ -461,8 +461,8 @@ impl Compiler<'_> {
             let zones: Vec<Option<usize>> = step
                 .actions
                 .iter()
-                .map(|&a| match &actions[a].param {
-                    Param::Card(z) if z.row.is_none() => Some(z.zone),
+                .map(|&a| match actions[a].param.card_zone() {
+                    Some(z) if z.row.is_none() => Some(z.zone),
                     _ => None,
                 })
                 .collect();

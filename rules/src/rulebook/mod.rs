@@ -11,6 +11,7 @@ mod marks;
 mod mechanics;
 mod model;
 mod moves;
+mod params;
 mod payment;
 mod position;
 mod queries;

@@ -158,6 +158,13 @@ pub enum Param {
         refs: Vec<(usize, Who)>,
         steps: Vec<i8>,
     },
+    /// A card from a zone and a figure on the ring, with its distances (`params.rs`): both
+    /// travel in the action's one argument.
+    CardFigure {
+        card: ZoneRef,
+        refs: Vec<(usize, Who)>,
+        steps: Vec<i8>,
+    },
 }
 
 #[derive(Debug)]

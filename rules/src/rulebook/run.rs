@@ -393,11 +393,18 @@ impl Rulebook {
                 }
                 Effect::Deal { count, from, to } => {
                     let n = self.eval(count, &ctx);
-                    let from = self.piles_of(from, &ctx).start;
+                    // From a zone per seat (`deck(each)`): each seat from its own.
+                    let own = (from.who == Who::Each).then_some(from.zone);
+                    let table = if own.is_some() {
+                        0
+                    } else {
+                        self.piles_of(from, &ctx).start
+                    };
                     'deal: for _ in 0..n {
                         for seat in 0..usize::from(state.players) {
+                            let from = own.map_or(table, |z| self.pile(z, seat, 0));
                             let to = self.pile(*to, seat, 0);
-                            if !self.shift(state, from, to, events) {
+                            if !self.shift(state, from, to, events) && own.is_none() {
                                 break 'deal;
                             }
                         }
@@ -476,9 +483,7 @@ impl Rulebook {
 
     /// The pile the card parameter of action `a` lies in.
     pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
-        let Param::Card(z) = &self.actions[a].param else {
-            return None;
-        };
+        let z = self.actions[a].param.card_zone()?;
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -543,6 +548,12 @@ impl Rulebook {
             }
             Param::Figure { refs, steps } => {
                 self.figure_bindings(state, refs, steps, |arg| !holds(-1, arg) || f(arg));
+            }
+            p @ Param::CardFigure { .. } => {
+                self.card_figure_bindings(state, p, |arg| {
+                    let (card, row) = p.split(arg);
+                    !holds(card, row) || f(arg)
+                });
             }
             Param::Seat => {
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
@@ -862,11 +873,7 @@ impl Rules for Rulebook {
             }
             (a, _) => (usize::from(a), action.arg),
         };
-        let (card, row) = match self.actions[a].param {
-            Param::Card(_) => (arg, -1),
-            Param::Row { .. } | Param::Seat | Param::Figure { .. } => (-1, arg),
-            Param::None => (-1, -1),
-        };
+        let (card, row) = self.actions[a].param.split(arg);
         let from = self.card_pile(state, a, card);
         self.run(
             &self.actions[a].effects,
@@ -878,7 +885,12 @@ impl Rules for Rulebook {
             events,
         );
         state.done |= 1 << a;
-        state.args[a] = arg;
+        // `action.card` reads the card alone.
+        state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {
+            card
+        } else {
+            arg
+        };
         // A step taking several actions stays until it has had them all.
         state.reps = Repeats(state.reps.0.saturating_add(1));
         let times = self

@@ -69,20 +69,26 @@ impl Rulebook {
             return text;
         }
         let a = &self.actions[usize::from(action.action)];
+        let card_text = |z: &super::model::ZoneRef, card: i32| {
+            let shown = !for_viewer
+                || a.reveals
+                || self
+                    .card_pile(state, usize::from(action.action), card)
+                    .is_some_and(|p| self.sees(p, viewer));
+            if shown {
+                self.card_id(z.zone, u16::try_from(card).unwrap_or(0))
+                    .to_string()
+            } else {
+                "a card".to_string()
+            }
+        };
         match &a.param {
             Param::None => a.name.clone(),
-            Param::Card(z) => {
-                let shown = !for_viewer
-                    || a.reveals
-                    || self
-                        .card_pile(state, usize::from(action.action), action.arg)
-                        .is_some_and(|p| self.sees(p, viewer));
-                if shown {
-                    let card = u16::try_from(action.arg).unwrap_or(0);
-                    format!("{} {}", a.name, self.card_id(z.zone, card))
-                } else {
-                    format!("{} a card", a.name)
-                }
+            Param::Card(z) => format!("{} {}", a.name, card_text(z, action.arg)),
+            p @ Param::CardFigure { card, .. } => {
+                let (c, _) = p.split(action.arg);
+                let text = card_text(card, c);
+                self.card_figure_notation(state, usize::from(action.action), action.arg, &text)
             }
             Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
             Param::Seat => format!("{} {}", a.name, action.arg),
@@ -108,7 +114,7 @@ impl Rulebook {
         let a = &self.actions[ai];
         let word = words.next();
         if let Some(extra) = words.next()
-            && !matches!(a.param, Param::Figure { .. })
+            && !matches!(a.param, Param::Figure { .. } | Param::CardFigure { .. })
         {
             return Err(format!(
                 "`{}` takes one word after it; `{extra}` is one too many",
@@ -167,6 +173,10 @@ impl Rulebook {
                 let mut rest = text.split_whitespace().skip(1);
                 self.parse_figure(state, &a.name, refs, !steps.is_empty(), &mut rest)?
             }
+            (Param::CardFigure { .. }, _) => {
+                let mut rest = text.split_whitespace().skip(1);
+                self.parse_card_figure(state, ai, &mut rest)?
+            }
             (Param::Card(_), None) => {
                 return Err(format!("`{}` needs a card: `{} <card>`", a.name, a.name));
             }
@@ -211,14 +221,15 @@ impl Rulebook {
             );
         }
         let (card, row) = match &a.param {
-            Param::Card(z) => {
+            Param::Card(z) | Param::CardFigure { card: z, .. } => {
+                let (card, row) = a.param.split(action.arg);
                 let ctx = Ctx {
                     state,
                     player: usize::from(state.current),
-                    card: action.arg,
+                    card,
                     row: -1,
                 };
-                if self.card_pile(state, ai, action.arg).is_none() {
+                if self.card_pile(state, ai, card).is_none() {
                     let first = self.pile(z.zone, usize::from(state.current), 0);
                     // A zone with rows is named whole: the card may be in any of them.
                     let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {
@@ -226,13 +237,10 @@ impl Rulebook {
                     } else {
                         self.pile_name(first)
                     };
-                    return format!(
-                        "{} is not in {place}",
-                        self.card_id(z.zone, action.arg as u16),
-                    );
+                    return format!("{} is not in {place}", self.card_id(z.zone, card as u16),);
                 }
                 let _ = ctx;
-                (action.arg, -1)
+                (card, row)
             }
             Param::Row { zone, who } => {
                 let seat = if matches!(who, super::model::Who::Table) {
@@ -505,6 +513,13 @@ impl Rulebook {
                     "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
                     a.name,
                     if steps.is_empty() { "" } else { " <steps>" },
+                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+                ),
+                Param::CardFigure { card, steps, .. } => format!(
+                    "{} <card> <figure>{}   a card from {} and a figure on {}",
+                    a.name,
+                    if steps.is_empty() { "" } else { " <steps>" },
+                    self.zones[card.zone].name,
                     self.board.as_ref().map_or("the ring", |b| b.name.as_str())
                 ),
                 Param::Seat => format!(
