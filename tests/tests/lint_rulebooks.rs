@@ -162,10 +162,14 @@ fn mixed_up_kinds_in_a_game_description() {
 }
 
 /// An action taking a card and a figure (a card script) with a row besides, on cards that
-/// carry marks, or with a payment: each refused where it is written.
+/// carry marks, or with a payment; `others(…)` where there is no `P`: each refused where it
+/// is written.
 #[test]
 fn a_card_and_a_figure_where_they_cannot_go() {
-    check("rulebook-card-figure", &["invalid-value"]);
+    check(
+        "rulebook-card-figure",
+        &["invalid-expression", "invalid-value"],
+    );
 }
 
 /// King Arthur's content rulebook with slips in its description: each is reported where it
