@@ -1,6 +1,8 @@
 //! Numbers the game keeps (`[counters.*]`: one for the table, or one per seat, like a score)
 //! and the counters figures carry (`rings(figure)`): reading them, `add N to C`, giving a
-//! role to a figure, `min`/`max`, and over the seats `players` (how many play) and
+//! role to a figure, `min`/`max`, `turn` (the turn's number, from 1: at `[end] when`, the turns
+//! played, so "after 16 rounds" is `turn >= 16 * players`), and over the seats `players` (how
+//! many play) and
 //! `others(e)` (`e` summed over the seats other than `P`: a rival's standing, for a bot's
 //! worth or a score). Effects may end with `if <condition>`.
 
@@ -39,6 +41,8 @@ pub enum CounterExpr {
     Max(Box<Expr>, Box<Expr>),
     /// How many play.
     Players,
+    /// The turn's number (from 1; stages before the turns do not count).
+    Turn,
     /// An expression over `P`, summed over every seat but `P`.
     Others(Box<Expr>),
 }
@@ -221,10 +225,16 @@ impl Compiler<'_> {
                 _ => {}
             }
         }
-        if matches!(&node.ast, Ast::Name(n) if n == "players")
-            && !self.counter_defs.iter().any(|c| c.name == "players")
+        if let Ast::Name(n) = &node.ast
+            && (n == "players" || n == "turn")
+            && !self.counter_defs.iter().any(|c| c.name == *n)
         {
-            return Some(Some((Expr::Counter(CounterExpr::Players), Kind::Int)));
+            let e = if n == "turn" {
+                CounterExpr::Turn
+            } else {
+                CounterExpr::Players
+            };
+            return Some(Some((Expr::Counter(e), Kind::Int)));
         }
         let r = self.counter_ref(node, s, scope)?;
         Some(r.map(|r| (Expr::Counter(CounterExpr::Read(r)), Kind::Int)))
@@ -326,6 +336,7 @@ impl Rulebook {
             CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),
             CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
             CounterExpr::Players => i64::from(ctx.state.players),
+            CounterExpr::Turn => i64::from(ctx.state.turn),
             CounterExpr::Others(e) => (0..usize::from(ctx.state.players))
                 .filter(|&q| q != ctx.player)
                 .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))
