@@ -61,12 +61,25 @@ impl Compiler<'_> {
     fn steps_range(&mut self, s: &Sp<String>) -> Option<Vec<i8>> {
         let bad = |c: &mut Self| {
             let msg = format!(
-                "`steps` is a range like `1..5` (or `-5..5` to step backward too), not `{}`",
+                "`steps` is a range like `1..5` (or `-5..5` to step backward too, or `1..5 either way` for 1, -1, 2, -2, …), not `{}`",
                 s.value
             );
             c.error("invalid-value", msg, &s.loc, s.loc.span.clone());
             None
         };
+        // Nearest first, each distance forward and then back.
+        if let Some(range) = s.value.trim().strip_suffix("either way") {
+            let Some((lo, hi)) = range.split_once("..") else {
+                return bad(self);
+            };
+            let (Ok(lo), Ok(hi)) = (lo.trim().parse::<i8>(), hi.trim().parse::<i8>()) else {
+                return bad(self);
+            };
+            if lo < 1 || lo > hi {
+                return bad(self);
+            }
+            return Some((lo..=hi).flat_map(|n| [n, -n]).collect());
+        }
         let Some((lo, hi)) = s.value.split_once("..") else {
             return bad(self);
         };
