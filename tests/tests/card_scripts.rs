@@ -69,3 +69,92 @@ fn either_way_lists_each_distance_forward_then_back() {
         ]
     );
 }
+
+/// `card-moves` with a second deck per seat (`spare`), shuffled by `shuffle`, and no cards
+/// dealt, written in a temporary folder.
+fn with_spares(shuffle: &str, tag: &str) -> std::path::PathBuf {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/card-moves/pack.toml");
+    let text = std::fs::read_to_string(src).unwrap();
+    let old = "shuffle deck(each)\n";
+    assert!(text.contains(old), "the pack shuffles its decks");
+    // No cards dealt: the decks stay whole.
+    let text = text
+        .replace(old, &format!("{shuffle}\n"))
+        .replace("hand = 2", "hand = 0")
+        + r#"
+[sets.spares]
+total = 5
+
+[[sets.spares.cards]]
+id = "a"
+
+[[sets.spares.cards]]
+id = "b"
+
+[[sets.spares.cards]]
+id = "c"
+
+[[sets.spares.cards]]
+id = "d"
+
+[[sets.spares.cards]]
+id = "e"
+
+[zones.spare]
+holds = "spares"
+owner = "each"
+start = "all"
+layout = "stack"
+visible = "count"
+"#;
+    let dir = std::env::temp_dir().join(format!("grail-card-moves-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), text).unwrap();
+    dir
+}
+
+fn piles(pack: &std::path::Path, seed: u64) -> Vec<String> {
+    let game = grail_cli::games::open_game(&grail_tests::content(), &pack.to_string_lossy(), None)
+        .unwrap();
+    let game = game.new_match(Setup::new(2, seed)).unwrap();
+    ["deck P1", "spare P1", "deck P2", "spare P2"]
+        .iter()
+        .map(|q| game.inspect(q).unwrap())
+        .collect()
+}
+
+/// `shuffle A(each) and B(each)` shuffles seat by seat (P1's deck and spare, then P2's), as
+/// players shuffling their own piles in turn draw the generator; `shuffle A(each)` then
+/// `shuffle B(each)` goes zone by zone (both decks, then both spares). A deck and a spare both
+/// hold five cards, so the same draws give them the same order of places: P1's spare seat by
+/// seat is laid as P2's deck zone by zone, and the other way round.
+#[test]
+fn shuffling_seat_by_seat_draws_the_generator_seat_by_seat() {
+    let by_seat = with_spares("shuffle deck(each) and spare(each)", "seats");
+    let by_zone = with_spares("shuffle deck(each)\nshuffle spare(each)", "zones");
+    // A spare card read as the deck card in its place before shuffling.
+    let as_deck = |spare: &str| -> String {
+        spare
+            .split_whitespace()
+            .map(|c| match c {
+                "a" => "k1-2",
+                "b" => "k3",
+                "c" => "k1-back",
+                _ => "p1-2",
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for seed in 0..8 {
+        let (s, z) = (piles(&by_seat, seed), piles(&by_zone, seed));
+        assert_eq!(
+            s[0], z[0],
+            "seed {seed}: P1's deck is shuffled first either way"
+        );
+        assert_eq!(as_deck(&s[1]), z[2], "seed {seed}: second shuffle");
+        assert_eq!(s[2], as_deck(&z[1]), "seed {seed}: third shuffle");
+        assert_eq!(s[3], z[3], "seed {seed}: last shuffle");
+    }
+    let _ = std::fs::remove_dir_all(by_seat);
+    let _ = std::fs::remove_dir_all(by_zone);
+}

@@ -743,7 +743,7 @@ impl<'p> Compiler<'p> {
         let mut out = Vec::new();
         for line in lines {
             let effect = match &line.statement {
-                Statement::Shuffle(z) => self.zone_ref(z, s, scope).map(Effect::Shuffle),
+                Statement::Shuffle(z) => self.shuffle_effect(z, s, scope),
                 Statement::Deal { count, from, to } => (|| {
                     let count = self.typed(count, s, scope, Kind::Int)?;
                     let from = self.zone_ref(from, s, scope)?;

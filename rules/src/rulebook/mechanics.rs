@@ -545,3 +545,45 @@ impl Compiler<'_> {
         out
     }
 }
+
+impl Compiler<'_> {
+    /// `shuffle Z` or, seat by seat, `shuffle A(each) and B(each)`.
+    pub fn shuffle_effect(&mut self, z: &Node, s: &Sp<String>, scope: Scope) -> Option<Effect> {
+        use super::syntax::Op;
+        let Ast::Bin(Op::And, ..) = &z.ast else {
+            return self.zone_ref(z, s, scope).map(Effect::Shuffle);
+        };
+        let mut parts = Vec::new();
+        let mut stack = vec![z];
+        while let Some(n) = stack.pop() {
+            match &n.ast {
+                Ast::Bin(Op::And, a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                _ => parts.push(n),
+            }
+        }
+        let mut zones = Vec::new();
+        for part in parts {
+            let r = self.zone_ref(part, s, scope)?;
+            if r.who != Who::Each {
+                let at = self.span(s, &part.span);
+                let name = &self.zones[r.zone].name;
+                let msg = if self.zones[r.zone].owned {
+                    format!(
+                        "`shuffle … and …` shuffles every seat's zones, seat by seat: `{name}(each)`"
+                    )
+                } else {
+                    format!(
+                        "`shuffle … and …` shuffles every seat's zones, seat by seat; `{name}` is the table's: shuffle it on a line of its own"
+                    )
+                };
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            }
+            zones.push(r.zone);
+        }
+        Some(Effect::ShuffleSeats(zones))
+    }
+}

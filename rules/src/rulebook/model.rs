@@ -170,6 +170,9 @@ pub enum Param {
 #[derive(Debug)]
 pub enum Effect {
     Shuffle(ZoneRef),
+    /// `shuffle A(each) and B(each)`: seat by seat, each seat's zones in the order named (so
+    /// the generator is drawn as when each player shuffles their own piles in turn).
+    ShuffleSeats(Vec<usize>),
     Deal {
         count: Expr,
         from: ZoneRef,

@@ -340,6 +340,29 @@ impl Rulebook {
         true
     }
 
+    /// Shuffles a pile; a script's stacked cards then go on top, the first named drawn first.
+    /// Each is taken from the rest at its topmost copy, so the rest keeps its shuffled order.
+    fn shuffle_pile(
+        state: &mut State,
+        p: usize,
+        stack: &[(usize, Vec<u16>)],
+        events: &mut impl EventSink<Event>,
+    ) {
+        state.rng.shuffle(&mut state.piles[p]);
+        if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
+            let pile = &mut state.piles[p];
+            let mut found = Vec::with_capacity(cards.len());
+            for &c in cards {
+                if let Some(i) = pile.iter().rposition(|&x| x == c) {
+                    pile.remove(i);
+                    found.push(c);
+                }
+            }
+            pile.extend(found.iter().rev());
+        }
+        events.emit(|| Event::Shuffled { pile: p as u32 });
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
@@ -372,22 +395,18 @@ impl Rulebook {
                             single.clone()
                         };
                         for p in piles {
-                            state.rng.shuffle(&mut state.piles[p]);
-                            // A script's stacked cards go on top, the first named drawn first.
-                            // Each is taken from the rest at its topmost copy, so the rest
-                            // keeps its shuffled order.
-                            if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
-                                let pile = &mut state.piles[p];
-                                let mut found = Vec::with_capacity(cards.len());
-                                for &c in cards {
-                                    if let Some(i) = pile.iter().rposition(|&x| x == c) {
-                                        pile.remove(i);
-                                        found.push(c);
-                                    }
-                                }
-                                pile.extend(found.iter().rev());
+                            Self::shuffle_pile(state, p, stack, events);
+                        }
+                    }
+                }
+                Effect::ShuffleSeats(zones) => {
+                    // Seat by seat, each seat's zones in the order named.
+                    for seat in 0..usize::from(state.players) {
+                        for &z in zones {
+                            let p = self.pile(z, seat, 0);
+                            for p in p..p + self.zones[z].rows {
+                                Self::shuffle_pile(state, p, stack, events);
                             }
-                            events.emit(|| Event::Shuffled { pile: p as u32 });
                         }
                     }
                 }
