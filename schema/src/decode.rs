@@ -374,6 +374,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let prompt = f.str("prompt");
         let by_card = f.bool("by_card");
         let repeat = f.str("repeat");
+        let auto = f.bool("auto");
         f.finish();
         Some(StepDef {
             actions: actions?,
@@ -381,6 +382,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             prompt,
             by_card,
             repeat,
+            auto,
         })
     });
     let actions = f.table("actions", |dec, _, n| {

@@ -580,6 +580,10 @@ pub struct StepDef {
     /// the step is played); default 1. It ends early when nothing is legal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat: Option<Sp<String>>,
+    /// A move that is the only one the step offers is made at once, no one deciding (a draw
+    /// from the one pile left).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Sp<bool>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.

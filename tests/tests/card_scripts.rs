@@ -81,6 +81,7 @@ fn with_spares(shuffle: &str, tag: &str) -> std::path::PathBuf {
     let text = text
         .replace(old, &format!("{shuffle}\n"))
         .replace("hand = 2", "hand = 0")
+        .replace("reserve = 2", "reserve = 0")
         + r#"
 [sets.spares]
 total = 5

@@ -972,6 +972,7 @@ impl<'p> Compiler<'p> {
                 optional: def.optional.as_ref().is_some_and(|o| o.value),
                 prompt: def.prompt.as_ref().map(|p| p.value.clone()),
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
+                auto: def.auto.as_ref().is_some_and(|b| b.value),
                 repeat,
             })
         };

@@ -288,4 +288,6 @@ pub struct Step {
     pub by_card: bool,
     /// How many actions it takes (`repeat`); `None`: one.
     pub repeat: Option<Expr>,
+    /// Its only move is made at once (`auto`).
+    pub auto: bool,
 }

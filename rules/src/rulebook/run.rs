@@ -685,6 +685,16 @@ impl Rulebook {
                 state.reps = Repeats(0);
             }
             if self.enter_step(state) {
+                // An `auto` step's only move is made at once, no one deciding.
+                if state.listed.moves.len() == 1
+                    && self
+                        .steps
+                        .get(usize::from(state.step))
+                        .is_some_and(|s| s.auto)
+                {
+                    let only = state.listed.moves[0].clone();
+                    self.apply(state, &only, events);
+                }
                 return;
             }
             skipped += 1;

@@ -102,15 +102,24 @@ impl Rulebook {
         if let Some(parsed) = self.parse_move(state, text) {
             return parsed;
         }
-        let mut words = text.split_whitespace();
-        let verb = words.next().unwrap_or("");
-        let Some(ai) = self.actions.iter().position(|a| a.name == verb) else {
+        // An action's name may be several words (`draw knight`): the longest that begins the
+        // move is its verb.
+        let all: Vec<&str> = text.split_whitespace().collect();
+        let named = |a: &super::model::Action| {
+            let n = a.name.split_whitespace().count();
+            (n <= all.len() && a.name.split_whitespace().eq(all[..n].iter().copied())).then_some(n)
+        };
+        let Some((ai, n)) = (self.actions.iter().enumerate())
+            .filter_map(|(i, a)| named(a).map(|n| (i, n)))
+            .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))
+        else {
             return Err(grail_engine::diag::no_such(
                 "move",
-                verb,
+                all.first().copied().unwrap_or(""),
                 self.actions.iter().map(|a| a.name.as_str()),
             ));
         };
+        let mut words = all[n..].iter().copied();
         let a = &self.actions[ai];
         let word = words.next();
         if let Some(extra) = words.next()
@@ -170,11 +179,11 @@ impl Rulebook {
                 return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
             }
             (Param::Figure { refs, steps }, _) => {
-                let mut rest = text.split_whitespace().skip(1);
+                let mut rest = all[n..].iter().copied();
                 self.parse_figure(state, &a.name, refs, !steps.is_empty(), &mut rest)?
             }
             (Param::CardFigure { .. }, _) => {
-                let mut rest = text.split_whitespace().skip(1);
+                let mut rest = all[n..].iter().copied();
                 self.parse_card_figure(state, ai, &mut rest)?
             }
             (Param::Card(_), None) => {
