@@ -159,3 +159,36 @@ fn shuffling_seat_by_seat_draws_the_generator_seat_by_seat() {
     let _ = std::fs::remove_dir_all(by_seat);
     let _ = std::fs::remove_dir_all(by_zone);
 }
+
+/// An observation re-deals what a seat cannot see, and with several sets in one hand a
+/// player's deck of swords stays swords: P1 sees P2's decks as piles of their own set, and
+/// P2's hand keeps as many swords and shields as it holds (each came from its deck).
+#[test]
+fn an_observation_keeps_each_deck_to_its_set() {
+    use grail_engine::game::Rules;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/two-decks");
+    let pack = grail_tests::lint(&dir, &[]).pack.expect("two-decks loads");
+    let rules = grail_rules::rulebook::compile(&pack).unwrap_or_else(|d| panic!("{d:#?}"));
+    let swords = ["dagger", "sword", "greatsword"];
+    for seed in 0..20 {
+        let state = rules.setup(&Setup::new(2, seed)).unwrap();
+        let mut rng = grail_engine::rng::GameRng::new(seed + 100);
+        let view = rules.observe(&state, 0, &mut rng);
+        let deck = rules.inspect(&view, "swords P2").unwrap();
+        assert!(
+            deck.split_whitespace().all(|c| swords.contains(&c)),
+            "seed {seed}: P2's swords as P1 sees them: {deck}"
+        );
+        let shields = rules.inspect(&view, "shields P2").unwrap();
+        assert!(
+            shields.split_whitespace().all(|c| !swords.contains(&c)),
+            "seed {seed}: P2's shields as P1 sees them: {shields}"
+        );
+        let hand = rules.inspect(&view, "hand P2").unwrap();
+        let held = hand
+            .split_whitespace()
+            .filter(|c| swords.contains(c))
+            .count();
+        assert_eq!(held, 1, "seed {seed}: P2's hand as P1 sees it: {hand}");
+    }
+}

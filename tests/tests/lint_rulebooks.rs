@@ -172,6 +172,16 @@ fn a_card_and_a_figure_where_they_cannot_go() {
     );
 }
 
+/// Several sets in one zone: a union's card sent back to a member's zone, and a union whose
+/// sets give one attribute different values.
+#[test]
+fn unions_of_sets_where_they_cannot_go() {
+    check(
+        "rulebook-unions",
+        &["incompatible-sets", "zone-set-mismatch"],
+    );
+}
+
 /// King Arthur's content rulebook with slips in its description: each is reported where it
 /// is, with did-you-mean for the names.
 #[test]

@@ -91,6 +91,7 @@ fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
     for pack in [
         "tests/packs/ring-places",
         "tests/packs/card-moves",
+        "tests/packs/two-decks",
         "docs/examples/five-trails",
     ] {
         let dir = root.join(pack);

@@ -154,6 +154,9 @@ impl<'p> Compiler<'p> {
     }
 
     pub(super) fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
+        if let Some(union) = self.union_set(id) {
+            return union;
+        }
         if let Some(i) = self.sets.iter().position(|s| s.id == id.value) {
             return Some(i);
         }
@@ -199,6 +202,7 @@ impl<'p> Compiler<'p> {
             attrs,
             values,
             symbols,
+            members: Vec::new(),
         });
         Some(self.sets.len() - 1)
     }
@@ -291,9 +295,12 @@ impl<'p> Compiler<'p> {
                 starts.push((set, name));
             }
             let marks = def.marks.as_ref().and_then(|m| self.param_int(m));
+            let types = 0..self.sets[set].cards.len() as u16;
             self.zones.push(Zone {
                 name: name.value.clone(),
                 set,
+                declared: set,
+                types,
                 layout,
                 visible: def.visible.value,
                 owned,
@@ -308,7 +315,8 @@ impl<'p> Compiler<'p> {
         }
         self.refills();
         for (i, set) in self.sets.iter().enumerate() {
-            if !starts.iter().any(|(s, _)| *s == i) {
+            // A union starts with its members' cards.
+            if set.members.is_empty() && !starts.iter().any(|(s, _)| *s == i) {
                 let at = &self.pack.rulebook.zones.0[0].0.loc;
                 let d = Diagnostic::error(
                     "missing-field",
@@ -319,6 +327,7 @@ impl<'p> Compiler<'p> {
                 self.diags.push(d);
             }
         }
+        self.rehome_unions();
     }
 
     pub(super) fn zone_index(
@@ -713,12 +722,17 @@ impl<'p> Compiler<'p> {
         span: &Range<usize>,
     ) -> bool {
         let (a, b) = (&self.zones[from], &self.zones[to]);
-        if a.set == b.set {
+        if self.set_fits(a.declared, b.declared) {
             return true;
         }
+        let back = if self.set_fits(b.declared, a.declared) {
+            " (cards go from a member's zone into a union's, not back)"
+        } else {
+            ""
+        };
         let msg = format!(
-            "cards of set `{}` cannot go to zone `{}`, which holds set `{}`",
-            self.sets[a.set].id, b.name, self.sets[b.set].id
+            "cards of set `{}` cannot go to zone `{}`, which holds set `{}`{back}",
+            self.sets[a.declared].id, b.name, self.sets[b.declared].id
         );
         let at = self.span(s, span);
         self.error("zone-set-mismatch", msg, &s.loc, at);

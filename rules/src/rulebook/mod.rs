@@ -20,6 +20,7 @@ mod ring_check;
 mod run;
 mod stages;
 mod syntax;
+mod unions;
 mod view;
 
 use grail_engine::diag::Diagnostic;

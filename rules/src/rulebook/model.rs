@@ -19,12 +19,18 @@ pub struct CardSet {
     pub values: Vec<Vec<i64>>,
     /// Symbol names by attribute (empty for numbers).
     pub symbols: Vec<Vec<String>>,
+    /// For a union of sets (`unions.rs`): each member and where its types start.
+    pub members: Vec<(usize, u16)>,
 }
 
 #[derive(Debug)]
 pub struct Zone {
     pub name: String,
     pub set: usize,
+    /// The set its `holds` names (a union's member keeps the union as `set`).
+    pub declared: usize,
+    /// The types of `set` it holds and starts with: all, or a union member's.
+    pub types: std::ops::Range<u16>,
     pub layout: Layout,
     pub visible: Visibility,
     /// One zone per seat.

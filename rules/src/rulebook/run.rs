@@ -772,8 +772,9 @@ impl Rulebook {
             let seats = if z.owned { players } else { 1 };
             for seat in 0..seats {
                 let pile = self.pile(zi, seat, 0);
-                for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
-                    state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+                for t in z.types.clone() {
+                    let n = self.sets[z.set].copies[usize::from(t)];
+                    state.piles[pile].extend(std::iter::repeat_n(t, usize::from(n)));
                 }
             }
         }

@@ -603,6 +603,10 @@ impl Rulebook {
                 .collect();
             pool.sort_unstable();
             rng.shuffle(&mut pool);
+            if self.has_unions() {
+                self.deal_by_types(&mut view, &hidden, pool);
+                continue;
+            }
             let mut cards = pool.into_iter();
             for &p in &hidden {
                 let n = state.piles[p].len();
