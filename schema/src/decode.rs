@@ -392,6 +392,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let seat = f.str("seat");
         let figure = f.str("figure");
         let steps = f.str("steps");
+        let verb = f.str("verb");
         let guard = f.str("if");
         let effects = f.required_str("do");
         let pay = f.node("pay").and_then(|n| {
@@ -416,6 +417,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             seat,
             figure,
             steps,
+            verb,
             guard,
             effects: effects?,
             pay,

@@ -606,6 +606,10 @@ pub struct ActionDef {
     /// (`"-5..5"`, never 0).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<Sp<String>>,
+    /// The verb of its moves when it is not the action's name: several actions may share
+    /// one (`verb = "play"`), a move being read as the one whose parameters fit and is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verb: Option<Sp<String>>,
     /// The guard: a condition that must hold.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<Sp<String>>,

@@ -30,16 +30,16 @@ fn card_moves_are_listed_card_by_card_nearest_distance_first() {
         moves,
         [
             // k1-2: one of your Knights 1 or 2 forward.
-            "march k1-2 knight@2 1",
-            "march k1-2 knight@2 2",
+            "play k1-2 knight@2 1",
+            "play k1-2 knight@2 2",
             // k1-back: 1 or 2, forward or back, nearest first.
-            "march k1-back knight@2 1",
-            "march k1-back knight@2 -1",
-            "march k1-back knight@2 2",
-            "march k1-back knight@2 -2",
+            "play k1-back knight@2 1",
+            "play k1-back knight@2 -1",
+            "play k1-back knight@2 2",
+            "play k1-back knight@2 -2",
             // p1-2: the Prince (the King), 1 or 2 forward.
-            "ride p1-2 king 1",
-            "ride p1-2 king 2",
+            "play p1-2 king 1",
+            "play p1-2 king 2",
         ]
     );
 }
@@ -51,7 +51,7 @@ fn either_way_lists_each_distance_forward_then_back() {
         ("knight P2", &["4"]),
         ("hand P1", &["k1-2"]),
     ]);
-    assert_eq!(moves, ["march k1-2 knight@2 1", "march k1-2 knight@2 2"]);
+    assert_eq!(moves, ["play k1-2 knight@2 1", "play k1-2 knight@2 2"]);
     let back = legal_moves(&[
         ("knight P1", &["2"]),
         ("knight P2", &["4"]),
@@ -61,11 +61,11 @@ fn either_way_lists_each_distance_forward_then_back() {
     assert_eq!(
         back,
         [
-            "march k3 knight@2 3",
-            "march k1-back knight@2 1",
-            "march k1-back knight@2 -1",
-            "march k1-back knight@2 2",
-            "march k1-back knight@2 -2",
+            "play k3 knight@2 3",
+            "play k1-back knight@2 1",
+            "play k1-back knight@2 -1",
+            "play k1-back knight@2 2",
+            "play k1-back knight@2 -2",
         ]
     );
 }

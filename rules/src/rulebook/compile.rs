@@ -921,7 +921,8 @@ impl<'p> Compiler<'p> {
             let why = def.why.as_ref().map(|w| self.fill_params(&w.value));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
-                name: name.value.clone(),
+                // The verb of its moves: its `verb`, else its name.
+                name: def.verb.as_ref().unwrap_or(name).value.clone(),
                 param,
                 guard,
                 effects,

@@ -109,16 +109,45 @@ impl Rulebook {
             let n = a.name.split_whitespace().count();
             (n <= all.len() && a.name.split_whitespace().eq(all[..n].iter().copied())).then_some(n)
         };
-        let Some((ai, n)) = (self.actions.iter().enumerate())
-            .filter_map(|(i, a)| named(a).map(|n| (i, n)))
-            .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))
-        else {
+        let Some(n) = self.actions.iter().filter_map(named).max() else {
+            let mut verbs: Vec<&str> = Vec::new();
+            for a in &self.actions {
+                if !verbs.contains(&a.name.as_str()) {
+                    verbs.push(&a.name);
+                }
+            }
             return Err(grail_engine::diag::no_such(
                 "move",
                 all.first().copied().unwrap_or(""),
-                self.actions.iter().map(|a| a.name.as_str()),
+                verbs,
             ));
         };
+        // Several actions may share a verb (`verb = "play"`): the one whose parameters read
+        // the move and that is legal now, else the first that reads it.
+        let mut first: Option<Result<Action, String>> = None;
+        let mut legal: Option<Vec<Action>> = None;
+        for ai in (0..self.actions.len()).filter(|&i| named(&self.actions[i]) == Some(n)) {
+            let parsed = self.parse_as(state, ai, &all, n);
+            if let Ok(action) = &parsed {
+                let legal = legal.get_or_insert_with(|| {
+                    let mut out = Vec::new();
+                    grail_engine::game::Rules::legal_actions(self, state, &mut out);
+                    out
+                });
+                if legal.contains(action) {
+                    return parsed;
+                }
+            }
+            match (&first, &parsed) {
+                (None, _) | (Some(Err(_)), Ok(_)) => first = Some(parsed),
+                _ => {}
+            }
+        }
+        first.unwrap_or_else(|| Err("no move".into()))
+    }
+
+    /// Reads the words after the verb as action `ai`'s parameters.
+    fn parse_as(&self, state: &State, ai: usize, all: &[&str], n: usize) -> Result<Action, String> {
         let mut words = all[n..].iter().copied();
         let a = &self.actions[ai];
         let word = words.next();
