@@ -374,6 +374,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let prompt = f.str("prompt");
         let by_card = f.bool("by_card");
         let repeat = f.str("repeat");
+        let auto = f.bool("auto");
         f.finish();
         Some(StepDef {
             actions: actions?,
@@ -381,6 +382,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             prompt,
             by_card,
             repeat,
+            auto,
         })
     });
     let actions = f.table("actions", |dec, _, n| {
@@ -390,6 +392,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let seat = f.str("seat");
         let figure = f.str("figure");
         let steps = f.str("steps");
+        let verb = f.str("verb");
         let guard = f.str("if");
         let effects = f.required_str("do");
         let pay = f.node("pay").and_then(|n| {
@@ -414,6 +417,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             seat,
             figure,
             steps,
+            verb,
             guard,
             effects: effects?,
             pay,

@@ -580,6 +580,10 @@ pub struct StepDef {
     /// the step is played); default 1. It ends early when nothing is legal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat: Option<Sp<String>>,
+    /// A move that is the only one the step offers is made at once, no one deciding (a draw
+    /// from the one pile left).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Sp<bool>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.
@@ -602,6 +606,10 @@ pub struct ActionDef {
     /// (`"-5..5"`, never 0).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<Sp<String>>,
+    /// The verb of its moves when it is not the action's name: several actions may share
+    /// one (`verb = "play"`), a move being read as the one whose parameters fit and is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verb: Option<Sp<String>>,
     /// The guard: a condition that must hold.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<Sp<String>>,

@@ -161,6 +161,27 @@ fn mixed_up_kinds_in_a_game_description() {
     );
 }
 
+/// An action taking a card and a figure (a card script) with a row besides, on cards that
+/// carry marks, or with a payment; `others(…)` where there is no `P`: each refused where it
+/// is written.
+#[test]
+fn a_card_and_a_figure_where_they_cannot_go() {
+    check(
+        "rulebook-card-figure",
+        &["invalid-expression", "invalid-value"],
+    );
+}
+
+/// Several sets in one zone: a union's card sent back to a member's zone, and a union whose
+/// sets give one attribute different values.
+#[test]
+fn unions_of_sets_where_they_cannot_go() {
+    check(
+        "rulebook-unions",
+        &["incompatible-sets", "zone-set-mismatch"],
+    );
+}
+
 /// King Arthur's content rulebook with slips in its description: each is reported where it
 /// is, with did-you-mean for the names.
 #[test]

@@ -83,12 +83,17 @@ fn random_games_keep_the_invariants_end_and_replay() {
 }
 
 /// The same properties for description-only packs that are not bundled: the ring game of
-/// `tests/packs/ring-places` (figures placed, moved and displaced, rings and crownings) and
-/// `docs/examples/five-trails`.
+/// `tests/packs/ring-places` (figures placed, moved and displaced, rings and crownings),
+/// `tests/packs/card-moves` (cards naming the figure they move) and `docs/examples/five-trails`.
 #[test]
 fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for pack in ["tests/packs/ring-places", "docs/examples/five-trails"] {
+    for pack in [
+        "tests/packs/ring-places",
+        "tests/packs/card-moves",
+        "tests/packs/two-decks",
+        "docs/examples/five-trails",
+    ] {
         let dir = root.join(pack);
         let game =
             grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)

@@ -154,6 +154,9 @@ impl<'p> Compiler<'p> {
     }
 
     pub(super) fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
+        if let Some(union) = self.union_set(id) {
+            return union;
+        }
         if let Some(i) = self.sets.iter().position(|s| s.id == id.value) {
             return Some(i);
         }
@@ -199,6 +202,7 @@ impl<'p> Compiler<'p> {
             attrs,
             values,
             symbols,
+            members: Vec::new(),
         });
         Some(self.sets.len() - 1)
     }
@@ -291,9 +295,12 @@ impl<'p> Compiler<'p> {
                 starts.push((set, name));
             }
             let marks = def.marks.as_ref().and_then(|m| self.param_int(m));
+            let types = 0..self.sets[set].cards.len() as u16;
             self.zones.push(Zone {
                 name: name.value.clone(),
                 set,
+                declared: set,
+                types,
                 layout,
                 visible: def.visible.value,
                 owned,
@@ -308,7 +315,8 @@ impl<'p> Compiler<'p> {
         }
         self.refills();
         for (i, set) in self.sets.iter().enumerate() {
-            if !starts.iter().any(|(s, _)| *s == i) {
+            // A union starts with its members' cards.
+            if set.members.is_empty() && !starts.iter().any(|(s, _)| *s == i) {
                 let at = &self.pack.rulebook.zones.0[0].0.loc;
                 let d = Diagnostic::error(
                     "missing-field",
@@ -319,6 +327,7 @@ impl<'p> Compiler<'p> {
                 self.diags.push(d);
             }
         }
+        self.rehome_unions();
     }
 
     pub(super) fn zone_index(
@@ -713,12 +722,17 @@ impl<'p> Compiler<'p> {
         span: &Range<usize>,
     ) -> bool {
         let (a, b) = (&self.zones[from], &self.zones[to]);
-        if a.set == b.set {
+        if self.set_fits(a.declared, b.declared) {
             return true;
         }
+        let back = if self.set_fits(b.declared, a.declared) {
+            " (cards go from a member's zone into a union's, not back)"
+        } else {
+            ""
+        };
         let msg = format!(
-            "cards of set `{}` cannot go to zone `{}`, which holds set `{}`",
-            self.sets[a.set].id, b.name, self.sets[b.set].id
+            "cards of set `{}` cannot go to zone `{}`, which holds set `{}`{back}",
+            self.sets[a.declared].id, b.name, self.sets[b.declared].id
         );
         let at = self.span(s, span);
         self.error("zone-set-mismatch", msg, &s.loc, at);
@@ -743,7 +757,7 @@ impl<'p> Compiler<'p> {
         let mut out = Vec::new();
         for line in lines {
             let effect = match &line.statement {
-                Statement::Shuffle(z) => self.zone_ref(z, s, scope).map(Effect::Shuffle),
+                Statement::Shuffle(z) => self.shuffle_effect(z, s, scope),
                 Statement::Deal { count, from, to } => (|| {
                     let count = self.typed(count, s, scope, Kind::Int)?;
                     let from = self.zone_ref(from, s, scope)?;
@@ -884,37 +898,31 @@ impl<'p> Compiler<'p> {
         }
         self.action_cards = params
             .iter()
-            .map(|p| match p {
-                Param::Card(z) => Some(self.zones[z.zone].set),
-                _ => None,
-            })
+            .map(|p| p.card_zone().map(|z| self.zones[z.zone].set))
             .collect();
         let mut out = Vec::new();
         for ((name, def), param) in defs.iter().zip(params) {
             let scope = Scope {
-                card: match &param {
-                    Param::Card(z) => Some(self.zones[z.zone].set),
-                    _ => None,
-                },
+                card: param.card_zone().map(|z| self.zones[z.zone].set),
                 row: match &param {
                     Param::Row { zone, .. } => Some(*zone),
                     _ => None,
                 },
                 player: false,
                 seat: matches!(param, Param::Seat),
-                figure: matches!(param, Param::Figure { .. }),
+                // A figure parameter refused above is not reported again where it is read.
+                figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
+                    || def.figure.is_some(),
             };
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
-            let card_zone = match &param {
-                Param::Card(z) => Some(z.zone),
-                _ => None,
-            };
+            let card_zone = param.card_zone().map(|z| z.zone);
             let effects = self.effects(&def.effects, scope, card_zone, false);
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
             let why = def.why.as_ref().map(|w| self.fill_params(&w.value));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
-                name: name.value.clone(),
+                // The verb of its moves: its `verb`, else its name.
+                name: def.verb.as_ref().unwrap_or(name).value.clone(),
                 param,
                 guard,
                 effects,
@@ -979,6 +987,7 @@ impl<'p> Compiler<'p> {
                 optional: def.optional.as_ref().is_some_and(|o| o.value),
                 prompt: def.prompt.as_ref().map(|p| p.value.clone()),
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
+                auto: def.auto.as_ref().is_some_and(|b| b.value),
                 repeat,
             })
         };

@@ -1,6 +1,10 @@
 //! Numbers the game keeps (`[counters.*]`: one for the table, or one per seat, like a score)
 //! and the counters figures carry (`rings(figure)`): reading them, `add N to C`, giving a
-//! role to a figure, and `min`/`max`. Effects may end with `if <condition>`.
+//! role to a figure, `min`/`max`, `turn` (the turn's number, from 1: at `[end] when`, the turns
+//! played, so "after 16 rounds" is `turn >= 16 * players`), and over the seats `players` (how
+//! many play) and
+//! `others(e)` (`e` summed over the seats other than `P`: a rival's standing, for a bot's
+//! worth or a score). Effects may end with `if <condition>`.
 
 use grail_engine::diag::{Diagnostic, no_such};
 use grail_schema::model::{Sp, ZoneOwner};
@@ -35,6 +39,12 @@ pub enum CounterExpr {
     Holder(usize),
     Min(Box<Expr>, Box<Expr>),
     Max(Box<Expr>, Box<Expr>),
+    /// How many play.
+    Players,
+    /// The turn's number (from 1; stages before the turns do not count).
+    Turn,
+    /// An expression over `P`, summed over every seat but `P`.
+    Others(Box<Expr>),
 }
 
 /// The counters in a state: the table's first, then a block per seat. Hashes nothing when
@@ -181,6 +191,19 @@ impl Compiler<'_> {
                     };
                     return Some(Some((Expr::Counter(e), Kind::Int)));
                 }
+                ("others", [e]) => {
+                    if !scope.player {
+                        let at = self.span(s, &node.span);
+                        let msg = "`others(…)` sums over the seats besides `P`: it is for `[end] score`, `tiebreak` and `[bot] worth`".into();
+                        self.error("invalid-expression", msg, &s.loc, at);
+                        return Some(None);
+                    }
+                    let e = self.typed(e, s, scope, Kind::Int)?;
+                    return Some(Some((
+                        Expr::Counter(CounterExpr::Others(Box::new(e))),
+                        Kind::Int,
+                    )));
+                }
                 (
                     "holder",
                     [
@@ -201,6 +224,17 @@ impl Compiler<'_> {
                 }
                 _ => {}
             }
+        }
+        if let Ast::Name(n) = &node.ast
+            && (n == "players" || n == "turn")
+            && !self.counter_defs.iter().any(|c| c.name == *n)
+        {
+            let e = if n == "turn" {
+                CounterExpr::Turn
+            } else {
+                CounterExpr::Players
+            };
+            return Some(Some((Expr::Counter(e), Kind::Int)));
         }
         let r = self.counter_ref(node, s, scope)?;
         Some(r.map(|r| (Expr::Counter(CounterExpr::Read(r)), Kind::Int)))
@@ -301,6 +335,12 @@ impl Rulebook {
         match e {
             CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),
             CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
+            CounterExpr::Players => i64::from(ctx.state.players),
+            CounterExpr::Turn => i64::from(ctx.state.turn),
+            CounterExpr::Others(e) => (0..usize::from(ctx.state.players))
+                .filter(|&q| q != ctx.player)
+                .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))
+                .fold(0i64, i64::saturating_add),
             CounterExpr::Holder(r) => ctx
                 .state
                 .figures

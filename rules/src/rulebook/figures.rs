@@ -25,11 +25,20 @@ impl Compiler<'_> {
     /// bound steps backward too; 0 never).
     pub fn figure_param(&mut self, def: &ActionDef) -> Option<Param> {
         let fig = def.figure.as_ref()?;
-        if def.card.is_some() || def.row.is_some() || def.seat.is_some() {
-            let msg = "an action takes one parameter: `card`, `row`, `seat` or `figure`".into();
+        if def.card.is_some() {
+            return self.card_figure_param(def);
+        }
+        if def.row.is_some() || def.seat.is_some() {
+            let msg = "an action takes one parameter: `card`, `row`, `seat` or `figure` (or a card and a figure)".into();
             self.error("invalid-value", msg, &fig.loc, fig.loc.span.clone());
             return None;
         }
+        self.figure_part(def)
+    }
+
+    /// The figure parameter and its distances, whatever else the action takes.
+    pub fn figure_part(&mut self, def: &ActionDef) -> Option<Param> {
+        let fig = def.figure.as_ref()?;
         let node = match syntax::parameter(&fig.value, "figure") {
             Ok(n) => n,
             Err(e) => {
@@ -52,12 +61,25 @@ impl Compiler<'_> {
     fn steps_range(&mut self, s: &Sp<String>) -> Option<Vec<i8>> {
         let bad = |c: &mut Self| {
             let msg = format!(
-                "`steps` is a range like `1..5` (or `-5..5` to step backward too), not `{}`",
+                "`steps` is a range like `1..5` (or `-5..5` to step backward too, or `1..5 either way` for 1, -1, 2, -2, …), not `{}`",
                 s.value
             );
             c.error("invalid-value", msg, &s.loc, s.loc.span.clone());
             None
         };
+        // Nearest first, each distance forward and then back.
+        if let Some(range) = s.value.trim().strip_suffix("either way") {
+            let Some((lo, hi)) = range.split_once("..") else {
+                return bad(self);
+            };
+            let (Ok(lo), Ok(hi)) = (lo.trim().parse::<i8>(), hi.trim().parse::<i8>()) else {
+                return bad(self);
+            };
+            if lo < 1 || lo > hi {
+                return bad(self);
+            }
+            return Some((lo..=hi).flat_map(|n| [n, -n]).collect());
+        }
         let Some((lo, hi)) = s.value.split_once("..") else {
             return bad(self);
         };

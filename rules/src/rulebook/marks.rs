@@ -126,7 +126,11 @@ impl Rulebook {
         out: &mut Vec<Action>,
         memo_fits: bool,
     ) {
-        let Some(Param::Card(zone)) = step.actions.first().map(|&a| &self.actions[a].param) else {
+        let Some(zone) = step
+            .actions
+            .first()
+            .and_then(|&a| self.actions[a].param.card_zone())
+        else {
             return;
         };
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
@@ -145,6 +149,20 @@ impl Rulebook {
                     continue;
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
+                    if let Param::CardFigure { refs, steps, .. } = &self.actions[a].param {
+                        self.figure_bindings(state, refs, steps, |fa| {
+                            let arg = super::params::CardFigureArg::pack(i32::from(c), fa);
+                            if self.holds_with(state, a, i32::from(c), fa) {
+                                out.push(Action {
+                                    action: a as u16,
+                                    arg,
+                                    paid: None,
+                                });
+                            }
+                            true
+                        });
+                        continue;
+                    }
                     let d = &dearest[share.map_or(k, |s| s[k.min(7)]).min(7)];
                     if self.admits(state, a, i32::from(c), d) {
                         out.push(Action {

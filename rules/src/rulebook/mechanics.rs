@@ -7,7 +7,7 @@ use grail_engine::cond::ceiling::Ceiling;
 use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Action, Effect, Expr, Meets, Param, Pay, Step, Who};
+use super::model::{Action, Effect, Expr, Meets, Pay, Step, Who};
 use super::syntax::{self, Ast, Node};
 
 impl Compiler<'_> {
@@ -461,8 +461,8 @@ impl Compiler<'_> {
             let zones: Vec<Option<usize>> = step
                 .actions
                 .iter()
-                .map(|&a| match &actions[a].param {
-                    Param::Card(z) if z.row.is_none() => Some(z.zone),
+                .map(|&a| match actions[a].param.card_zone() {
+                    Some(z) if z.row.is_none() => Some(z.zone),
                     _ => None,
                 })
                 .collect();
@@ -543,5 +543,47 @@ impl Compiler<'_> {
         }
         out.push_str(rest);
         out
+    }
+}
+
+impl Compiler<'_> {
+    /// `shuffle Z` or, seat by seat, `shuffle A(each) and B(each)`.
+    pub fn shuffle_effect(&mut self, z: &Node, s: &Sp<String>, scope: Scope) -> Option<Effect> {
+        use super::syntax::Op;
+        let Ast::Bin(Op::And, ..) = &z.ast else {
+            return self.zone_ref(z, s, scope).map(Effect::Shuffle);
+        };
+        let mut parts = Vec::new();
+        let mut stack = vec![z];
+        while let Some(n) = stack.pop() {
+            match &n.ast {
+                Ast::Bin(Op::And, a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                _ => parts.push(n),
+            }
+        }
+        let mut zones = Vec::new();
+        for part in parts {
+            let r = self.zone_ref(part, s, scope)?;
+            if r.who != Who::Each {
+                let at = self.span(s, &part.span);
+                let name = &self.zones[r.zone].name;
+                let msg = if self.zones[r.zone].owned {
+                    format!(
+                        "`shuffle … and …` shuffles every seat's zones, seat by seat: `{name}(each)`"
+                    )
+                } else {
+                    format!(
+                        "`shuffle … and …` shuffles every seat's zones, seat by seat; `{name}` is the table's: shuffle it on a line of its own"
+                    )
+                };
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            }
+            zones.push(r.zone);
+        }
+        Some(Effect::ShuffleSeats(zones))
     }
 }

@@ -11,6 +11,7 @@ mod marks;
 mod mechanics;
 mod model;
 mod moves;
+mod params;
 mod payment;
 mod position;
 mod queries;
@@ -19,6 +20,7 @@ mod ring_check;
 mod run;
 mod stages;
 mod syntax;
+mod unions;
 mod view;
 
 use grail_engine::diag::Diagnostic;

@@ -19,12 +19,18 @@ pub struct CardSet {
     pub values: Vec<Vec<i64>>,
     /// Symbol names by attribute (empty for numbers).
     pub symbols: Vec<Vec<String>>,
+    /// For a union of sets (`unions.rs`): each member and where its types start.
+    pub members: Vec<(usize, u16)>,
 }
 
 #[derive(Debug)]
 pub struct Zone {
     pub name: String,
     pub set: usize,
+    /// The set its `holds` names (a union's member keeps the union as `set`).
+    pub declared: usize,
+    /// The types of `set` it holds and starts with: all, or a union member's.
+    pub types: std::ops::Range<u16>,
     pub layout: Layout,
     pub visible: Visibility,
     /// One zone per seat.
@@ -158,11 +164,21 @@ pub enum Param {
         refs: Vec<(usize, Who)>,
         steps: Vec<i8>,
     },
+    /// A card from a zone and a figure on the ring, with its distances (`params.rs`): both
+    /// travel in the action's one argument.
+    CardFigure {
+        card: ZoneRef,
+        refs: Vec<(usize, Who)>,
+        steps: Vec<i8>,
+    },
 }
 
 #[derive(Debug)]
 pub enum Effect {
     Shuffle(ZoneRef),
+    /// `shuffle A(each) and B(each)`: seat by seat, each seat's zones in the order named (so
+    /// the generator is drawn as when each player shuffles their own piles in turn).
+    ShuffleSeats(Vec<usize>),
     Deal {
         count: Expr,
         from: ZoneRef,
@@ -278,4 +294,6 @@ pub struct Step {
     pub by_card: bool,
     /// How many actions it takes (`repeat`); `None`: one.
     pub repeat: Option<Expr>,
+    /// Its only move is made at once (`auto`).
+    pub auto: bool,
 }

@@ -230,7 +230,8 @@ impl Rulebook {
             }
             super::model::Param::Row { .. }
             | super::model::Param::Seat
-            | super::model::Param::Figure { .. } => return None,
+            | super::model::Param::Figure { .. }
+            | super::model::Param::CardFigure { .. } => return None,
         };
         let ctx = Ctx {
             state,

@@ -81,28 +81,11 @@ impl Rulebook {
         ))
     }
 
-    /// Takes each card from its set's starting zone onto `pile`, bottom card first.
+    /// Takes each card from its set's starting zone onto `pile`, bottom card first (for a
+    /// union of sets, the zone starting with its member's cards).
     fn lay_cards(&self, state: &mut State, pile: usize, cards: &[String]) -> Result<(), String> {
-        let (zone, _, _) = self.locate(pile);
+        let (zone, seat, _) = self.locate(pile);
         let set = &self.sets[self.zones[zone].set];
-        let Some(start) = self
-            .zones
-            .iter()
-            .position(|z| z.start_all && z.set == self.zones[zone].set)
-        else {
-            return Err(format!("no zone starts with the cards of set `{}`", set.id));
-        };
-        // A seat's own deck for a set each seat has a copy of.
-        let (_, seat, _) = self.locate(pile);
-        let from = self.pile(
-            start,
-            if self.zones[start].owned {
-                seat.unwrap_or(0)
-            } else {
-                0
-            },
-            0,
-        );
         for id in cards {
             let Some(t) = set.cards.iter().position(|c| c == id) else {
                 return Err(no_such(
@@ -112,6 +95,23 @@ impl Rulebook {
                 ));
             };
             let t = t as u16;
+            let Some(start) = self
+                .zones
+                .iter()
+                .position(|z| z.start_all && z.set == self.zones[zone].set && z.types.contains(&t))
+            else {
+                return Err(format!("no zone starts with the cards of set `{}`", set.id));
+            };
+            // A seat's own deck for a set each seat has a copy of.
+            let from = self.pile(
+                start,
+                if self.zones[start].owned {
+                    seat.unwrap_or(0)
+                } else {
+                    0
+                },
+                0,
+            );
             if from == pile {
                 // The starting zone itself: its cards are the ones no other entry took.
                 return Err(format!(

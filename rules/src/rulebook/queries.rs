@@ -13,7 +13,8 @@ use super::syntax::{self, Ast};
 
 #[derive(Debug)]
 pub struct Query {
-    /// The words; `P` stands for a seat, `row` for a row of the listed zone.
+    /// The words; `P` stands for a seat, `row` for a row of the listed zone, `S` for a seat of
+    /// the ring (read as `seat` in the value: `"plate S" = "value(plate(seat))"`).
     words: Vec<String>,
     value: Value,
 }
@@ -29,17 +30,16 @@ impl Compiler<'_> {
     pub(super) fn queries(&mut self) -> Vec<Query> {
         let mut out = Vec::new();
         for (name, value) in self.pack.rulebook.queries.iter() {
-            if let Some(value) = self.query(value) {
-                out.push(Query {
-                    words: name.value.split_whitespace().map(str::to_string).collect(),
-                    value,
-                });
+            let words: Vec<String> = name.value.split_whitespace().map(str::to_string).collect();
+            let ring_seat = words.iter().any(|w| w == "S");
+            if let Some(value) = self.query(value, ring_seat) {
+                out.push(Query { words, value });
             }
         }
         out
     }
 
-    fn query(&mut self, s: &Sp<String>) -> Option<Value> {
+    fn query(&mut self, s: &Sp<String>, ring_seat: bool) -> Option<Value> {
         let node = match syntax::expression(&s.value) {
             Ok(n) => n,
             Err(e) => {
@@ -59,7 +59,7 @@ impl Compiler<'_> {
             card: None,
             row: rows,
             player: true,
-            seat: false,
+            seat: ring_seat,
             figure: false,
         };
         if zone.is_some() {
@@ -110,7 +110,7 @@ impl Rulebook {
             if q.words.len() != words.len() {
                 continue;
             }
-            let (mut seat, mut row) = (0, None);
+            let (mut seat, mut row, mut ring_seat) = (0, None, -1);
             let fits = q
                 .words
                 .iter()
@@ -131,10 +131,17 @@ impl Rulebook {
                         row = Some(*got);
                         true
                     }
+                    "S" => match got.parse::<usize>() {
+                        Ok(s) if s < self.board.as_ref().map_or(0, |b| b.seats) => {
+                            ring_seat = s as i32;
+                            true
+                        }
+                        _ => false,
+                    },
                     w => w == *got,
                 });
             if fits {
-                return Some(self.query_answer(state, &q.value, seat, row));
+                return Some(self.query_answer(state, &q.value, seat, row, ring_seat));
             }
         }
         None
@@ -146,12 +153,14 @@ impl Rulebook {
         value: &Value,
         seat: usize,
         row: Option<&str>,
+        ring_seat: i32,
     ) -> Result<String, String> {
+        // A seat of the ring travels in the row's slot, as for an action's seat parameter.
         let mut ctx = Ctx {
             state,
             player: seat,
             card: -1,
-            row: -1,
+            row: ring_seat,
         };
         let z = match value {
             Value::Number(e) => return Ok(self.eval(e, &ctx).to_string()),

@@ -97,6 +97,14 @@ pub enum FigureExpr {
     },
     /// The seat of a figure (-1 off the ring).
     SeatOf(Box<Expr>),
+    /// An attribute of the card a figure drawn from a set stands for (-1 for a figure of
+    /// another kind).
+    CardAttr {
+        kind: usize,
+        set: usize,
+        attr: usize,
+        figure: Box<Expr>,
+    },
     /// The action's figure parameter, and the distance it was given.
     ParamFigure,
     ParamSteps,
@@ -286,6 +294,20 @@ impl Rulebook {
                 .filter(|&m| usize::from(m) < MAX_FIGURES)
                 .and_then(|m| f.ring.seat_of(m))
                 .map_or(-1, i64::from),
+            FigureExpr::CardAttr {
+                kind,
+                set,
+                attr,
+                figure,
+            } => match u8::try_from(self.eval(figure, ctx)) {
+                Ok(m) => match board.figure(f, m) {
+                    (k, None, i) if k == *kind => {
+                        self.sets[*set].values[*attr].get(i).copied().unwrap_or(-1)
+                    }
+                    _ => -1,
+                },
+                Err(_) => -1,
+            },
             FigureExpr::ParamFigure => i64::from(FigureArg::figure(ctx.row)),
             FigureExpr::ParamSteps => FigureArg::steps(ctx.row),
             FigureExpr::PlateSum { attr, kind, who } => {

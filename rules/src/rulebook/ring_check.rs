@@ -504,10 +504,13 @@ impl Compiler<'_> {
                 };
                 FigureExpr::PlateSum { attr: a, kind, who }
             }
-            // An attribute of a seat, by its number: `carpet(seat)`.
+            // An attribute of a seat, by its number: `carpet(seat)`; else of the card a figure
+            // drawn from a set stands for: `metal(figure)`.
             attr if args.len() == 1 => {
                 let set = board.seats_set;
-                let a = self.sets[set].attrs.iter().position(|x| x == attr)?;
+                let Some(a) = self.sets[set].attrs.iter().position(|x| x == attr) else {
+                    return self.figure_card_attr(attr, &args[0], s, scope);
+                };
                 let seat = self.typed(&args[0], s, scope, Kind::Int);
                 let Some(seat) = seat else { return Some(None) };
                 return Some(Some((
@@ -522,6 +525,41 @@ impl Compiler<'_> {
             _ => return None,
         };
         Some(Some((Expr::Figures(fe), Kind::Int)))
+    }
+
+    /// `metal(figure)`: the attribute of the card a figure drawn from a set stands for;
+    /// `None` when no such set has it.
+    fn figure_card_attr(
+        &mut self,
+        attr: &str,
+        figure: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        let board = self.board.as_ref()?;
+        let (kind, set, a) =
+            board
+                .kinds
+                .iter()
+                .enumerate()
+                .find_map(|(k, kind)| match &kind.members {
+                    Members::Cards { set, .. } => self.sets[*set]
+                        .attrs
+                        .iter()
+                        .position(|x| x == attr)
+                        .map(|a| (k, *set, a)),
+                    Members::Each { .. } => None,
+                })?;
+        let Some(figure) = self.typed(figure, s, scope, Kind::Int) else {
+            return Some(None);
+        };
+        let e = FigureExpr::CardAttr {
+            kind,
+            set,
+            attr: a,
+            figure: Box::new(figure),
+        };
+        Some(Some((Expr::Figures(e), Kind::Int)))
     }
 
     /// `seat = "seat in table"`: a seat of the ring, the action's one parameter.

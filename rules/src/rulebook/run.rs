@@ -398,6 +398,29 @@ impl Rulebook {
         true
     }
 
+    /// Shuffles a pile; a script's stacked cards then go on top, the first named drawn first.
+    /// Each is taken from the rest at its topmost copy, so the rest keeps its shuffled order.
+    fn shuffle_pile(
+        state: &mut State,
+        p: usize,
+        stack: &[(usize, Vec<u16>)],
+        events: &mut impl EventSink<Event>,
+    ) {
+        state.rng.shuffle(&mut state.piles[p]);
+        if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
+            let pile = &mut state.piles[p];
+            let mut found = Vec::with_capacity(cards.len());
+            for &c in cards {
+                if let Some(i) = pile.iter().rposition(|&x| x == c) {
+                    pile.remove(i);
+                    found.push(c);
+                }
+            }
+            pile.extend(found.iter().rev());
+        }
+        events.emit(|| Event::Shuffled { pile: p as u32 });
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
@@ -430,32 +453,35 @@ impl Rulebook {
                             single.clone()
                         };
                         for p in piles {
-                            state.rng.shuffle(&mut state.piles[p]);
-                            // A script's stacked cards go on top, the first named drawn first.
-                            // Each is taken from the rest at its topmost copy, so the rest
-                            // keeps its shuffled order.
-                            if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
-                                let pile = &mut state.piles[p];
-                                let mut found = Vec::with_capacity(cards.len());
-                                for &c in cards {
-                                    if let Some(i) = pile.iter().rposition(|&x| x == c) {
-                                        pile.remove(i);
-                                        found.push(c);
-                                    }
-                                }
-                                pile.extend(found.iter().rev());
+                            Self::shuffle_pile(state, p, stack, events);
+                        }
+                    }
+                }
+                Effect::ShuffleSeats(zones) => {
+                    // Seat by seat, each seat's zones in the order named.
+                    for seat in 0..usize::from(state.players) {
+                        for &z in zones {
+                            let p = self.pile(z, seat, 0);
+                            for p in p..p + self.zones[z].rows {
+                                Self::shuffle_pile(state, p, stack, events);
                             }
-                            events.emit(|| Event::Shuffled { pile: p as u32 });
                         }
                     }
                 }
                 Effect::Deal { count, from, to } => {
                     let n = self.eval(count, &ctx);
-                    let from = self.piles_of(from, &ctx).start;
+                    // From a zone per seat (`deck(each)`): each seat from its own.
+                    let own = (from.who == Who::Each).then_some(from.zone);
+                    let table = if own.is_some() {
+                        0
+                    } else {
+                        self.piles_of(from, &ctx).start
+                    };
                     'deal: for _ in 0..n {
                         for seat in 0..usize::from(state.players) {
+                            let from = own.map_or(table, |z| self.pile(z, seat, 0));
                             let to = self.pile(*to, seat, 0);
-                            if !self.shift(state, from, to, events) {
+                            if !self.shift(state, from, to, events) && own.is_none() {
                                 break 'deal;
                             }
                         }
@@ -534,9 +560,7 @@ impl Rulebook {
 
     /// The pile the card parameter of action `a` lies in.
     pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
-        let Param::Card(z) = &self.actions[a].param else {
-            return None;
-        };
+        let z = self.actions[a].param.card_zone()?;
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -601,6 +625,12 @@ impl Rulebook {
             }
             Param::Figure { refs, steps } => {
                 self.figure_bindings(state, refs, steps, |arg| !holds(-1, arg) || f(arg));
+            }
+            p @ Param::CardFigure { .. } => {
+                self.card_figure_bindings(state, p, |arg| {
+                    let (card, row) = p.split(arg);
+                    !holds(card, row) || f(arg)
+                });
             }
             Param::Seat => {
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
@@ -713,6 +743,16 @@ impl Rulebook {
                 state.reps = Repeats(0);
             }
             if self.enter_step(state) {
+                // An `auto` step's only move is made at once, no one deciding.
+                if state.listed.moves.len() == 1
+                    && self
+                        .steps
+                        .get(usize::from(state.step))
+                        .is_some_and(|s| s.auto)
+                {
+                    let only = state.listed.moves[0].clone();
+                    self.apply(state, &only, events);
+                }
                 return;
             }
             skipped += 1;
@@ -795,8 +835,9 @@ impl Rulebook {
             let seats = if z.owned { players } else { 1 };
             for seat in 0..seats {
                 let pile = self.pile(zi, seat, 0);
-                for (t, &n) in self.sets[z.set].copies.iter().enumerate() {
-                    state.piles[pile].extend(std::iter::repeat_n(t as u16, usize::from(n)));
+                for t in z.types.clone() {
+                    let n = self.sets[z.set].copies[usize::from(t)];
+                    state.piles[pile].extend(std::iter::repeat_n(t, usize::from(n)));
                 }
             }
         }
@@ -925,11 +966,7 @@ impl Rules for Rulebook {
             }
             (a, _) => (usize::from(a), action.arg),
         };
-        let (card, row) = match self.actions[a].param {
-            Param::Card(_) => (arg, -1),
-            Param::Row { .. } | Param::Seat | Param::Figure { .. } => (-1, arg),
-            Param::None => (-1, -1),
-        };
+        let (card, row) = self.actions[a].param.split(arg);
         let from = self.card_pile(state, a, card);
         self.run(
             &self.actions[a].effects,
@@ -941,7 +978,12 @@ impl Rules for Rulebook {
             events,
         );
         state.done |= 1 << a;
-        state.args[a] = arg;
+        // `action.card` reads the card alone.
+        state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {
+            card
+        } else {
+            arg
+        };
         // A step taking several actions stays until it has had them all.
         state.reps = Repeats(state.reps.0.saturating_add(1));
         let times = self

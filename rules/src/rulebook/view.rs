@@ -69,20 +69,26 @@ impl Rulebook {
             return text;
         }
         let a = &self.actions[usize::from(action.action)];
+        let card_text = |z: &super::model::ZoneRef, card: i32| {
+            let shown = !for_viewer
+                || a.reveals
+                || self
+                    .card_pile(state, usize::from(action.action), card)
+                    .is_some_and(|p| self.sees(p, viewer));
+            if shown {
+                self.card_id(z.zone, u16::try_from(card).unwrap_or(0))
+                    .to_string()
+            } else {
+                "a card".to_string()
+            }
+        };
         match &a.param {
             Param::None => a.name.clone(),
-            Param::Card(z) => {
-                let shown = !for_viewer
-                    || a.reveals
-                    || self
-                        .card_pile(state, usize::from(action.action), action.arg)
-                        .is_some_and(|p| self.sees(p, viewer));
-                if shown {
-                    let card = u16::try_from(action.arg).unwrap_or(0);
-                    format!("{} {}", a.name, self.card_id(z.zone, card))
-                } else {
-                    format!("{} a card", a.name)
-                }
+            Param::Card(z) => format!("{} {}", a.name, card_text(z, action.arg)),
+            p @ Param::CardFigure { card, .. } => {
+                let (c, _) = p.split(action.arg);
+                let text = card_text(card, c);
+                self.card_figure_notation(state, usize::from(action.action), action.arg, &text)
             }
             Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
             Param::Seat => format!("{} {}", a.name, action.arg),
@@ -96,19 +102,57 @@ impl Rulebook {
         if let Some(parsed) = self.parse_move(state, text) {
             return parsed;
         }
-        let mut words = text.split_whitespace();
-        let verb = words.next().unwrap_or("");
-        let Some(ai) = self.actions.iter().position(|a| a.name == verb) else {
+        // An action's name may be several words (`draw knight`): the longest that begins the
+        // move is its verb.
+        let all: Vec<&str> = text.split_whitespace().collect();
+        let named = |a: &super::model::Action| {
+            let n = a.name.split_whitespace().count();
+            (n <= all.len() && a.name.split_whitespace().eq(all[..n].iter().copied())).then_some(n)
+        };
+        let Some(n) = self.actions.iter().filter_map(named).max() else {
+            let mut verbs: Vec<&str> = Vec::new();
+            for a in &self.actions {
+                if !verbs.contains(&a.name.as_str()) {
+                    verbs.push(&a.name);
+                }
+            }
             return Err(grail_engine::diag::no_such(
                 "move",
-                verb,
-                self.actions.iter().map(|a| a.name.as_str()),
+                all.first().copied().unwrap_or(""),
+                verbs,
             ));
         };
+        // Several actions may share a verb (`verb = "play"`): the one whose parameters read
+        // the move and that is legal now, else the first that reads it.
+        let mut first: Option<Result<Action, String>> = None;
+        let mut legal: Option<Vec<Action>> = None;
+        for ai in (0..self.actions.len()).filter(|&i| named(&self.actions[i]) == Some(n)) {
+            let parsed = self.parse_as(state, ai, &all, n);
+            if let Ok(action) = &parsed {
+                let legal = legal.get_or_insert_with(|| {
+                    let mut out = Vec::new();
+                    grail_engine::game::Rules::legal_actions(self, state, &mut out);
+                    out
+                });
+                if legal.contains(action) {
+                    return parsed;
+                }
+            }
+            match (&first, &parsed) {
+                (None, _) | (Some(Err(_)), Ok(_)) => first = Some(parsed),
+                _ => {}
+            }
+        }
+        first.unwrap_or_else(|| Err("no move".into()))
+    }
+
+    /// Reads the words after the verb as action `ai`'s parameters.
+    fn parse_as(&self, state: &State, ai: usize, all: &[&str], n: usize) -> Result<Action, String> {
+        let mut words = all[n..].iter().copied();
         let a = &self.actions[ai];
         let word = words.next();
         if let Some(extra) = words.next()
-            && !matches!(a.param, Param::Figure { .. })
+            && !matches!(a.param, Param::Figure { .. } | Param::CardFigure { .. })
         {
             return Err(format!(
                 "`{}` takes one word after it; `{extra}` is one too many",
@@ -164,8 +208,12 @@ impl Rulebook {
                 return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
             }
             (Param::Figure { refs, steps }, _) => {
-                let mut rest = text.split_whitespace().skip(1);
+                let mut rest = all[n..].iter().copied();
                 self.parse_figure(state, &a.name, refs, !steps.is_empty(), &mut rest)?
+            }
+            (Param::CardFigure { .. }, _) => {
+                let mut rest = all[n..].iter().copied();
+                self.parse_card_figure(state, ai, &mut rest)?
             }
             (Param::Card(_), None) => {
                 return Err(format!("`{}` needs a card: `{} <card>`", a.name, a.name));
@@ -211,14 +259,15 @@ impl Rulebook {
             );
         }
         let (card, row) = match &a.param {
-            Param::Card(z) => {
+            Param::Card(z) | Param::CardFigure { card: z, .. } => {
+                let (card, row) = a.param.split(action.arg);
                 let ctx = Ctx {
                     state,
                     player: usize::from(state.current),
-                    card: action.arg,
+                    card,
                     row: -1,
                 };
-                if self.card_pile(state, ai, action.arg).is_none() {
+                if self.card_pile(state, ai, card).is_none() {
                     let first = self.pile(z.zone, usize::from(state.current), 0);
                     // A zone with rows is named whole: the card may be in any of them.
                     let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {
@@ -226,13 +275,10 @@ impl Rulebook {
                     } else {
                         self.pile_name(first)
                     };
-                    return format!(
-                        "{} is not in {place}",
-                        self.card_id(z.zone, action.arg as u16),
-                    );
+                    return format!("{} is not in {place}", self.card_id(z.zone, card as u16),);
                 }
                 let _ = ctx;
-                (action.arg, -1)
+                (card, row)
             }
             Param::Row { zone, who } => {
                 let seat = if matches!(who, super::model::Who::Table) {
@@ -507,6 +553,13 @@ impl Rulebook {
                     if steps.is_empty() { "" } else { " <steps>" },
                     self.board.as_ref().map_or("the ring", |b| b.name.as_str())
                 ),
+                Param::CardFigure { card, steps, .. } => format!(
+                    "{} <card> <figure>{}   a card from {} and a figure on {}",
+                    a.name,
+                    if steps.is_empty() { "" } else { " <steps>" },
+                    self.zones[card.zone].name,
+                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+                ),
                 Param::Seat => format!(
                     "{} <seat>   a seat of {}",
                     a.name,
@@ -579,6 +632,10 @@ impl Rulebook {
                 .collect();
             pool.sort_unstable();
             rng.shuffle(&mut pool);
+            if self.has_unions() {
+                self.deal_by_types(&mut view, &hidden, pool);
+                continue;
+            }
             let mut cards = pool.into_iter();
             for &p in &hidden {
                 let n = state.piles[p].len();
