@@ -299,7 +299,7 @@ pub const VIRTUES: RulesSpec = RulesSpec {
         },
         ParamSpec {
             name: "starting_quests",
-            kind: ParamKind::Int { min: 0, max: 20 },
+            kind: ParamKind::ByPlayers { min: 0, max: 20 },
             doc: "quest cards laid out before the first turn",
         },
         ParamSpec {
@@ -319,7 +319,7 @@ pub const VIRTUES: RulesSpec = RulesSpec {
         },
         ParamSpec {
             name: "bestow_cards",
-            kind: ParamKind::Int { min: 0, max: 5 },
+            kind: ParamKind::ByPlayers { min: 0, max: 5 },
             doc: "honor or dishonor cards the king bestows once per turn (0: he does not)",
         },
         ParamSpec {
@@ -329,7 +329,7 @@ pub const VIRTUES: RulesSpec = RulesSpec {
         },
         ParamSpec {
             name: "pray_aid_draw",
-            kind: ParamKind::Int { min: 0, max: 5 },
+            kind: ParamKind::ByPlayers { min: 0, max: 5 },
             doc: "more virtue cards a prayer draws when the knight discards a prayer aid",
         },
         ParamSpec {
@@ -339,12 +339,12 @@ pub const VIRTUES: RulesSpec = RulesSpec {
         },
         ParamSpec {
             name: "feast_offers",
-            kind: ParamKind::Int { min: 0, max: 20 },
+            kind: ParamKind::ByPlayers { min: 0, max: 20 },
             doc: "offers each knight may make in one feast",
         },
         ParamSpec {
             name: "joust_prizes",
-            kind: ParamKind::Int { min: 0, max: 1 },
+            kind: ParamKind::ByPlayers { min: 0, max: 1 },
             doc: "treasures each knight not on a quest may put up as a joust prize",
         },
         ParamSpec {

@@ -224,8 +224,8 @@ fn the_king_starts_and_holds_the_crown() {
     assert!(rules.setup(&Setup::new(1, 1)).is_err());
 }
 
-/// Compiles a mod of the bundled pack written to a temporary folder.
-fn compile_mod(name: &str, toml: &str) -> Vec<(String, String)> {
+/// Loads a mod of the bundled pack written to a temporary folder.
+fn load_mod(name: &str, toml: &str) -> Pack {
     let dir = std::env::temp_dir().join(format!("grail-virtues-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("pack.toml"), toml).unwrap();
@@ -234,16 +234,67 @@ fn compile_mod(name: &str, toml: &str) -> Vec<(String, String)> {
         .with_rules(grail_rules::catalog())
         .load(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    let pack = loaded
+    loaded
         .pack
-        .unwrap_or_else(|| panic!("{name}: {:?}", loaded.diagnostics));
-    match compile(&pack) {
+        .unwrap_or_else(|| panic!("{name}: {:?}", loaded.diagnostics))
+}
+
+/// Compiles a mod of the bundled pack; its diagnostics' codes and help.
+fn compile_mod(name: &str, toml: &str) -> Vec<(String, String)> {
+    match compile(&load_mod(name, toml)) {
         Ok(_) => Vec::new(),
         Err(ds) => ds
             .into_iter()
             .map(|d| (d.code.to_string(), d.help.unwrap_or_default()))
             .collect(),
     }
+}
+
+/// A pack may give the table's params by player count (`[params.by-players]`); a count it
+/// leaves out takes the plain value.
+#[test]
+fn params_by_player_count_are_read_for_the_table_played() {
+    let rules = compile(&load_mod(
+        "by-players",
+        "[pack]\nid = \"m\"\nname = \"m\"\nextends = \"@virtues\"\n\
+         [params]\nstarting_quests = 2\n\
+         [params.by-players]\nstarting_quests = { 3 = 0, 5 = 4 }\n",
+    ))
+    .unwrap_or_else(|e| panic!("the mod compiles: {e:?}"));
+    for (players, laid_out) in [(3, 0), (4, 2), (5, 4), (6, 2)] {
+        let state = rules.setup(&Setup::new(players, 7)).unwrap();
+        let quests = rules.inspect(&state, "quests").unwrap();
+        let shown = if quests == "-" {
+            0
+        } else {
+            quests.split_whitespace().count()
+        };
+        assert_eq!(shown, laid_out, "{players} players: {quests}");
+    }
+    // The bot's weights are not rules of the table: one value for every count.
+    let found = load_diagnostics(
+        "by-players-bot",
+        "[pack]\nid = \"m\"\nname = \"m\"\nextends = \"@virtues\"\n\
+         [params.by-players]\nbot_virtue_pct = { 3 = 10 }\n",
+    );
+    assert_eq!(found, ["param-type"]);
+}
+
+/// The codes of the diagnostics a mod's loading reports.
+fn load_diagnostics(name: &str, toml: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("grail-virtues-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), toml).unwrap();
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect()
 }
 
 #[test]

@@ -11,7 +11,7 @@ use grail_engine::showdown::{Showdown, ShowdownEnd, forecast};
 
 use super::Virtues;
 use super::effects::{Kind, Target};
-use super::state::{Card, Seat, Stage, State, Step, TREASURE_SET, VIRTUE_SET, has};
+use super::state::{Card, Player, Seat, Stage, State, Step, TREASURE_SET, VIRTUE_SET, has};
 
 /// Points a win is worth to a bot, shared among the winners.
 const WIN: f64 = 100.0;
@@ -39,12 +39,17 @@ impl Virtues {
         }
         let w = &self.n.bot;
         let p = state.player(me);
-        if !p.alive {
-            return self.score(state, me) as f64 * 0.2 - w.death;
-        }
         // Deals agreed in a feast count as done.
         let (mut virtues, mut treasures) = (p.virtues, p.treasures);
         let mut value = 0.0;
+        if !p.alive {
+            // The dead keep their cards for the final ranking (ref gap 13) and share a saved
+            // Camelot: what death costs is the rest of the game, no longer played.
+            let points = self.points(p, &treasures);
+            return points as f64
+                + w.win * self.win_chance(state, me, points, (&virtues, &treasures), None)
+                - self.death_cost(state);
+        }
         if let Stage::Feast(x) = &state.stage {
             for o in x.accepted() {
                 if o.involves(me) {
@@ -61,14 +66,12 @@ impl Virtues {
                     o.ask,
                 );
             }
-            value += self.feast_prospects(state, x, me, &virtues, &treasures);
+            value += self.feast_prospects(state, x, me, (&virtues, &treasures), &p.virtues);
         }
-        let points = self.treasure_points(&treasures)
-            + i64::from(p.honor) * self.honor.honor_points
-            + i64::from(p.dishonor) * self.honor.dishonor_points;
+        let points = self.points(p, &treasures);
         value += points as f64;
         value += self.hand_worth(state, me, &virtues);
-        value += w.win * self.win_chance(state, me, points, &virtues, &treasures);
+        value += w.win * self.win_chance(state, me, points, (&virtues, &treasures), None);
         // Loyalty: early on every knight plays for Camelot's honor for its own sake.
         let (honor, dishonor) = self.balance(state);
         value += w.loyalty * (honor - dishonor) as f64 * self.deck_left(state);
@@ -77,10 +80,28 @@ impl Virtues {
         value
     }
 
-    fn best_rival(&self, state: &State, me: Seat) -> i64 {
+    /// A knight's points with `treasures` for his own.
+    fn points(&self, p: &Player, treasures: &Counts) -> i64 {
+        self.treasure_points(treasures)
+            + i64::from(p.honor) * self.honor.honor_points
+            + i64::from(p.dishonor) * self.honor.dishonor_points
+    }
+
+    /// What dying costs now: the part of the game still to come (`bot_death_cost` at the
+    /// start, nothing once the quest deck is out).
+    fn death_cost(&self, state: &State) -> f64 {
+        self.n.bot.death * self.deck_left(state)
+    }
+
+    /// The best score among the others, `moved` points taken from one of them (a duel's
+    /// spoils; negative: given to him).
+    fn best_rival(&self, state: &State, me: Seat, moved: Option<(Seat, i64)>) -> i64 {
         (0..state.count() as Seat)
             .filter(|&s| s != me)
-            .map(|s| self.score(state, s))
+            .map(|s| match moved {
+                Some((victim, points)) if victim == s => self.score(state, s) - points,
+                _ => self.score(state, s),
+            })
             .max()
             .unwrap_or(0)
     }
@@ -94,8 +115,8 @@ impl Virtues {
         state: &State,
         me: Seat,
         points: i64,
-        virtues: &Counts,
-        treasures: &Counts,
+        (virtues, treasures): (&Counts, &Counts),
+        moved: Option<(Seat, i64)>,
     ) -> f64 {
         let (honor, dishonor) = self.balance(state);
         let reach = (self.threshold(state) + 1) as f64;
@@ -104,7 +125,7 @@ impl Virtues {
         let fall = (-bal / reach).clamp(0.0, 1.0);
         let spread = 1.0 + self.n.bot.spread * self.deck_left(state);
         let mine = points as f64 + fall * self.sin_bonus(virtues, treasures) as f64;
-        let lead = mine - self.best_rival(state, me) as f64;
+        let lead = mine - self.best_rival(state, me, moved) as f64;
         let top = 1.0 / (1.0 + (-lead / spread).exp());
         WIN * (saved / state.count() as f64 + (1.0 - saved) * top)
     }
@@ -276,34 +297,95 @@ impl Virtues {
         if total == 0.0 { 1.0 } else { passed / total }
     }
 
-    /// In a feast: the offers it made, by how likely they are taken; and what one more swap
-    /// could bring while it may still make offers.
+    /// In a feast: the deals agreed and the offers it made, by how likely they are taken;
+    /// and, as the feast is called, the best deal it could strike. A swap that lets it
+    /// complete a quest is worth what embarking on it will bring (`bot_ready_quest_pct`), not
+    /// only a prospect: that is why a knight calls a feast.
     fn feast_prospects(
         &self,
         state: &State,
         x: &Exchange,
         me: Seat,
-        virtues: &Counts,
-        treasures: &Counts,
+        (virtues, treasures): (&Counts, &Counts),
+        before: &Counts,
     ) -> f64 {
-        let now = self.hand_worth(state, me, virtues) + self.treasure_points(treasures) as f64;
-        let mut value = 0.0;
+        let w = &self.n.bot;
+        let ready = |hand: &Counts| (w.ready_quest - w.prospect) * self.ready_worth(state, hand);
+        let worth = |v: &Counts, t: &Counts| {
+            self.hand_worth(state, me, v) + ready(v) + self.treasure_points(t) as f64
+        };
+        let now = worth(virtues, treasures);
+        let mut value = ready(virtues) - ready(before);
         for o in x.offers().iter().filter(|o| !o.accepted && o.from == me) {
             let (mut v, mut t) = (*virtues, *treasures);
             settle(&mut v, &mut t, me, o.from, o.to, o.give, o.ask);
-            let after = self.hand_worth(state, me, &v) + self.treasure_points(&t) as f64;
             // The other side would hardly take less than it gives.
             let likely = if self.plain_worth(o.give) >= self.plain_worth(o.ask) {
                 LIKELY
             } else {
                 0.0
             };
-            value += likely * (after - now) - OFFER_COST;
+            value += likely * (worth(&v, &t) - now) - OFFER_COST;
         }
-        if x.is_participant(me) && x.offers_left(me) > 0 {
-            value += LIKELY * self.best_swap(state, me, virtues).max(0.0) * 0.5;
+        let called = x.offers().is_empty() && !x.participants().iter().any(|&s| x.is_done(s));
+        if called && x.is_participant(me) && x.offers_left(me) > 0 {
+            value += LIKELY * self.best_deal(state, x, me, virtues, ready);
         }
         value
+    }
+
+    /// The most one swap of a virtue card with another feaster could bring it, among the
+    /// swaps that feaster would take (it loses nothing by its own count), as far as it can
+    /// tell the others' hands.
+    fn best_deal(
+        &self,
+        state: &State,
+        x: &Exchange,
+        me: Seat,
+        hand: &Counts,
+        ready: impl Fn(&Counts) -> f64,
+    ) -> f64 {
+        let worth = |h: &Counts| self.hand_worth(state, me, h) + ready(h);
+        let now = worth(hand);
+        // Only a card some quest in reach still lacks can bring one closer.
+        let mut wanted = 0u64;
+        for slot in state.layout.iter().filter(|slot| self.room_on(slot)) {
+            if let (lack, Some(shape)) = self.closest(slot.quest, hand)
+                && lack > 0
+            {
+                for (t, n) in shape.iter() {
+                    if n > hand.get(t) {
+                        wanted |= 1 << t;
+                    }
+                }
+            }
+        }
+        let mut best = 0.0f64;
+        for take in (0..self.virtues.len() as Card).filter(|&t| wanted & (1 << t) != 0) {
+            for (give, _) in hand.iter().filter(|&(g, _)| g != take) {
+                let mut mine = *hand;
+                mine.remove(give, 1);
+                mine.add(take, 1);
+                let gain = worth(&mine) - now;
+                if gain <= best {
+                    continue;
+                }
+                let taken = x.participants().iter().any(|&other| {
+                    let theirs = state.player(other).virtues;
+                    if other == me || theirs.get(take) == 0 {
+                        return false;
+                    }
+                    let mut after = theirs;
+                    after.remove(take, 1);
+                    after.add(give, 1);
+                    self.hand_worth(state, other, &after) >= self.hand_worth(state, other, &theirs)
+                });
+                if taken {
+                    best = gain;
+                }
+            }
+        }
+        best
     }
 
     /// What a card is worth to anyone, roughly.
@@ -320,23 +402,19 @@ impl Virtues {
         }
     }
 
-    /// What one swap of a virtue card could bring: a quest in reach coming one card closer.
-    fn best_swap(&self, state: &State, me: Seat, hand: &Counts) -> f64 {
-        if state.on_quest(me) {
-            return 0.0;
-        }
-        let mut best = 0.0f64;
-        for slot in state.layout.iter().filter(|slot| self.room_on(slot)) {
-            let (lack, shape) = self.closest(slot.quest, hand);
-            if lack == 0 || hand.is_empty() {
-                continue;
-            }
-            let worth = self.expected_worth(slot.quest, slot.knights.count_ones() + 1, hand, shape);
-            let (now, then) = (1.0 + f64::from(lack), f64::from(lack));
-            let gain = self.n.bot.prospect * worth * (1.0 / then - 1.0 / now);
-            best = best.max(gain);
-        }
-        best
+    /// The best quest in play a knight not on a quest could embark on and complete with
+    /// `hand` alone, by its expected worth.
+    fn ready_worth(&self, state: &State, hand: &Counts) -> f64 {
+        state
+            .layout
+            .iter()
+            .filter(|slot| self.room_on(slot))
+            .filter_map(|slot| {
+                let (lack, shape) = self.closest(slot.quest, hand);
+                let sharing = slot.knights.count_ones() + 1;
+                (lack == 0).then(|| self.expected_worth(slot.quest, sharing, hand, shape))
+            })
+            .fold(0.0, f64::max)
     }
 
     /// A joust or duel it is in: the prizes or its life, by the forecast of the rounds.
@@ -358,8 +436,7 @@ impl Virtues {
         };
         let win = self.chance_to_win(state, showdown, side, mask);
         if duel {
-            let spoils = self.treasure_points(&state.player(other).treasures) as f64;
-            return win * spoils - (1.0 - win) * self.n.bot.death;
+            return self.duel_prospects(state, me, other, win);
         }
         let mut stake = 0.0;
         for (s, prize) in prizes.into_iter().flatten().enumerate() {
@@ -373,6 +450,35 @@ impl Virtues {
             }
         }
         stake
+    }
+
+    /// A duel: the loser dies and his treasure goes to the winner (ref gap 12), which moves
+    /// both knights' places in the ranking, not only the winner's points.
+    fn duel_prospects(&self, state: &State, me: Seat, other: Seat, win: f64) -> f64 {
+        let w = &self.n.bot;
+        let p = state.player(me);
+        let theirs = state.player(other).treasures;
+        let (spoils, mine) = (
+            self.treasure_points(&theirs),
+            self.treasure_points(&p.treasures),
+        );
+        let points = self.points(p, &p.treasures);
+        let chance = |points: i64, treasures: &Counts, moved: i64| {
+            self.win_chance(
+                state,
+                me,
+                points,
+                (&p.virtues, treasures),
+                Some((other, moved)),
+            )
+        };
+        let now = chance(points, &p.treasures, 0);
+        let mut richer = p.treasures;
+        richer.add_all(&theirs);
+        let won = spoils as f64 + w.win * (chance(points + spoils, &richer, spoils) - now);
+        let lost = -(mine as f64) - self.death_cost(state)
+            + w.win * (chance(points - mine, &Counts::new(), -mine) - now);
+        win * won + (1.0 - win) * lost
     }
 
     /// How likely `side` wins the showdown: the forecast of the rounds, with the other side's

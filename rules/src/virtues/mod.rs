@@ -111,18 +111,35 @@ pub struct Trial {
 #[derive(Clone, Debug, Default)]
 pub struct Numbers {
     pub(crate) starting_virtues: u8,
-    pub(crate) starting_quests: u8,
-    pub(crate) bestow_cards: u8,
     pub(crate) pray_draw: u8,
-    pub(crate) pray_aid_draw: u8,
     pub(crate) tax_draw: u8,
-    pub(crate) feast_offers: u8,
-    pub(crate) joust_prizes: u8,
+    /// The params that may depend on the player count (`[params.by-players]`), indexed by
+    /// it; read them with [`Numbers::at`].
+    pub(crate) by_players: Vec<TableNumbers>,
     pub(crate) duel_questing_knights: bool,
     pub(crate) ending_margin: i64,
     pub(crate) sin_multiplier: i64,
     pub(crate) turn_limit: u32,
     pub(crate) bot: BotWeights,
+}
+
+/// The params a pack may give per player count: our completions of the fragment, which may
+/// fit a table of three differently from one of six (F's own numbers are the same at every
+/// table).
+#[derive(Clone, Debug, Default)]
+pub struct TableNumbers {
+    pub(crate) starting_quests: u8,
+    pub(crate) bestow_cards: u8,
+    pub(crate) pray_aid_draw: u8,
+    pub(crate) feast_offers: u8,
+    pub(crate) joust_prizes: u8,
+}
+
+impl Numbers {
+    /// The per-count params of a game of `state`'s size.
+    pub(crate) fn at(&self, state: &State) -> &TableNumbers {
+        &self.by_players[state.count()]
+    }
 }
 
 /// The greedy bot's weights, in hundredths of a point (`bot_*` params).

@@ -10,7 +10,7 @@ use grail_schema::{Card as PackCard, CardSet as PackSet, Pack};
 
 use super::effects::{self, Effect, When};
 use super::state::{MAX_PLAYERS, TREASURE_SET, VIRTUE_SET};
-use super::{BotWeights, HonorCards, Numbers, Quest, Trial, Virtues};
+use super::{BotWeights, HonorCards, Numbers, Quest, TableNumbers, Trial, Virtues};
 use crate::cards::card_set;
 use crate::pack_errors::Errors;
 
@@ -31,13 +31,9 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
     let pct = |e: &mut Errors, name: &str| int(e, name) as f64 / 100.0;
     let n = Numbers {
         starting_virtues: small(&mut e, "starting_virtues"),
-        starting_quests: small(&mut e, "starting_quests"),
-        bestow_cards: small(&mut e, "bestow_cards"),
         pray_draw: small(&mut e, "pray_draw"),
-        pray_aid_draw: small(&mut e, "pray_aid_draw"),
         tax_draw: small(&mut e, "tax_draw"),
-        feast_offers: small(&mut e, "feast_offers"),
-        joust_prizes: small(&mut e, "joust_prizes"),
+        by_players: by_players(&mut e, pack),
         duel_questing_knights: e.take(pack.flag("duel_questing_knights")).unwrap_or(false),
         ending_margin: int(&mut e, "ending_margin"),
         sin_multiplier: int(&mut e, "sin_multiplier"),
@@ -203,6 +199,30 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
         n,
     };
     Ok(rules.with_estimates())
+}
+
+/// The params that may depend on the player count, for every count up to the most the pack
+/// seats (the counts it does not allow stay zero, never read).
+fn by_players(e: &mut Errors, pack: &Pack) -> Vec<TableNumbers> {
+    let (min, max) = pack.players;
+    (0..=max)
+        .map(|players| {
+            if players < min {
+                return TableNumbers::default();
+            }
+            let mut small = |name: &str| {
+                e.take(pack.param_for_players(name, players))
+                    .map_or(0, |v| u8::try_from(v).unwrap_or(u8::MAX))
+            };
+            TableNumbers {
+                starting_quests: small("starting_quests"),
+                bestow_cards: small("bestow_cards"),
+                pray_aid_draw: small("pray_aid_draw"),
+                feast_offers: small("feast_offers"),
+                joust_prizes: small("joust_prizes"),
+            }
+        })
+        .collect()
 }
 
 /// The card of `set` a text param names.

@@ -99,7 +99,7 @@ impl Virtues {
                 }
             }
         }
-        for _ in 0..self.n.starting_quests {
+        for _ in 0..self.n.at(&state).starting_quests {
             if let Some(quest) = state.quest_deck.draw() {
                 state.layout.push(Slot { quest, knights: 0 });
             }
@@ -219,7 +219,7 @@ impl Virtues {
             );
             for knight in knights {
                 out.push(Action::Pray { knight, aid: None });
-                if self.n.pray_aid_draw > 0 {
+                if self.n.at(state).pray_aid_draw > 0 {
                     for (t, _) in state.player(me).virtues.iter() {
                         if self.aid_mask & (1 << t) != 0 {
                             out.push(Action::Pray {
@@ -424,7 +424,7 @@ impl Virtues {
                         return;
                     }
                 };
-                let n = self.n.bestow_cards;
+                let n = self.n.at(state).bestow_cards;
                 let (h, d) = if dishonor { (0, n) } else { (n, 0) };
                 self.gain(state, to, h, d, events);
                 events.emit(|| Event::Bestowed {
@@ -491,7 +491,7 @@ impl Virtues {
                 let mut count = self.n.pray_draw;
                 if let Some(card) = aid {
                     self.discard_virtue(state, me, card, false, events);
-                    count += self.n.pray_aid_draw;
+                    count += self.n.at(state).pray_aid_draw;
                 }
                 let to = knight.unwrap_or(me);
                 let drawn = self.draw_virtues(state, to, count, events);
@@ -509,7 +509,7 @@ impl Virtues {
                     .filter(|&s| state.at_court(s))
                     .collect();
                 events.emit(|| Event::FeastCalled { seat: me });
-                state.stage = Stage::Feast(Exchange::new(&order, self.n.feast_offers));
+                state.stage = Stage::Feast(Exchange::new(&order, self.n.at(state).feast_offers));
             }
             Action::Tax(card) => {
                 state.player_mut(me).virtues.remove(card, 1);
@@ -545,7 +545,7 @@ impl Virtues {
                     showdown: Showdown::new(me, other, mask),
                     prizes: [None; MAX_PLAYERS],
                 };
-                state.stage = if duel || self.n.joust_prizes == 0 {
+                state.stage = if duel || self.n.at(state).joust_prizes == 0 {
                     Stage::Contest(contest)
                 } else {
                     Stage::Prizes {
@@ -580,12 +580,13 @@ impl Virtues {
     /// After the window: the king bestows, then the quest draw.
     fn close_window(&self, state: &mut State) {
         let me = state.current;
-        state.stage = if self.n.bestow_cards > 0 && state.alive(me) && self.king(state) == Some(me)
-        {
-            Stage::Bestow
-        } else {
-            Stage::Draw
-        };
+        state.stage =
+            if self.n.at(state).bestow_cards > 0 && state.alive(me) && self.king(state) == Some(me)
+            {
+                Stage::Bestow
+            } else {
+                Stage::Draw
+            };
     }
 
     /// F: "After taking any action, or if the player is dead, the player then draws and
@@ -721,7 +722,7 @@ impl Virtues {
                 }
                 Stage::Prizes { contest, asked, .. } => {
                     let first = contest.showdown.seats[0];
-                    let (asked, prizes) = (*asked, self.n.joust_prizes > 0);
+                    let (asked, prizes) = (*asked, self.n.at(state).joust_prizes > 0);
                     let next = state.round_from(first).find(|&s| {
                         !has(asked, s)
                             && state.at_court(s)
@@ -1008,7 +1009,7 @@ impl Virtues {
                 {
                     "you may pray for yourself or for another knight on a quest".into()
                 } else if let Some(card) = aid
-                    && (self.aid_mask & (1 << card) == 0 || self.n.pray_aid_draw == 0)
+                    && (self.aid_mask & (1 << card) == 0 || self.n.at(state).pray_aid_draw == 0)
                 {
                     "that card does not aid a prayer".into()
                 } else if aid.is_some() {
