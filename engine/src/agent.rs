@@ -461,23 +461,28 @@ mod tests {
         assert_eq!("ismcts:300:1.4".parse(), Ok(tuned));
         let random_rollouts = AgentKind::Ismcts(Search {
             budget: Budget::Iterations(300),
+            exploration_milli: 700,
             rollout: Rollout::Random,
             ..Search::default()
         });
         assert_eq!("ismcts:300:0.7:random".parse(), Ok(random_rollouts));
         assert_eq!(random_rollouts.to_string(), "ismcts:300:0.7:random");
         let cut = AgentKind::Ismcts(Search {
+            budget: Budget::Iterations(200),
+            exploration_milli: 700,
             rollout: Rollout::Greedy { random_milli: 250 },
             depth: 12,
-            ..Search::default()
         });
         assert_eq!("ismcts:200:0.7:GREEDY/0.25:12".parse(), Ok(cut));
+        assert_eq!(cut.to_string(), "ismcts:200:0.7:greedy/0.25:12");
         let pure = AgentKind::Ismcts(Search {
+            budget: Budget::Iterations(200),
+            exploration_milli: 700,
             rollout: Rollout::Greedy { random_milli: 0 },
             depth: 0,
-            ..Search::default()
         });
         assert_eq!("ismcts:200:0.7:greedy:end".parse(), Ok(pure));
+        assert_eq!(pure.to_string(), "ismcts:200:0.7:greedy:end");
         for kind in [
             tuned,
             random_rollouts,

@@ -62,10 +62,10 @@ impl Default for Budget {
 }
 
 /// Iterations per decision of `ismcts` without a budget.
-pub const DEFAULT_ITERATIONS: u32 = 200;
+pub const DEFAULT_ITERATIONS: u32 = 300;
 
 /// The UCB1 exploration constant, in thousandths (an integer keeps agent kinds hashable).
-pub const DEFAULT_EXPLORATION_MILLI: u32 = 700;
+pub const DEFAULT_EXPLORATION_MILLI: u32 = 400;
 
 /// How a rollout picks its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -79,7 +79,7 @@ pub enum Rollout {
 
 impl Default for Rollout {
     fn default() -> Self {
-        Rollout::Greedy { random_milli: 100 }
+        Rollout::Greedy { random_milli: 0 }
     }
 }
 
@@ -87,6 +87,7 @@ impl fmt::Display for Rollout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Rollout::Random => f.write_str("random"),
+            Rollout::Greedy { random_milli: 0 } => f.write_str("greedy"),
             Rollout::Greedy { random_milli } => {
                 write!(f, "greedy/{}", f64::from(random_milli) / 1000.0)
             }
@@ -121,12 +122,13 @@ pub struct Search {
     /// The UCB1 exploration constant, in thousandths.
     pub exploration_milli: u32,
     pub rollout: Rollout,
-    /// Moves a rollout plays before the heuristic judges it; 0: to the end of the game.
+    /// Decisions (moves with a choice) a rollout plays before the heuristic judges it; 0:
+    /// to the end of the game.
     pub depth: u32,
 }
 
 /// Rollout moves before the heuristic judges, by default.
-pub const DEFAULT_DEPTH: u32 = 0;
+pub const DEFAULT_DEPTH: u32 = 10;
 
 impl Default for Search {
     fn default() -> Self {
@@ -372,37 +374,36 @@ impl<R: Rules> IsmctsAgent<R> {
                 break;
             }
         }
-        // Rollout.
-        let mut moves = 0;
+        // Rollout: the depth counts decisions (forced moves are cheap and say nothing).
+        let (mut moves, mut decisions) = (0, 0);
         while let Some(mover) = rules.to_move(det) {
-            if moves >= ROLLOUT_CAP || (self.search.depth > 0 && moves >= self.search.depth) {
+            let deep_enough = self.search.depth > 0 && decisions >= self.search.depth;
+            if moves >= ROLLOUT_CAP || deep_enough {
                 break;
             }
             rules.legal_actions(det, &mut self.legal);
-            if self.legal.is_empty() {
-                break;
-            }
-            let random = match self.search.rollout {
-                Rollout::Random => true,
-                Rollout::Greedy { random_milli } => {
-                    random_milli > 0 && self.rng.chance(u32::from(random_milli), 1000)
+            let i = match (self.legal.len(), self.search.rollout) {
+                (0, _) => break,
+                (1, _) => 0,
+                (n, Rollout::Random) => self.rng.index(n),
+                (n, Rollout::Greedy { random_milli })
+                    if random_milli > 0 && self.rng.chance(u32::from(random_milli), 1000) =>
+                {
+                    self.rng.index(n)
+                }
+                (_, Rollout::Greedy { .. }) => {
+                    heuristic_after_each(
+                        rules,
+                        det,
+                        mover,
+                        &self.legal,
+                        &mut self.scratch,
+                        &mut self.values,
+                    );
+                    best_of(&self.values, &mut self.ties, &mut self.rng)
                 }
             };
-            let i = if self.legal.len() == 1 {
-                0
-            } else if random {
-                self.rng.index(self.legal.len())
-            } else {
-                heuristic_after_each(
-                    rules,
-                    det,
-                    mover,
-                    &self.legal,
-                    &mut self.scratch,
-                    &mut self.values,
-                );
-                best_of(&self.values, &mut self.ties, &mut self.rng)
-            };
+            decisions += u32::from(self.legal.len() > 1);
             rules.apply(det, &self.legal[i], &mut NoEvents);
             moves += 1;
         }
