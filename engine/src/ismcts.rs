@@ -208,7 +208,8 @@ impl<R: Rules> IsmctsAgent<R> {
         self.seats = 0;
     }
 
-    /// The root action most visited, as an index into `legal` (ties: the first).
+    /// The root action most visited, as an index into `legal` (ties: the better prior, then
+    /// the first).
     pub fn search(&mut self, rules: &R, seat: Seat, view: &R::State, legal: &[R::Action]) -> usize {
         if self.seats == 0 {
             self.seats = self.count_seats(rules, seat, view);
@@ -235,16 +236,19 @@ impl<R: Rules> IsmctsAgent<R> {
             self.iterate(rules, seat, view);
             done += 1;
         }
-        let mut best = None::<(usize, u32)>;
+        // Ties in visits (a budget smaller than the choices leaves many children at one
+        // visit) go to the better prior, so a short search plays at least as the greedy one.
+        let mut best = None::<(usize, (u32, f64))>;
         for (i, action) in legal.iter().enumerate() {
             let child = child_of(&self.nodes, 0, seat, action);
-            let visits = if child == NONE {
-                0
+            let key = if child == NONE {
+                (0, f64::NEG_INFINITY)
             } else {
-                self.nodes[child as usize].visits
+                let n = &self.nodes[child as usize];
+                (n.visits, n.prior)
             };
-            if best.is_none_or(|(_, v)| visits > v) {
-                best = Some((i, visits));
+            if best.is_none_or(|(_, k)| key > k) {
+                best = Some((i, key));
             }
         }
         best.map_or(0, |(i, _)| i)

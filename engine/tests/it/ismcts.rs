@@ -62,18 +62,24 @@ fn ismcts_takes_an_immediately_winning_move() {
     }
 }
 
-/// Progressive bias: children are expanded best heuristic first, so after a single iteration
-/// the one child visited is the greedy agent's choice. Banking v6 is the only move that
-/// raises P1's heuristic (its bank minus P2's, plus half its hand) to 1.5; expanded in
-/// random order, one iteration would pick it a third of the time.
+/// Progressive bias: children are expanded best heuristic first, and a tie in visits goes to
+/// the better prior, so a search with fewer iterations than choices (each child visited
+/// once at most) plays the greedy agent's choice. Banking v6 is the only move that raises
+/// P1's heuristic (its bank minus P2's, plus half its hand) to 1.5; expanded in random
+/// order or tied in legal order (draw first), it would not always be chosen.
 #[test]
-fn ismcts_with_one_iteration_plays_the_move_the_heuristic_prefers() {
+fn ismcts_with_fewer_iterations_than_choices_plays_the_move_the_heuristic_prefers() {
     let (rules, _, state) = one_move_from_winning();
     let mut legal = Vec::new();
     rules.legal_actions(&state, &mut legal);
-    for rollout in [Rollout::Random, Rollout::default()] {
+    assert_eq!(legal[0], ToyAction::Draw);
+    let budgets = 1..=legal.len() as u32;
+    for (rollout, n) in [Rollout::Random, Rollout::default()]
+        .into_iter()
+        .flat_map(|r| budgets.clone().map(move |n| (r, n)))
+    {
         let kind = AgentKind::Ismcts(Search {
-            budget: Budget::Iterations(1),
+            budget: Budget::Iterations(n),
             rollout,
             ..Search::default()
         });
