@@ -19,7 +19,7 @@
 //! - **Greedy rollouts** ([`Rollout::Greedy`]): each rollout move is the greedy agent's (the
 //!   mover's best heuristic after one ply), or with a small chance a uniformly random one, so
 //!   rollouts look like real games instead of random walks.
-//! - **Cut rollouts** ([`Search::depth`]): after that many moves a rollout stops and the seat
+//! - **Cut rollouts** ([`Search::depth`]): after that many decisions a rollout stops and the seat
 //!   with the best heuristic counts as its winner.
 //!
 //! Rewards, per seat: a win is 1, a shared win is split evenly among the winners, a loss 0
