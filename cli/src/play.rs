@@ -39,7 +39,8 @@ pub struct PlayArgs {
     /// The bots at the other seats, in seat order, a list repeated to fill the table
     /// (`greedy,random`). Default: greedy. Without a terminal the first also plays your seat.
     /// `ismcts:N` searches N iterations per move; `ismcts:Tms` T milliseconds (not
-    /// reproducible).
+    /// reproducible); `ismcts:N:C:ROLLOUT:D` also sets the exploration constant, the
+    /// rollouts (`random`, `greedy`, `greedy/E`) and their depth (`grail sim --help`).
     #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub bots: Vec<AgentKind>,
     /// The game's seed (default: from the clock; it is printed, so a game can be replayed).

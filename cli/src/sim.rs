@@ -34,7 +34,10 @@ pub struct SimArgs {
     pub seed: u64,
     /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
     /// `ismcts:N` searches N iterations per move (reproducible), `ismcts:Tms` T milliseconds
-    /// (games then depend on the machine's speed and are not reproducible).
+    /// (games then depend on the machine's speed and are not reproducible);
+    /// `ismcts:N:C:ROLLOUT:D` also sets the exploration constant, the rollouts (`random`,
+    /// `greedy`, `greedy/E` with a chance E of a random move) and their depth in decisions
+    /// (`end`: to the end of the game). `ismcts` alone is `ismcts:300:0.4:greedy:10`.
     #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub agents: Vec<AgentKind>,
     /// Write every game as a replay file into this folder.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::diag::did_you_mean;
 use crate::game::{NoEvents, Rules, Seat};
-pub use crate::ismcts::{Budget, DEFAULT_EXPLORATION_MILLI, IsmctsAgent};
+pub use crate::ismcts::{Budget, DEFAULT_EXPLORATION_MILLI, IsmctsAgent, Rollout, Search};
 use crate::rng::GameRng;
 
 pub trait Agent<R: Rules>: Send {
@@ -214,11 +214,10 @@ pub enum AgentKind {
     Greedy,
     /// Tree search over determinisations ([`IsmctsAgent`]): `ismcts`, `ismcts:2000`
     /// (iterations per decision), `ismcts:50ms` (time per decision, not reproducible),
-    /// optionally followed by `:C`, the exploration constant (`ismcts:2000:0.7`).
-    Ismcts {
-        budget: Budget,
-        exploration_milli: u32,
-    },
+    /// optionally followed by `:C`, the exploration constant (`ismcts:2000:0.7`), then the
+    /// rollout policy (`:random`, `:greedy`, `:greedy/0.1` for a 10% chance of a random
+    /// move), then the rollout depth before the heuristic judges (`:20`; `:end`, to the end).
+    Ismcts(Search),
 }
 
 impl AgentKind {
@@ -227,19 +226,19 @@ impl AgentKind {
     /// Every agent's name, as parsed (ISMCTS with its default budget).
     pub const NAMES: [&'static str; 3] = ["random", "greedy", "ismcts"];
 
-    /// ISMCTS with the default exploration constant.
+    /// ISMCTS with `budget` and the default search otherwise.
     pub fn ismcts(budget: Budget) -> Self {
-        AgentKind::Ismcts {
+        AgentKind::Ismcts(Search {
             budget,
-            exploration_milli: DEFAULT_EXPLORATION_MILLI,
-        }
+            ..Search::default()
+        })
     }
 
     pub fn name(self) -> &'static str {
         match self {
             AgentKind::Random => "random",
             AgentKind::Greedy => "greedy",
-            AgentKind::Ismcts { .. } => "ismcts",
+            AgentKind::Ismcts(_) => "ismcts",
         }
     }
 
@@ -247,32 +246,47 @@ impl AgentKind {
         match self {
             AgentKind::Random => BuiltinAgent::Random(RandomAgent::new(seed)),
             AgentKind::Greedy => BuiltinAgent::Greedy(GreedyAgent::new(seed)),
-            AgentKind::Ismcts {
-                budget,
-                exploration_milli,
-            } => BuiltinAgent::Ismcts(Box::new(IsmctsAgent::new(seed, budget, exploration_milli))),
+            AgentKind::Ismcts(search) => {
+                BuiltinAgent::Ismcts(Box::new(IsmctsAgent::new(seed, search)))
+            }
         }
     }
 }
 
-/// The name, with ISMCTS's parameters where they are not the defaults (`ismcts:200`):
-/// what parses back to the same kind.
+/// The name, with ISMCTS's parameters up to the last that is not the default
+/// (`ismcts:200`, `ismcts:1000:0.7:random`): what parses back to the same kind.
 impl fmt::Display for AgentKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())?;
-        if let AgentKind::Ismcts {
-            budget,
-            exploration_milli,
-        } = *self
-        {
-            if budget != Budget::default() || exploration_milli != DEFAULT_EXPLORATION_MILLI {
-                match budget {
-                    Budget::Iterations(n) => write!(f, ":{n}")?,
-                    Budget::Time(t) => write!(f, ":{}ms", t.as_millis())?,
-                }
+        let AgentKind::Ismcts(search) = *self else {
+            return Ok(());
+        };
+        let default = Search::default();
+        let shown = if search.depth != default.depth {
+            4
+        } else if search.rollout != default.rollout {
+            3
+        } else if search.exploration_milli != default.exploration_milli {
+            2
+        } else {
+            usize::from(search.budget != default.budget)
+        };
+        if shown >= 1 {
+            match search.budget {
+                Budget::Iterations(n) => write!(f, ":{n}")?,
+                Budget::Time(t) => write!(f, ":{}ms", t.as_millis())?,
             }
-            if exploration_milli != DEFAULT_EXPLORATION_MILLI {
-                write!(f, ":{}", f64::from(exploration_milli) / 1000.0)?;
+        }
+        if shown >= 2 {
+            write!(f, ":{}", f64::from(search.exploration_milli) / 1000.0)?;
+        }
+        if shown >= 3 {
+            write!(f, ":{}", search.rollout)?;
+        }
+        if shown >= 4 {
+            match search.depth {
+                0 => f.write_str(":end")?,
+                d => write!(f, ":{d}")?,
             }
         }
         Ok(())
@@ -293,7 +307,8 @@ impl fmt::Display for UnknownAgent {
         write!(
             f,
             "; the agents are {} (ismcts:N for N iterations per move, ismcts:Tms for T \
-             milliseconds, :C after either for the exploration constant)",
+             milliseconds, :C after either for the exploration constant, then :random, \
+             :greedy or :greedy/E for the rollouts, then :D or :end for their depth)",
             names.join(", ")
         )
     }
@@ -309,26 +324,33 @@ impl FromStr for AgentKind {
         let mut parts = s.split(':');
         let name = parts.next().unwrap_or_default();
         if name.eq_ignore_ascii_case("ismcts") {
-            let budget = match parts.next() {
-                None => Budget::default(),
-                Some(b) => parse_budget(b).ok_or_else(unknown)?,
-            };
-            let exploration_milli = match parts.next() {
-                None => DEFAULT_EXPLORATION_MILLI,
-                Some(c) => match c.trim().parse::<f64>() {
+            let mut search = Search::default();
+            if let Some(b) = parts.next() {
+                search.budget = parse_budget(b).ok_or_else(unknown)?;
+            }
+            if let Some(c) = parts.next() {
+                search.exploration_milli = match c.trim().parse::<f64>() {
                     Ok(c) if c.is_finite() && (0.0..=1000.0).contains(&c) => {
                         (c * 1000.0).round() as u32
                     }
                     _ => return Err(unknown()),
-                },
-            };
+                };
+            }
+            if let Some(r) = parts.next() {
+                search.rollout = Rollout::parse(r).ok_or_else(unknown)?;
+            }
+            if let Some(d) = parts.next() {
+                let d = d.trim();
+                search.depth = if d.eq_ignore_ascii_case("end") {
+                    0
+                } else {
+                    d.parse().ok().filter(|&d| d > 0).ok_or_else(unknown)?
+                };
+            }
             if parts.next().is_some() {
                 return Err(unknown());
             }
-            return Ok(AgentKind::Ismcts {
-                budget,
-                exploration_milli,
-            });
+            return Ok(AgentKind::Ismcts(search));
         }
         AgentKind::ALL
             .into_iter()
@@ -417,7 +439,8 @@ mod tests {
             err,
             "unknown agent 'gredy' (did you mean 'greedy'?); the agents are random, greedy, \
              ismcts (ismcts:N for N iterations per move, ismcts:Tms for T milliseconds, :C after \
-             either for the exploration constant)"
+             either for the exploration constant, then :random, :greedy or :greedy/E for the \
+             rollouts, then :D or :end for their depth)"
         );
         let err = "mcts".parse::<AgentKind>().unwrap_err().to_string();
         assert!(err.starts_with("unknown agent 'mcts' (did you mean 'ismcts'?); the agents"));
@@ -430,20 +453,59 @@ mod tests {
             "ISMCTS:50ms".parse(),
             Ok(AgentKind::ismcts(Budget::Time(Duration::from_millis(50))))
         );
-        let tuned = AgentKind::Ismcts {
+        let tuned = AgentKind::Ismcts(Search {
             budget: Budget::Iterations(300),
             exploration_milli: 1_400,
-        };
+            ..Search::default()
+        });
         assert_eq!("ismcts:300:1.4".parse(), Ok(tuned));
-        for kind in [tuned, AgentKind::ismcts(Budget::Iterations(20))] {
-            assert_eq!(kind.to_string().parse(), Ok(kind));
+        let random_rollouts = AgentKind::Ismcts(Search {
+            budget: Budget::Iterations(300),
+            exploration_milli: 700,
+            rollout: Rollout::Random,
+            ..Search::default()
+        });
+        assert_eq!("ismcts:300:0.7:random".parse(), Ok(random_rollouts));
+        assert_eq!(random_rollouts.to_string(), "ismcts:300:0.7:random");
+        let cut = AgentKind::Ismcts(Search {
+            budget: Budget::Iterations(200),
+            exploration_milli: 700,
+            rollout: Rollout::Greedy { random_milli: 250 },
+            depth: 12,
+        });
+        assert_eq!("ismcts:200:0.7:GREEDY/0.25:12".parse(), Ok(cut));
+        assert_eq!(cut.to_string(), "ismcts:200:0.7:greedy/0.25:12");
+        let pure = AgentKind::Ismcts(Search {
+            budget: Budget::Iterations(200),
+            exploration_milli: 700,
+            rollout: Rollout::Greedy { random_milli: 0 },
+            depth: 0,
+        });
+        assert_eq!("ismcts:200:0.7:greedy:end".parse(), Ok(pure));
+        assert_eq!(pure.to_string(), "ismcts:200:0.7:greedy:end");
+        for kind in [
+            tuned,
+            random_rollouts,
+            cut,
+            pure,
+            AgentKind::ismcts(Budget::Iterations(20)),
+            AgentKind::ismcts(Budget::default()),
+        ] {
+            assert_eq!(kind.to_string().parse(), Ok(kind), "{kind}");
         }
+        assert_eq!(AgentKind::ismcts(Budget::default()).to_string(), "ismcts");
         for bad in [
             "ismcts:0",
             "ismcts:x",
             "ismcts:0ms",
             "ismcts:10:-1",
             "ismcts:1:1:1",
+            "ismcts:1:1:greedy/2",
+            "ismcts:1:1:greedy/",
+            "ismcts:1:1:greedier",
+            "ismcts:1:1:random:0",
+            "ismcts:1:1:random:x",
+            "ismcts:1:1:random:5:5",
         ] {
             assert!(bad.parse::<AgentKind>().is_err(), "{bad}");
         }

@@ -1,7 +1,7 @@
 //! The ISMCTS agent on the toy game: it finds a winning move, replays for a seed, and
 //! decides from what its seat may know only.
 
-use grail_engine::agent::{Agent, AgentKind, Budget, Observer, decide};
+use grail_engine::agent::{Agent, AgentKind, Budget, Observer, Rollout, Search, decide};
 use grail_engine::counts::Counts;
 use grail_engine::game::{Rules, Setup};
 use grail_engine::pile::Pile;
@@ -62,14 +62,57 @@ fn ismcts_takes_an_immediately_winning_move() {
     }
 }
 
+/// Progressive bias: children are expanded best heuristic first, and a tie in visits goes to
+/// the better prior, so a search with fewer iterations than choices (each child visited
+/// once at most) plays the greedy agent's choice. Banking v6 is the only move that raises
+/// P1's heuristic (its bank minus P2's, plus half its hand) to 1.5; expanded in random
+/// order or tied in legal order (draw first), it would not always be chosen.
+#[test]
+fn ismcts_with_fewer_iterations_than_choices_plays_the_move_the_heuristic_prefers() {
+    let (rules, _, state) = one_move_from_winning();
+    let mut legal = Vec::new();
+    rules.legal_actions(&state, &mut legal);
+    assert_eq!(legal[0], ToyAction::Draw);
+    let budgets = 1..=legal.len() as u32;
+    for (rollout, n) in [Rollout::Random, Rollout::default()]
+        .into_iter()
+        .flat_map(|r| budgets.clone().map(move |n| (r, n)))
+    {
+        let kind = AgentKind::Ismcts(Search {
+            budget: Budget::Iterations(n),
+            rollout,
+            ..Search::default()
+        });
+        for seed in 0..8 {
+            let mut agent = kind.build::<Toy>(seed);
+            let mut observer = Observer::new(GameRng::new(seed));
+            let i = decide(&rules, &state, 0, &legal, &mut agent, &mut observer);
+            assert_eq!(legal[i], ToyAction::Bank(V6), "{kind}, seed {seed}");
+        }
+    }
+}
+
 #[test]
 fn ismcts_games_replay_for_a_seed() {
     let rules = Toy;
     let kind = AgentKind::ismcts(Budget::Iterations(20));
-    for seed in 0..3 {
-        let a = bot_game(&rules, 3, seed, kind);
-        let b = bot_game(&rules, 3, seed, kind);
-        assert_eq!(a.history(), b.history(), "seed {seed}");
+    let cut = AgentKind::Ismcts(Search {
+        budget: Budget::Iterations(20),
+        depth: 3,
+        ..Search::default()
+    });
+    let random = AgentKind::Ismcts(Search {
+        budget: Budget::Iterations(20),
+        rollout: Rollout::Random,
+        ..Search::default()
+    });
+    for kind in [kind, cut, random] {
+        for seed in 0..3 {
+            let a = bot_game(&rules, 3, seed, kind);
+            let b = bot_game(&rules, 3, seed, kind);
+            assert!(a.outcome().is_some(), "{kind}, seed {seed}: the game ends");
+            assert_eq!(a.history(), b.history(), "{kind}, seed {seed}");
+        }
     }
     let moves = |seed| {
         bot_game(&rules, 2, seed, kind)
