@@ -7,9 +7,52 @@
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
-use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who};
+use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
 use super::run::{Action, Ctx, Event, Seen, State};
+use super::syntax::Op;
+
+/// Which part of an action's guard reads its card: a listing asks the part that does not
+/// once, and only the rest card by card (`not marked(card) and marks(current) > 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GuardSplit {
+    /// No guard, or one asked whole for every card.
+    Whole,
+    /// The guard reads no card.
+    Free,
+    /// `free and per-card`.
+    FreeLeft,
+    /// `per-card and free`.
+    FreeRight,
+}
+
+impl GuardSplit {
+    pub(super) fn of(guard: Option<&Expr>) -> GuardSplit {
+        match guard {
+            Some(e) if !reads_card(e) => GuardSplit::Free,
+            Some(Expr::Bin(Op::And, l, _)) if !reads_card(l) => GuardSplit::FreeLeft,
+            Some(Expr::Bin(Op::And, _, r)) if !reads_card(r) => GuardSplit::FreeRight,
+            _ => GuardSplit::Whole,
+        }
+    }
+}
+
+/// Whether an expression may read the action's card (or row); `true` for anything not
+/// known to be free of it.
+fn reads_card(e: &Expr) -> bool {
+    let by_row = |z: &ZoneRef| z.row.is_some();
+    match e {
+        Expr::Const(_) | Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => {
+            false
+        }
+        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => by_row(z),
+        Expr::Sum { zone, .. } | Expr::Last { zone, .. } => by_row(zone),
+        Expr::Not(x) => reads_card(x),
+        Expr::Bin(_, l, r) => reads_card(l) || reads_card(r),
+        Expr::If(c, a, b) => reads_card(c) || reads_card(a) || reads_card(b),
+        _ => true,
+    }
+}
 
 /// The seat whose mark a pile entry carries.
 pub(super) fn marker(entry: u16) -> Option<usize> {
@@ -91,17 +134,56 @@ impl Rulebook {
         }
     }
 
-    /// Whether action `a` may be played with `card` now: its guard and its payment.
-    fn admits(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
-        self.actions[a].guard.as_ref().is_none_or(|g| {
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card,
-                row: -1,
-            };
-            self.eval(&g.expr, &ctx) != 0
-        }) && self.payable(state, a, card, dearest)
+    /// For a listing of action `a`'s cards: whether the part of its guard that reads no
+    /// card holds, and the part left to ask card by card.
+    pub(super) fn card_guard(&self, state: &State, a: usize) -> (bool, Option<&Expr>) {
+        let Some(guard) = &self.actions[a].guard else {
+            return (true, None);
+        };
+        let split = self.guard_splits.get(a).copied();
+        let (free, per_card) = match (split, &guard.expr) {
+            (Some(GuardSplit::Free), e) => (Some(e), None),
+            (Some(GuardSplit::FreeLeft), Expr::Bin(_, l, r)) => (Some(&**l), Some(&**r)),
+            (Some(GuardSplit::FreeRight), Expr::Bin(_, l, r)) => (Some(&**r), Some(&**l)),
+            (_, e) => (None, Some(e)),
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card: -1,
+            row: -1,
+        };
+        (free.is_none_or(|e| self.eval(e, &ctx) != 0), per_card)
+    }
+
+    /// Whether action `a` may be played with `card` now: the card's part of its guard
+    /// (the rest holds, [`Rulebook::card_guard`]) and its payment.
+    #[inline(always)]
+    pub(super) fn admits(
+        &self,
+        state: &State,
+        a: usize,
+        card: i32,
+        per_card: Option<&Expr>,
+        dearest: &Dearest,
+    ) -> bool {
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        // The guards of actions on marked cards answered in place (no closure, no call to
+        // `eval`): one call fewer for each face-up card and action.
+        let holds = match per_card {
+            None => true,
+            Some(Expr::Not(x)) if matches!(**x, Expr::Marked(_) | Expr::Mine(_)) => {
+                self.eval_mark(x, &ctx) == 0
+            }
+            Some(e @ (Expr::Marked(_) | Expr::Mine(_))) => self.eval_mark(e, &ctx) != 0,
+            Some(e) => self.eval(e, &ctx) != 0,
+        };
+        holds && self.payable(state, a, card, dearest)
     }
 
     /// For each action of a step offered card by card (up to 8), the first of its actions
@@ -135,6 +217,11 @@ impl Rulebook {
         };
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
         let share = self.by_card_shares.get(usize::from(state.step));
+        let guards: [(bool, Option<&Expr>); 8] = std::array::from_fn(|k| {
+            step.actions
+                .get(k)
+                .map_or((false, None), |&a| self.card_guard(state, a))
+        });
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
@@ -163,8 +250,12 @@ impl Rulebook {
                         });
                         continue;
                     }
+                    let (free, per_card) = match guards.get(k) {
+                        Some(&g) => g,
+                        None => self.card_guard(state, a),
+                    };
                     let d = &dearest[share.map_or(k, |s| s[k.min(7)]).min(7)];
-                    if self.admits(state, a, i32::from(c), d) {
+                    if free && self.admits(state, a, i32::from(c), per_card, d) {
                         out.push(Action {
                             action: a as u16,
                             arg: i32::from(c),
@@ -203,5 +294,47 @@ impl Rulebook {
             true
         });
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin(op: Op, l: Expr, r: Expr) -> Expr {
+        Expr::Bin(op, Box::new(l), Box::new(r))
+    }
+
+    fn count(row: Option<Expr>) -> Expr {
+        Expr::Count(ZoneRef {
+            zone: 0,
+            who: Who::Current,
+            row: row.map(Box::new),
+        })
+    }
+
+    #[test]
+    fn only_conjuncts_free_of_the_card_are_asked_once() {
+        let unmarked = || Expr::Not(Box::new(Expr::Marked(Box::new(Expr::Card))));
+        let has_marks = || bin(Op::Gt, Expr::Marks(Who::Current), Expr::Const(0));
+        // `not marked(card) and marks(current) > 0`: the right side once per listing.
+        let seals = bin(Op::And, unmarked(), has_marks());
+        assert_eq!(GuardSplit::of(Some(&seals)), GuardSplit::FreeRight);
+        let flipped = bin(Op::And, has_marks(), unmarked());
+        assert_eq!(GuardSplit::of(Some(&flipped)), GuardSplit::FreeLeft);
+        assert_eq!(GuardSplit::of(Some(&has_marks())), GuardSplit::Free);
+        assert_eq!(GuardSplit::of(Some(&count(None))), GuardSplit::Free);
+        assert_eq!(GuardSplit::of(None), GuardSplit::Whole);
+        // `or` cannot be split; a count of the card's row reads the card.
+        let either = bin(Op::Or, unmarked(), has_marks());
+        assert_eq!(GuardSplit::of(Some(&either)), GuardSplit::Whole);
+        let row = bin(Op::And, count(Some(Expr::Card)), unmarked());
+        assert_eq!(GuardSplit::of(Some(&row)), GuardSplit::Whole);
+        let value = Expr::Attr {
+            set: 0,
+            attr: 0,
+            card: Box::new(Expr::Card),
+        };
+        assert_eq!(GuardSplit::of(Some(&value)), GuardSplit::Whole);
     }
 }

@@ -73,6 +73,8 @@ pub struct Rulebook {
     /// Per step, which of its actions share what a card-by-card listing works out
     /// ([`Rulebook::shares`]), found once here rather than at every listing.
     by_card_shares: Vec<[usize; 8]>,
+    /// Per action, which part of its guard reads the card ([`marks::GuardSplit`]).
+    guard_splits: Vec<marks::GuardSplit>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -208,7 +210,13 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
         explain,
         by_card_shares: Vec::new(),
+        guard_splits: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
+    rulebook.guard_splits = rulebook
+        .actions
+        .iter()
+        .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
+        .collect();
     Ok(rulebook)
 }

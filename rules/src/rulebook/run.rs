@@ -604,6 +604,11 @@ impl Rulebook {
                 }
             }
             Param::Card(z) => {
+                // The part of the guard that reads no card is asked once.
+                let (free, per_card) = self.card_guard(state, a);
+                if !free {
+                    return;
+                }
                 let ctx = Ctx {
                     state,
                     player: usize::from(state.current),
@@ -617,7 +622,8 @@ impl Rulebook {
                         if !seen.first(cards, i) {
                             continue;
                         }
-                        if holds(i32::from(c), -1) && !f(i32::from(c)) {
+                        let card = i32::from(c);
+                        if self.admits(state, a, card, per_card, dearest) && !f(card) {
                             return;
                         }
                     }
