@@ -126,7 +126,7 @@ fn children<'p>(paths: impl Iterator<Item = &'p PathBuf>, dir: &Path) -> Vec<Pat
 }
 
 /// Files built into the program (the bundled games), seen under a root that names no real
-/// folder, `<bundled>/king-arthur/pack.toml`, so diagnostics still name a readable file.
+/// folder, `<bundled>/my-game/pack.toml`, so diagnostics still name a readable file.
 /// Every other path is read from the disk: a pack on disk may extend a built-in one.
 pub struct Embedded {
     root: PathBuf,

@@ -12,7 +12,7 @@
 //!
 //! ```no_run
 //! use grail_schema::{Disk, Loader};
-//! let loaded = Loader::new(&Disk).with_content("content").load_game("king-arthur", Some("seals"));
+//! let loaded = Loader::new(&Disk).with_content("content").load_game("my-game", Some("short"));
 //! if let Some(pack) = &loaded.pack {
 //!     let knights = pack.set("knights").unwrap();
 //!     let challenge = pack.condition("challenge").unwrap();

@@ -140,7 +140,7 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// Loads a bundled game, or its variant, by id (`"king-arthur"`, `Some("seals")`).
+    /// Loads a bundled game, or its variant, by id (`"my-game"`, `Some("short")`).
     /// `game` may also be a path to a pack folder; a variant is then `variants/<v>.toml` in it.
     pub fn load_game(&self, game: &str, variant: Option<&str>) -> Loaded {
         let folder = match &self.content {

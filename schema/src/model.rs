@@ -154,7 +154,7 @@ pub struct PackHeader {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub include: Vec<Sp<String>>,
     /// The pack this one overrides: a path relative to the pack folder (`"pack.toml"`) or a
-    /// bundled pack (`"@king-arthur"`, `"@king-arthur/seals"`).
+    /// bundled pack (`"@my-game"`, `"@my-game/short"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extends: Option<Sp<String>>,
 }

@@ -25,7 +25,7 @@ pub struct Pack {
     pub players: (u8, u8),
     /// How many play when not told: `players.default`, else the fewest allowed.
     pub default_players: u8,
-    /// Ids from the base-most pack to this one: `["king-arthur", "seals"]`.
+    /// Ids from the base-most pack to this one: `["my-game", "short"]`.
     pub lineage: Vec<String>,
     /// Sorted by name.
     pub params: Vec<Param>,
@@ -55,7 +55,7 @@ pub struct Pack {
     pub(crate) sources: Arc<Sources>,
 }
 
-/// What opens a pack again: a bundled game id and variant (`king-arthur`, `seals`), or the
+/// What opens a pack again: a bundled game id and variant (`my-game`, `short`), or the
 /// path of a pack folder or root file as the user gave it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origin {

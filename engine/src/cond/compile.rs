@@ -45,7 +45,7 @@ pub(crate) struct Plan {
     pub mixed: Vec<u32>,
     pub constant: Vec<u32>,
     /// Set when the only conjunct that is not Up or constant limits how many groups may be
-    /// used (`distinct(suit, suit != merlin) <= 1`): whether a payment exists is then decided
+    /// used (`distinct(suit, suit != wild) <= 1`): whether a payment exists is then decided
     /// by trying the largest multisets within the limit (see `solve::exists`).
     pub group_limit: Option<GroupLimit>,
     /// The Up and Down conjuncts again, split into `sum(…) ⋈ bound` comparisons (which the

@@ -185,7 +185,7 @@ impl Words<'_> {
     }
 
     /// The cards `distinct(attr, f)` looks at, and a note for the values it leaves out:
-    /// `distinct(suit, suit != merlin)` is "cards" "(not counting merlin)".
+    /// `distinct(suit, suit != wild)` is "cards" "(not counting wild)".
     fn among(&self, attr: &str, f: &Filter) -> (String, String) {
         if let FilterKind::Test {
             attr: tested,

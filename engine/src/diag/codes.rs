@@ -540,7 +540,7 @@ pub const CODES: &[Code] = &[
         severity: Error,
         group: Group::Pack,
         summary: "`[pack] rules` names no rulebook this build knows",
-        fix: "name a rulebook of this build: king-arthur, artus, quests, virtues",
+        fix: "name a rulebook of this build (`rulebook` plays one written in content)",
         no_fixture: None,
     },
     Code {
@@ -579,7 +579,7 @@ pub const CODES: &[Code] = &[
         code: "unreachable",
         severity: Error,
         group: Group::Pack,
-        summary: "a value no payment can reach: in King Arthur, an adversary whose power no hand of knights can meet under the `challenge` condition (found by the same search as `unsatisfiable`)",
+        summary: "a value no payment can reach: e.g. a card whose cost no hand can meet under the condition that pays it (found by the same search as `unsatisfiable`)",
         fix: "lower the value, or add cards that can pay it",
         no_fixture: None,
     },

@@ -11,8 +11,8 @@
 //! ```ron
 //! #![enable(implicit_some)]
 //! (
-//!     game: "king-arthur",
-//!     variant: "seals",
+//!     game: "my-game",
+//!     variant: "short",
 //!     content_hash: "9c1e…",
 //!     players: 3,
 //!     seed: 42,

@@ -1,5 +1,5 @@
 //! Fast paths for conditions that grow with the items except for a limit on how many groups
-//! they may use (`distinct(suit, suit != merlin) <= 1`: "knight cards of one colour"), the
+//! they may use (`distinct(suit, suit != wild) <= 1`: "knight cards of one colour"), the
 //! shape of most challenges: whether a payment exists, without a search.
 
 use crate::cond::Program;

@@ -1,5 +1,5 @@
 //! Payments for conditions made of sum thresholds (`sum(*) >= 12`, `count(color=red) >= 2`),
-//! optionally within one group (`distinct(suit, suit != merlin) <= 1 and sum(strength) >=
+//! optionally within one group (`distinct(suit, suit != wild) <= 1 and sum(strength) >=
 //! $power`): the general search's walk (types in order, fewer copies first, the same pruning,
 //! so the same payments in the same order and the same node budget) with the sums kept in a
 //! few registers instead of evaluated.
