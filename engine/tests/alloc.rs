@@ -2,31 +2,17 @@
 //! allocations (setup, outcome, bookkeeping), not thousands. Its own test binary, because
 //! it installs a counting global allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::ops::RangeInclusive;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use grail_engine::agent::AgentKind;
 use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
 use grail_engine::rng::GameRng;
 use grail_engine::sim::{SimConfig, SimHooks, simulate};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::ALLOCATIONS;
 
 /// Two players take turns adding 1 or 2 to their total until 1,000 moves are made.
 struct Race;
