@@ -53,6 +53,8 @@ pub trait DynMatch {
     fn zones(&self) -> Vec<(String, Vec<String>)>;
     fn inspect(&self, query: &str) -> Result<String, String>;
     fn outcome(&self) -> Option<Outcome>;
+    /// Why nobody can move though the game has not ended (see [`Rules::stuck`]).
+    fn stuck(&self) -> Option<String>;
     fn history(&self) -> &[Played];
     /// What happened during setup, before the first move, in words.
     fn setup_events(&self) -> &[String];
@@ -211,6 +213,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.m.outcome()
+    }
+    fn stuck(&self) -> Option<String> {
+        self.m.stuck()
     }
     fn history(&self) -> &[Played] {
         self.m.history()

@@ -138,6 +138,13 @@ pub trait Rules: Send + Sync {
     fn why_illegal(&self, state: &Self::State, action: &Self::Action) -> String;
     /// The scores once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    /// Why a game that has not reached its end offers nobody a move, naming the rule that
+    /// left it there (a content mistake, reported as an error rather than played on to a
+    /// turn limit). `None`: the game is not stuck.
+    fn stuck(&self, state: &Self::State) -> Option<String> {
+        let _ = state;
+        None
+    }
 
     /// What `seat` may know, determinised (see the module docs).
     fn observe(&self, state: &Self::State, seat: Seat, rng: &mut GameRng) -> Self::State;

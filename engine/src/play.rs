@@ -184,6 +184,10 @@ impl<'r, R: Rules> Match<'r, R> {
     pub fn outcome(&self) -> Option<Outcome> {
         self.rules.outcome(&self.state)
     }
+    /// Why nobody can move though the game has not ended, if so.
+    pub fn stuck(&self) -> Option<String> {
+        self.rules.stuck(&self.state)
+    }
     /// Digest of the current state (of the setup before any move).
     pub fn digest(&self) -> String {
         short_digest(&self.state)

@@ -117,6 +117,12 @@ pub enum SimError {
         index: u64,
         message: String,
     },
+    /// A game reached a position where nobody can move and no end condition holds.
+    Stuck {
+        players: usize,
+        index: u64,
+        why: String,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -135,6 +141,11 @@ impl fmt::Display for SimError {
                 f,
                 "game {index} with {players} players could not be set up: {message}"
             ),
+            SimError::Stuck {
+                players,
+                index,
+                why,
+            } => write!(f, "game {index} with {players} players is stuck: {why}"),
         }
     }
 }
@@ -350,7 +361,7 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
         };
         rules.legal_actions(&state, legal);
         if legal.is_empty() {
-            return Ok((GameEnd::Abandoned(NO_LEGAL_MOVE), moves));
+            return stuck_or(rules, &state, setup.players, index, moves);
         }
         let i = agent::decide(rules, &state, seat, legal, agent, &mut observer);
         let action = &legal[i];
@@ -365,7 +376,26 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
     }
     match rules.outcome(&state) {
         Some(outcome) => Ok((GameEnd::Over(outcome), moves)),
-        // `to_move` says over but `outcome` disagrees: a rules bug, reported as abandoned.
+        // `to_move` says over but `outcome` disagrees: stuck, or a rules bug.
+        None => stuck_or(rules, &state, setup.players, index, moves),
+    }
+}
+
+/// A game with no move and no outcome: an error when the rules can say which of their
+/// rules left it stuck (a content mistake), else abandoned.
+fn stuck_or<R: Rules>(
+    rules: &R,
+    state: &R::State,
+    players: usize,
+    index: u64,
+    moves: u32,
+) -> Result<(GameEnd, u32), SimError> {
+    match rules.stuck(state) {
+        Some(why) => Err(SimError::Stuck {
+            players,
+            index,
+            why,
+        }),
         None => Ok((GameEnd::Abandoned(NO_LEGAL_MOVE), moves)),
     }
 }

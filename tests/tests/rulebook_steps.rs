@@ -237,3 +237,44 @@ fn an_observation_keeps_each_seat_to_its_own_deck() {
         }
     }
 }
+
+/// Issue 15: "a reachable position where nobody can move and the game has not ended is an
+/// error that names the step (... by `grail sim` always), never a silent run to the turn
+/// limit". `tests/packs/two-decks` holds eight cards a player and plays one a turn; asked
+/// for twenty rounds, its hands and decks run dry with the end still ahead.
+#[test]
+fn a_game_where_nobody_can_move_is_an_error_naming_the_step() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/two-decks/pack.toml");
+    let text = std::fs::read_to_string(src).unwrap();
+    assert!(text.contains("rounds = 6"), "the pack sets rounds");
+    let dir = std::env::temp_dir().join(format!("grail-two-decks-dry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("pack.toml"),
+        text.replace("rounds = 6", "rounds = 20"),
+    )
+    .unwrap();
+    let game =
+        grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None).unwrap();
+    let config = grail_engine::sim::SimConfig::new(vec![2], 3, 1);
+    let error = game
+        .simulate(&config, grail_engine::sim::SimHooks::default())
+        .expect_err("a dry game is an error, not a turn-limit ending");
+    let text = error.to_string();
+    assert!(text.contains("stuck"), "{text}");
+    assert!(text.contains("`play`") && text.contains("`draw`"), "{text}");
+    // Six rounds end by the rule, as the pack says.
+    let _ = std::fs::remove_dir_all(dir);
+    let bundled = grail_cli::games::open_game(
+        &grail_tests::content(),
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("packs/two-decks")
+            .to_string_lossy(),
+        None,
+    )
+    .unwrap();
+    let report = bundled
+        .simulate(&config, grail_engine::sim::SimHooks::default())
+        .unwrap();
+    assert_eq!(report.results[0].completed, 3);
+}

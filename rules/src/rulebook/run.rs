@@ -76,9 +76,13 @@ pub enum Ended {
     Rule,
     /// The `[end] now` condition held after a move.
     Now,
-    /// The turn limit, or nobody could do anything for a whole round (which would have
-    /// lasted to the turn limit).
+    /// The turn limit.
     TurnLimit,
+    /// Nobody could do anything for a whole round and no end condition held: a content
+    /// mistake, with no outcome; `stuck` says where (the step entered last).
+    Stuck {
+        step: u16,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -763,11 +767,11 @@ impl Rulebook {
             }
             skipped += 1;
             if skipped > self.steps.len() * usize::from(state.players) + 1 {
-                // Nobody can do anything for a whole round: nothing changes any more, so
-                // the game would run on to its turn limit; it gets there at once.
-                state.turn = state.turn.max(self.turn_limit);
-                state.ended = Some(Ended::TurnLimit);
-                events.emit(|| Event::Ended);
+                // Nobody can do anything for a whole round: nothing changes any more and
+                // no end condition holds. An error, not a silent run to the turn limit.
+                state.ended = Some(Ended::Stuck {
+                    step: u16::from(state.step),
+                });
                 return;
             }
             let (step, seat) = (u16::from(state.step), state.current);
@@ -1025,6 +1029,24 @@ impl Rules for Rulebook {
         self.advance(state, events);
     }
 
+    fn stuck(&self, state: &State) -> Option<String> {
+        let Some(Ended::Stuck { step }) = state.ended else {
+            return None;
+        };
+        let names: Vec<String> = self.steps.iter().map(|s| format!("`{}`", s.name)).collect();
+        Some(format!(
+            "at turn {}, nobody could move for a whole round (every step was skipped: {}; the \
+             last was `{}` for P{}) and no end condition holds; a step needs a move someone \
+             can make, or `[end]` a condition that holds here",
+            state.turn,
+            names.join(", "),
+            self.steps
+                .get(usize::from(step))
+                .map_or("?", |s| s.name.as_str()),
+            usize::from(state.current) + 1,
+        ))
+    }
+
     fn why_illegal(&self, state: &State, action: &Action) -> String {
         self.refusal(state, action)
     }
@@ -1069,6 +1091,7 @@ impl Rules for Rulebook {
                 Ended::Rule => self.end_reason.clone(),
                 Ended::Now => self.now_reason.clone(),
                 Ended::TurnLimit => "turn-limit".into(),
+                Ended::Stuck { .. } => return None,
             },
             // Turns completed: an end `now` comes in the middle of one.
             turns: if ended == Ended::Now {
