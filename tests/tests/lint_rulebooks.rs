@@ -191,3 +191,21 @@ fn a_broken_king_arthur_description() {
         &["missing-condition", "unknown-zone", "zone-set-mismatch"],
     );
 }
+
+/// Choices of figures and reads of plates with slips: a misspelt kind or set (did-you-mean),
+/// situations that are not the ring's plates by its seats, `chosen` where nothing is chosen, a
+/// misspelt plate attribute, a choice beside a payment (whose hand the conditions do not range
+/// over either), and `pay` as a choice's verb.
+#[test]
+fn choices_of_figures_where_they_cannot_go() {
+    check(
+        "rulebook-choose",
+        &[
+            "invalid-value",
+            "type-mismatch",
+            "unknown-attribute",
+            "unknown-name",
+            "unknown-set",
+        ],
+    );
+}

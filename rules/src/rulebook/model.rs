@@ -279,6 +279,8 @@ pub struct Action {
     pub reveals: bool,
     /// What it costs, chosen as a `pay …` move after the action.
     pub pay: Option<Pay>,
+    /// Figures chosen by where they stand, as the move after it (`figure_choice.rs`).
+    pub choose: Option<super::figure_choice::Choose>,
     /// What a false guard means, params filled in; `{card}` stands for the card's name.
     pub why: Option<String>,
 }

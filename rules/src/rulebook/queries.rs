@@ -61,6 +61,7 @@ impl Compiler<'_> {
             player: true,
             seat: ring_seat,
             figure: false,
+            chosen: false,
         };
         if zone.is_some() {
             return self.zone_ref(&node, s, scope).map(Value::Listing);
