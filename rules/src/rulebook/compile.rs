@@ -533,7 +533,17 @@ impl<'p> Compiler<'p> {
                     Op::Eq | Op::Ne => (None, Kind::Bool),
                 };
                 let (le, lk) = self.expr(l, s, scope)?;
-                let (re, rk) = self.expr(r, s, scope)?;
+                // A named attribute compared with one of its names: `color(figure) = silver`.
+                let symbol = match (&r.ast, op) {
+                    (Ast::Name(n), Op::Eq | Op::Ne) => self
+                        .symbols_of(&le)
+                        .and_then(|names| names.iter().position(|x| x == n)),
+                    _ => None,
+                };
+                let (re, rk) = match symbol {
+                    Some(i) => (Expr::Const(i as i64), Kind::Int),
+                    None => self.expr(r, s, scope)?,
+                };
                 let fits = match operand {
                     Some(k) => lk == k && rk == k,
                     None => lk == rk && lk != Kind::Bool,
@@ -664,6 +674,17 @@ impl<'p> Compiler<'p> {
                 None
             }
         }
+    }
+
+    /// The names of a named attribute an expression reads (`color(card)`, `color(figure)`).
+    pub(super) fn symbols_of(&self, e: &Expr) -> Option<&[String]> {
+        let (set, attr) = match e {
+            Expr::Attr { set, attr, .. } => (*set, *attr),
+            Expr::Figures(super::ring::FigureExpr::CardAttr { set, attr, .. }) => (*set, *attr),
+            _ => return None,
+        };
+        let names = &self.sets[set].symbols[attr];
+        (!names.is_empty()).then_some(names.as_slice())
     }
 
     pub(super) fn typed(

@@ -52,6 +52,10 @@ pub struct Zone {
     pub marks: Option<i64>,
 }
 
+/// A tally entry (`State::tallies`) counting a role given, not a card coming into a zone:
+/// this bit with the role's index in place of the zone, the figure's card in place of the card.
+pub const ROLE_TALLY: u16 = 0x8000;
+
 /// Where a card's mark (its seat + 1) sits in a pile entry; the type is below it.
 pub const MARK_SHIFT: u16 = 8;
 pub const TYPE_MASK: u16 = (1 << MARK_SHIFT) - 1;

@@ -10,7 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, NONE, Param, TYPE_MASK, Who, ZoneRef};
+use super::model::{Effect, Expr, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
@@ -1053,10 +1053,10 @@ impl Rules for Rulebook {
             .tallies
             .iter()
             .map(|&(zone, card, turn, seat)| {
-                let z = &self.zones[usize::from(zone)];
+                let (kind, item) = self.tally_names(zone, card);
                 grail_engine::game::Tally {
-                    kind: z.tally.clone().unwrap_or_default(),
-                    item: self.sets[z.set].cards[usize::from(card)].clone(),
+                    kind,
+                    item,
                     turn,
                     seat: Some(usize::from(seat)),
                 }
@@ -1198,6 +1198,31 @@ impl Rules for Rulebook {
             }
         }
         Ok(())
+    }
+}
+
+impl Rulebook {
+    /// A tally entry's kind and item: a card coming into a zone, or a role given to a figure.
+    fn tally_names(&self, zone: u16, card: u16) -> (String, String) {
+        if zone & ROLE_TALLY != 0 {
+            let role = usize::from(zone & !ROLE_TALLY);
+            let Some(board) = &self.board else {
+                return Default::default();
+            };
+            let r = &board.roles[role];
+            let item = match &board.kinds[r.kind].members {
+                super::ring::Members::Cards { set, .. } => {
+                    self.sets[*set].cards[usize::from(card)].clone()
+                }
+                super::ring::Members::Each { .. } => board.kinds[r.kind].name.clone(),
+            };
+            return (r.tally.clone().unwrap_or_default(), item);
+        }
+        let z = &self.zones[usize::from(zone)];
+        (
+            z.tally.clone().unwrap_or_default(),
+            self.sets[z.set].cards[usize::from(card)].clone(),
+        )
     }
 }
 
