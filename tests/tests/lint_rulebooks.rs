@@ -191,3 +191,12 @@ fn a_broken_king_arthur_description() {
         &["missing-condition", "unknown-zone", "zone-set-mismatch"],
     );
 }
+
+/// Queries answered in words, written wrong: each refused where it is written.
+#[test]
+fn answers_in_words_written_wrong() {
+    check(
+        "rulebook-texts",
+        &["invalid-expression", "type-mismatch", "unknown-name"],
+    );
+}

@@ -939,7 +939,7 @@ impl<'p> Compiler<'p> {
             let card_zone = param.card_zone().map(|z| z.zone);
             let effects = self.effects(&def.effects, scope, card_zone, false);
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
-            let why = def.why.as_ref().map(|w| self.fill_params(&w.value));
+            let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
                 // The verb of its moves: its `verb`, else its name.

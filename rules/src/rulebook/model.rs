@@ -283,8 +283,9 @@ pub struct Action {
     pub reveals: bool,
     /// What it costs, chosen as a `pay …` move after the action.
     pub pay: Option<Pay>,
-    /// What a false guard means, params filled in; `{card}` stands for the card's name.
-    pub why: Option<String>,
+    /// What a false guard means, for players: a text with holes (`texts.rs`; `{card}` shows
+    /// the card's name, `$param`s their values).
+    pub why: Option<Vec<super::texts::Piece>>,
 }
 
 #[derive(Debug)]

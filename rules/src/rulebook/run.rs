@@ -848,31 +848,50 @@ impl Rulebook {
             }
         }
         let mut stack = Vec::new();
-        for (zone, cards) in &setup.stack {
-            let Some(zi) = self.zones.iter().position(|z| {
-                z.start_all && !z.owned && (z.name == *zone || self.sets[z.set].id == *zone)
-            }) else {
-                let starts: Vec<&str> = self
-                    .zones
-                    .iter()
-                    .filter(|z| z.start_all && !z.owned)
-                    .map(|z| z.name.as_str())
-                    .collect();
-                return Err(grail_engine::diag::no_such("stackable zone", zone, starts));
+        for (name, cards) in &setup.stack {
+            // A seat's own deck is named with the seat, either way round: `P1 king`.
+            let (zone, seat) = match name.split_whitespace().collect::<Vec<_>>()[..] {
+                [a, b] => match grail_engine::seats::parse_seat(a, players) {
+                    Some(s) => (b, Some(s)),
+                    None => (a, grail_engine::seats::parse_seat(b, players)),
+                },
+                _ => (name.as_str(), None),
             };
-            let set = &self.sets[self.zones[zi].set];
+            let Some(zi) = self.zones.iter().position(|z| {
+                z.start_all
+                    && z.owned == seat.is_some()
+                    && (z.name == zone || self.sets[z.set].id == zone)
+            }) else {
+                let starts: Vec<String> = (self.zones.iter())
+                    .filter(|z| z.start_all)
+                    .map(|z| match z.owned {
+                        true => format!("P1 {}", z.name),
+                        false => z.name.clone(),
+                    })
+                    .collect();
+                return Err(grail_engine::diag::no_such(
+                    "stackable zone",
+                    name,
+                    starts.iter().map(String::as_str),
+                ));
+            };
+            let z = &self.zones[zi];
+            let set = &self.sets[z.set];
+            // A union's member zone holds only its member's types.
+            let ids = &set.cards[usize::from(z.types.start)..usize::from(z.types.end)];
             let mut types = Vec::new();
             for id in cards {
-                let Some(t) = set.cards.iter().position(|c| c == id) else {
+                let Some(t) = ids.iter().position(|c| c == id) else {
                     return Err(grail_engine::diag::no_such(
-                        &format!("card in set `{}`", set.id),
+                        &format!("card in set `{}`", self.sets[z.declared].id),
                         id,
-                        set.cards.iter().map(String::as_str),
+                        ids.iter().map(String::as_str),
                     ));
                 };
+                let t = t + usize::from(z.types.start);
                 types.push(t as u16);
             }
-            stack.push((self.pile(zi, 0, 0), types));
+            stack.push((self.pile(zi, seat.unwrap_or(0), 0), types));
         }
         if setup.position.is_empty() {
             self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
