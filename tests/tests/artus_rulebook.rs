@@ -70,3 +70,24 @@ fn the_same_statistics() {
         }
     }
 }
+
+/// The scripts that play a card scoring chosen Knights or the best one: the content rulebook
+/// cannot play them yet.
+const AWAITING_SCORING: [&str; 5] = [
+    "carpet.ron",
+    "full-advanced.ron",
+    "green-yellow-red.ron",
+    "move-ring-or-score.ron",
+    "three-red.ron",
+];
+
+/// Every other Artus script, played by the content rulebook: its questions answered in the
+/// module's words (`[queries]`), its refusals in the module's reasons (`why`).
+#[test]
+fn the_scripts_pass() {
+    let failures: Vec<String> = ported::script_failures("artus")
+        .into_iter()
+        .filter(|f| !AWAITING_SCORING.iter().any(|s| f.contains(s)))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
