@@ -10,10 +10,10 @@ use std::ops::Range;
 use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
-    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ConditionDef, CounterDef,
-    DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef, PackFile,
-    PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef, RulebookDef, SetDef, SetupDef, Sp,
-    StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
+    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ChooseDef, ConditionDef,
+    CounterDef, DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef,
+    PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef, RulebookDef, SetDef,
+    SetupDef, Sp, StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -409,6 +409,20 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
                 to: to?,
             })
         });
+        let choose = f.node("choose").and_then(|n| {
+            let mut p = f.dec.fields(n, "a choice of figures")?;
+            let figures = p.required_str("figures");
+            let over = p.required_str("over");
+            let meets = p.required_str("meets");
+            let verb = p.str("verb");
+            p.finish();
+            Some(ChooseDef {
+                figures: figures?,
+                over: over?,
+                meets: meets?,
+                verb,
+            })
+        });
         let why = f.str("why");
         f.finish();
         Some(ActionDef {
@@ -421,6 +435,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             guard,
             effects: effects?,
             pay,
+            choose,
             why,
         })
     });

@@ -619,6 +619,12 @@ pub struct ActionDef {
     /// A payment the action costs: chosen as its own `pay …` move after the action.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pay: Option<PayDef>,
+    /// A choice of figures meeting a condition over where they stand, chosen as its own move
+    /// after the action (`choose = { figures = "knight(current)", over = "spots", meets =
+    /// "condition(card)", verb = "score" }`); when none meets it, the action is played
+    /// without one (`chosen` is false in its `do`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choose: Option<ChooseDef>,
     /// What a false guard means, for players: shown when the move is refused for it, even
     /// outside its step. `$param`s are filled in and `{card}` is the card's name.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -638,6 +644,22 @@ pub struct PayDef {
     pub args: Vec<Sp<String>>,
     /// Where the paid cards go.
     pub to: Sp<String>,
+}
+
+/// `choose = { figures, over, meets, verb }`: figures on the ring chosen by where they stand.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ChooseDef {
+    /// The figures chosen from: a kind and its owner (`"knight(current)"`).
+    pub figures: Sp<String>,
+    /// A product set of the ring's plates and seats: a figure's situation is the card combining
+    /// the plate in front of it and the seat under it.
+    pub over: Sp<String>,
+    /// A named condition over `over`, or `"condition(card)"`: the card parameter's own.
+    pub meets: Sp<String>,
+    /// The verb of the choosing move (`score knight@3 knight@9`); default `choose`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verb: Option<Sp<String>>,
 }
 
 /// `[end]`.

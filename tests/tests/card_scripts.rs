@@ -192,3 +192,145 @@ fn an_observation_keeps_each_deck_to_its_set() {
         assert_eq!(held, 1, "seed {seed}: P2's hand as P1 sees it: {hand}");
     }
 }
+
+/// A game of `tests/packs/chosen-figures` from a position, with `moves` played.
+fn chosen_figures(
+    position: &[(&str, &[&str])],
+    moves: &[&str],
+) -> Box<dyn grail_engine::facade::DynMatch + 'static> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/chosen-figures");
+    let game = Box::leak(
+        grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None).unwrap(),
+    );
+    let mut setup = Setup::new(2, 1);
+    setup.position = position
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+        .collect();
+    let mut game = game.new_match(setup).unwrap();
+    for m in moves {
+        game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+    }
+    game
+}
+
+/// "Choose two of your Knights on the carpet": with three there, every two of them and never
+/// all three (none to spare), and nothing else is offered until they are chosen.
+#[test]
+fn chosen_figures_are_every_choice_with_none_to_spare() {
+    let mut game = chosen_figures(
+        &[
+            ("knight P1", &["1", "2", "7"]),
+            ("knight P2", &["3", "4", "5"]),
+            ("hand P1", &["step", "carpet"]),
+        ],
+        &["play carpet"],
+    );
+    let mut moves = game.legal_moves();
+    moves.sort();
+    assert_eq!(
+        moves,
+        [
+            "score knight@1 knight@2",
+            "score knight@1 knight@7",
+            "score knight@2 knight@7",
+        ]
+    );
+}
+
+/// The choices come in the order the engine's payment solver lists the payments of a hand
+/// holding the Knights' situations (the plate and seat of each, a card of `situations`).
+#[test]
+fn chosen_figures_come_in_the_solvers_order() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/chosen-figures");
+    let pack =
+        grail_cli::games::load_pack(&grail_tests::content(), &dir.to_string_lossy(), None).unwrap();
+    let situations = pack.set("situations").unwrap();
+    let plates = pack.set("plates").unwrap();
+    let carpet = pack
+        .set("scorings")
+        .unwrap()
+        .cards
+        .iter()
+        .find(|c| c.id == "carpet");
+    let program = &carpet.unwrap().condition.as_ref().unwrap().program;
+    // The King on seat 0: seat s faces the plate at position s.
+    let plate_at = |seat: usize| {
+        plates
+            .cards
+            .iter()
+            .position(|c| c.position == Some(seat as u8))
+            .unwrap()
+    };
+    let seats = [1usize, 2, 7];
+    let mut hand = [0u8; 64];
+    let mut seat_of = [usize::MAX; 64];
+    for &s in &seats {
+        let t = usize::from(situations.product_type(&[plate_at(s), s]).unwrap());
+        hand[t] += 1;
+        seat_of[t] = s;
+    }
+    let mut expected = Vec::new();
+    grail_engine::cond::solve::payments(program, &hand, &[], |p| {
+        let mut chosen: Vec<usize> = (0..p.counts().len())
+            .filter(|&t| p.counts()[t] > 0)
+            .map(|t| seat_of[t])
+            .collect();
+        chosen.sort();
+        let names: Vec<String> = chosen.iter().map(|s| format!("knight@{s}")).collect();
+        expected.push(format!("score {}", names.join(" ")));
+        true
+    });
+    let mut game = chosen_figures(
+        &[
+            ("knight P1", &["1", "2", "7"]),
+            ("knight P2", &["3", "4", "5"]),
+            ("hand P1", &["step", "carpet"]),
+        ],
+        &["play carpet"],
+    );
+    assert_eq!(expected.len(), 3);
+    assert_eq!(game.legal_moves(), expected);
+}
+
+/// "Should the player not have [the Knights the card asks for], he can still play this card,
+/// receiving [its penalty] instead": the card is offered all the same and played at once.
+#[test]
+fn a_card_no_choice_meets_is_played_for_its_forfeit() {
+    let position: &[(&str, &[&str])] = &[
+        ("knight P1", &["3", "4", "5"]),
+        ("knight P2", &["1", "2", "7"]),
+        ("hand P1", &["carpet", "tally"]),
+        ("hand P2", &["tally"]),
+    ];
+    let mut game = chosen_figures(position, &[]);
+    assert_eq!(game.legal_moves(), ["play tally", "play carpet"]);
+    let game = chosen_figures(position, &["play carpet"]);
+    assert_eq!(game.inspect("points P1").unwrap(), "-25");
+    assert_eq!(game.inspect("step").unwrap(), "P2 play");
+}
+
+/// "Score your best Knight": one move, naming the Knight on the highest plate, the first of
+/// the player's Knights among equals (seats 2 and 6 both show +3; the Knight on 6 was placed
+/// first).
+#[test]
+fn the_best_figure_is_the_first_among_equals() {
+    let mut game = chosen_figures(
+        &[
+            ("knight P1", &["6", "2", "4"]),
+            ("knight P2", &["1", "5", "7"]),
+            ("hand P1", &["crest"]),
+        ],
+        &[],
+    );
+    assert_eq!(game.legal_moves(), ["play crest knight@6"]);
+    let mut game = chosen_figures(
+        &[
+            ("knight P1", &["2", "6", "4"]),
+            ("knight P2", &["1", "5", "7"]),
+            ("hand P1", &["crest"]),
+        ],
+        &[],
+    );
+    assert_eq!(game.legal_moves(), ["play crest knight@2"]);
+}

@@ -200,3 +200,21 @@ fn answers_in_words_written_wrong() {
         &["invalid-expression", "type-mismatch", "unknown-name"],
     );
 }
+
+/// Choices of figures and reads of plates with slips: a misspelt kind or set (did-you-mean),
+/// situations that are not the ring's plates by its seats, `chosen` where nothing is chosen, a
+/// misspelt plate attribute, a choice beside a payment (whose hand the conditions do not range
+/// over either), and `pay` as a choice's verb.
+#[test]
+fn choices_of_figures_where_they_cannot_go() {
+    check(
+        "rulebook-choose",
+        &[
+            "invalid-value",
+            "type-mismatch",
+            "unknown-attribute",
+            "unknown-name",
+            "unknown-set",
+        ],
+    );
+}

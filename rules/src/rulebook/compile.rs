@@ -33,6 +33,8 @@ pub struct Scope {
     pub seat: bool,
     /// The action has a figure parameter (`figure`, and `steps` with a distance).
     pub figure: bool,
+    /// The action chooses figures (`choose`): `chosen` reads them.
+    pub chosen: bool,
 }
 
 pub const NO_SCOPE: Scope = Scope {
@@ -41,6 +43,7 @@ pub const NO_SCOPE: Scope = Scope {
     player: false,
     seat: false,
     figure: false,
+    chosen: false,
 };
 
 const FUNCTIONS: &[&str] = &[
@@ -479,6 +482,13 @@ impl<'p> Compiler<'p> {
             Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
             Ast::Name(n) if scope.figure && (n == "figure" || n == "steps") => {
                 Some((super::ring::FigureExpr::param(n), Kind::Int))
+            }
+            Ast::Name(n) if n == "chosen" => {
+                if !scope.chosen {
+                    self.chosen_outside(node, s);
+                    return None;
+                }
+                Some((Expr::Figures(super::ring::FigureExpr::Chosen), Kind::Bool))
             }
             Ast::Name(n) => {
                 let mut known = vec![];
@@ -934,11 +944,13 @@ impl<'p> Compiler<'p> {
                 // A figure parameter refused above is not reported again where it is read.
                 figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
                     || def.figure.is_some(),
+                chosen: def.choose.is_some(),
             };
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
             let card_zone = param.card_zone().map(|z| z.zone);
             let effects = self.effects(&def.effects, scope, card_zone, false);
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
+            let choose = self.action_choice(def, scope);
             let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
@@ -949,6 +961,7 @@ impl<'p> Compiler<'p> {
                 effects,
                 reveals,
                 pay,
+                choose,
                 why,
             });
         }

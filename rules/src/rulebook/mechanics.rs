@@ -167,7 +167,9 @@ impl Compiler<'_> {
         })
     }
 
-    /// `condition(card)`: the own conditions of the cards of `card_set`, over `set`.
+    /// `condition(card)`: the own conditions of the cards of `card_set`, over `set`. For a
+    /// union of sets (a hand of several decks), its members' conditions one after another;
+    /// members without conditions have none.
     fn own(
         &mut self,
         card_set: usize,
@@ -176,32 +178,50 @@ impl Compiler<'_> {
         span: std::ops::Range<usize>,
     ) -> Option<Meets> {
         let pack = self.pack;
-        let id = &self.sets[card_set].id;
-        let def = pack.sets.iter().find(|x| x.id == *id)?;
-        if def.condition_over.as_deref() != Some(self.sets[set].id.as_str()) {
+        let union = !self.sets[card_set].members.is_empty();
+        let ids: Vec<String> = if union {
+            self.sets[card_set]
+                .members
+                .iter()
+                .map(|&(m, _)| self.sets[m].id.clone())
+                .collect()
+        } else {
+            vec![self.sets[card_set].id.clone()]
+        };
+        let defs: Vec<_> = ids
+            .iter()
+            .filter_map(|id| pack.sets.iter().find(|x| x.id == *id))
+            .collect();
+        let over = Some(self.sets[set].id.as_str());
+        // In a union only the members with conditions must range over `set`.
+        let wrong = defs.iter().find(|d| {
+            d.condition_over.as_deref() != over
+                && (!union || d.cards.iter().any(|c| c.condition.is_some()))
+        });
+        let none = union && defs.iter().all(|d| d.condition_over.as_deref() != over);
+        if let Some(def) = wrong.or(none.then(|| defs.first()).flatten()) {
             let msg = format!(
-                "the conditions of `{id}` do not range over `{}`",
-                self.sets[set].id
+                "the conditions of `{}` do not range over `{}`",
+                def.id, self.sets[set].id
             );
             let at = self.span(s, &span);
             self.error("type-mismatch", msg, &s.loc, at);
             return None;
         }
+        let cards: Vec<_> = defs.iter().flat_map(|d| d.cards.iter()).collect();
         let readers = grail_engine::cond::affordable::Readers::new(
-            &def.cards
+            &cards
                 .iter()
                 .map(|c| c.condition.as_ref().map_or(0, |x| x.program.reads()))
                 .collect::<Vec<_>>(),
         );
         Some(Meets::Own {
             readers: Box::new(readers),
-            programs: def
-                .cards
+            programs: cards
                 .iter()
                 .map(|c| c.condition.as_ref().map(|x| x.program.clone()))
                 .collect(),
-            sources: def
-                .cards
+            sources: cards
                 .iter()
                 .map(|c| {
                     c.condition
@@ -209,12 +229,12 @@ impl Compiler<'_> {
                         .map_or(String::new(), |x| x.text.clone())
                 })
                 .collect(),
-            names: def.cards.iter().map(|c| c.name.clone()).collect(),
+            names: cards.iter().map(|c| c.name.clone()).collect(),
         })
     }
 
     /// `meets`: a condition name, or `condition(<card>)`; returns the card expression too.
-    fn meets(
+    pub(super) fn meets(
         &mut self,
         node: &Node,
         set: usize,

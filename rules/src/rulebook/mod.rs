@@ -6,6 +6,7 @@
 mod compile;
 mod counters;
 mod explain;
+mod figure_choice;
 mod figures;
 mod marks;
 mod mechanics;

@@ -283,6 +283,8 @@ pub struct Action {
     pub reveals: bool,
     /// What it costs, chosen as a `pay …` move after the action.
     pub pay: Option<Pay>,
+    /// Figures chosen by where they stand, as the move after it (`figure_choice.rs`).
+    pub choose: Option<super::figure_choice::Choose>,
     /// What a false guard means, for players: a text with holes (`texts.rs`; `{card}` shows
     /// the card's name, `$param`s their values).
     pub why: Option<Vec<super::texts::Piece>>,

@@ -53,6 +53,7 @@ impl Compiler<'_> {
             player: true,
             seat: ring_seat,
             figure: false,
+            chosen: false,
         };
         if s.value.contains('{') {
             return self.template(s, scope, false).map(Value::Text);

@@ -126,6 +126,11 @@ pub enum FigureExpr {
     /// The action's figure parameter, and the distance it was given.
     ParamFigure,
     ParamSteps,
+    /// `sum`/`most`/`best_figure` of the plates under chosen figures or a kind's
+    /// (`figure_choice.rs`).
+    Plates(super::figure_choice::PlateRead),
+    /// `chosen`: whether figures were chosen for the action being carried out.
+    Chosen,
 }
 
 impl FigureExpr {
@@ -350,6 +355,8 @@ impl Rulebook {
             },
             FigureExpr::ParamFigure => i64::from(FigureArg::figure(ctx.row)),
             FigureExpr::ParamSteps => FigureArg::steps(ctx.row),
+            FigureExpr::Plates(r) => self.plate_read(r, board, f, ctx),
+            FigureExpr::Chosen => i64::from(ctx.state.chosen.made),
             FigureExpr::PlateSum { attr, kind, who } => {
                 let Some(plates) = &board.plates else {
                     return 0;

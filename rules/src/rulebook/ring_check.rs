@@ -394,6 +394,10 @@ impl Compiler<'_> {
         s: &Sp<String>,
         scope: Scope,
     ) -> Option<Option<(Expr, Kind)>> {
+        self.board.as_ref()?;
+        if let Some(read) = self.plate_call(node, f, args, s, scope) {
+            return Some(read);
+        }
         let board = self.board.as_ref()?;
         let one = |c: &mut Self| {
             if args.len() == 1 {

@@ -48,6 +48,8 @@ pub struct State {
     pub(super) stage: super::stages::StageAt,
     /// The moves of the step the state is at, listed when the step was entered.
     pub(super) listed: grail_engine::derived::Derived<Listed>,
+    /// The figures chosen for the action whose effects are running (`figure_choice.rs`).
+    pub(super) chosen: super::figure_choice::Chosen,
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -676,13 +678,15 @@ impl Rulebook {
             return;
         };
         if state.pending.is_some() {
-            self.payments(state, |p| {
+            let mut push = |p: &Payment| {
                 out.push(Action {
                     action: PAY,
                     arg: -1,
                     paid: Some(*p),
                 });
-            });
+            };
+            self.payments(state, &mut push);
+            self.choices(state, &mut push);
             return;
         }
         if step.by_card {
@@ -830,6 +834,7 @@ impl Rulebook {
             counts: self.start_counts(players),
             reps: Repeats(0),
             stage: super::stages::StageAt::default(),
+            chosen: Default::default(),
         };
         // Each pile can hold its whole set: the game then never grows one.
         for (p, pile) in state.piles.iter_mut().enumerate() {
@@ -980,11 +985,15 @@ impl Rules for Rulebook {
             (PAY, Some((a, arg))) => {
                 if let Some(paid) = &action.paid {
                     self.pay(state, paid, events);
+                    self.take_choice(state, paid);
                 }
                 state.pending = None;
                 (usize::from(a), arg)
             }
-            (a, _) if self.actions[usize::from(a)].pay.is_some() => {
+            (a, _)
+                if self.actions[usize::from(a)].pay.is_some()
+                    || self.must_choose(state, usize::from(a), action.arg) =>
+            {
                 // Chosen: the payment is the next move.
                 state.pending = Some((a, action.arg));
                 return;
@@ -1002,6 +1011,7 @@ impl Rules for Rulebook {
             &[],
             events,
         );
+        state.chosen = Default::default();
         state.done |= 1 << a;
         // `action.card` reads the card alone.
         state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {

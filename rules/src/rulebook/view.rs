@@ -65,7 +65,10 @@ impl Rulebook {
         viewer: Option<Seat>,
         for_viewer: bool,
     ) -> String {
-        if let Some(text) = self.move_notation(state, action) {
+        if let Some(text) = self
+            .choice_notation(state, action)
+            .or_else(|| self.move_notation(state, action))
+        {
             return text;
         }
         let a = &self.actions[usize::from(action.action)];
@@ -99,7 +102,10 @@ impl Rulebook {
     }
 
     pub(super) fn parse(&self, state: &State, text: &str) -> Result<Action, String> {
-        if let Some(parsed) = self.parse_move(state, text) {
+        if let Some(parsed) = self
+            .parse_choice(state, text)
+            .or_else(|| self.parse_move(state, text))
+        {
             return parsed;
         }
         // An action's name may be several words (`draw knight`): the longest that begins the
@@ -236,7 +242,10 @@ impl Rulebook {
         if state.ended.is_some() {
             return "the game is over".into();
         }
-        if let Some(why) = self.move_refusal(state, action) {
+        if let Some(why) = self
+            .choice_refusal(state, action)
+            .or_else(|| self.move_refusal(state, action))
+        {
             return why;
         }
         let ai = usize::from(action.action);
