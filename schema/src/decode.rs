@@ -415,12 +415,14 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             let over = p.required_str("over");
             let meets = p.required_str("meets");
             let verb = p.str("verb");
+            let name = p.str("name");
             p.finish();
             Some(ChooseDef {
                 figures: figures?,
                 over: over?,
                 meets: meets?,
                 verb,
+                name,
             })
         });
         let why = f.str("why");

@@ -660,6 +660,9 @@ pub struct ChooseDef {
     /// The verb of the choosing move (`score knight@3 knight@9`); default `choose`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verb: Option<Sp<String>>,
+    /// What players call the figures chosen, in messages (`"Knights"`); default `figures`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sp<String>>,
 }
 
 /// `[end]`.

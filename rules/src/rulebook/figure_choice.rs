@@ -47,6 +47,8 @@ pub struct Choose {
     pub situation: Vec<u8>,
     pub meets: Meets,
     pub verb: String,
+    /// What players call the figures chosen (`Knights`).
+    pub name: String,
 }
 
 /// The figures chosen for the action being carried out, while its effects run (a bit per
@@ -172,6 +174,11 @@ impl Compiler<'_> {
             situation,
             meets,
             verb: verb.to_string(),
+            name: def
+                .name
+                .as_ref()
+                .map_or("figures", |n| n.value.as_str())
+                .to_string(),
         })
     }
 
@@ -483,10 +490,12 @@ impl Rulebook {
                     .figures()
                     .find(|&(_, m)| self.figure_text(state, m) == word);
                 if let Some((_, m)) = elsewhere {
+                    let (k, owner, _) = board.figure(f, m);
+                    let whose = owner.map_or(String::new(), |o| format!("P{}'s ", o + 1));
                     return Err(format!(
-                        "`{word}` is {}: the choice is among {}",
-                        board.figure_name(&self.sets, f, m),
-                        self.choice_pool(state, c)
+                        "`{word}` is {whose}{}: you choose among {}",
+                        board.kinds[k].name,
+                        self.choice_pool(c)
                     ));
                 }
                 let names: Vec<String> = mine.iter().map(|&m| self.figure_text(state, m)).collect();
@@ -499,8 +508,9 @@ impl Rulebook {
         }
         if mask == 0 {
             return Err(format!(
-                "`{}` which figures? e.g. `{} {}`",
+                "`{}` which {}? e.g. `{} {}`",
                 c.verb,
+                c.name,
                 c.verb,
                 mine.first()
                     .map_or("<figure>".into(), |&m| self.figure_text(state, m))
@@ -522,15 +532,11 @@ impl Rulebook {
         })
     }
 
-    /// "your knight figures", "the prince figures".
-    fn choice_pool(&self, state: &State, c: &Choose) -> String {
-        let name = self
-            .board
-            .as_ref()
-            .map_or("", |b| b.kinds[c.kind].name.as_str());
+    /// "your own Knights", "the Princes".
+    fn choice_pool(&self, c: &Choose) -> String {
         match c.who {
-            Who::Current => format!("P{}'s {name} figures", state.current + 1),
-            _ => format!("the {name} figures"),
+            Who::Current => format!("your own {}", c.name),
+            _ => format!("the {}", c.name),
         }
     }
 
@@ -538,7 +544,20 @@ impl Rulebook {
     pub(super) fn choice_refusal(&self, state: &State, action: &Action) -> Option<String> {
         let (c, card) = self.pending_choice(state)?;
         if action.action != PAY {
-            return Some(format!("first choose the figures: `{} <figure> …`", c.verb));
+            let (a, _) = state.pending?;
+            let action = &self.actions[usize::from(a)];
+            let what = match action.param.card_zone() {
+                Some(z) if card >= 0 => format!(" for `{}`", self.card_id(z.zone, card as u16)),
+                _ => String::new(),
+            };
+            let kind = self
+                .board
+                .as_ref()
+                .map_or("figure", |b| b.kinds[c.kind].name.as_str());
+            return Some(format!(
+                "choose the {}{what}: `{} {kind}@<seat> …`",
+                c.name, c.verb
+            ));
         }
         let (program, source) = match &c.meets {
             Meets::Named {
@@ -555,10 +574,11 @@ impl Rulebook {
         let paid = action.paid.as_ref()?;
         let counts = paid.counts();
         if !program.test(counts, &[]) {
-            return Some(format!("those figures do not meet `{source}`"));
+            return Some(format!("those {} do not meet `{source}`", c.name));
         }
         Some(format!(
-            "a figure in that choice is not needed for `{source}`: leave it out"
+            "one of those {} is not needed for `{source}`: leave it out",
+            c.name
         ))
     }
 
