@@ -471,10 +471,12 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let mut f = dec.fields(n, "a role")?;
         let figure = f.required_str("figure");
         let start = f.required_str("start");
+        let tally = f.str("tally");
         f.finish();
         Some(RoleDef {
             figure: figure?,
             start: start?,
+            tally,
         })
     });
     let counters = f.table("counters", |dec, _, n| {

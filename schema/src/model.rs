@@ -733,6 +733,10 @@ pub struct RoleDef {
     pub figure: Sp<String>,
     /// The card id of the figure holding it at the start.
     pub start: Sp<String>,
+    /// The balance report's kind for each time the role is given (`"crowned"`): counted
+    /// under the card id of the figure that receives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Sp<String>>,
 }
 
 /// `[bot]`.

@@ -192,6 +192,15 @@ fn a_broken_king_arthur_description() {
     );
 }
 
+/// Queries answered in words, written wrong: each refused where it is written.
+#[test]
+fn answers_in_words_written_wrong() {
+    check(
+        "rulebook-texts",
+        &["invalid-expression", "type-mismatch", "unknown-name"],
+    );
+}
+
 /// Choices of figures and reads of plates with slips: a misspelt kind or set (did-you-mean),
 /// situations that are not the ring's plates by its seats, `chosen` where nothing is chosen, a
 /// misspelt plate attribute, a choice beside a payment (whose hand the conditions do not range

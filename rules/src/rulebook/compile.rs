@@ -543,7 +543,17 @@ impl<'p> Compiler<'p> {
                     Op::Eq | Op::Ne => (None, Kind::Bool),
                 };
                 let (le, lk) = self.expr(l, s, scope)?;
-                let (re, rk) = self.expr(r, s, scope)?;
+                // A named attribute compared with one of its names: `color(figure) = silver`.
+                let symbol = match (&r.ast, op) {
+                    (Ast::Name(n), Op::Eq | Op::Ne) => self
+                        .symbols_of(&le)
+                        .and_then(|names| names.iter().position(|x| x == n)),
+                    _ => None,
+                };
+                let (re, rk) = match symbol {
+                    Some(i) => (Expr::Const(i as i64), Kind::Int),
+                    None => self.expr(r, s, scope)?,
+                };
                 let fits = match operand {
                     Some(k) => lk == k && rk == k,
                     None => lk == rk && lk != Kind::Bool,
@@ -674,6 +684,17 @@ impl<'p> Compiler<'p> {
                 None
             }
         }
+    }
+
+    /// The names of a named attribute an expression reads (`color(card)`, `color(figure)`).
+    pub(super) fn symbols_of(&self, e: &Expr) -> Option<&[String]> {
+        let (set, attr) = match e {
+            Expr::Attr { set, attr, .. } => (*set, *attr),
+            Expr::Figures(super::ring::FigureExpr::CardAttr { set, attr, .. }) => (*set, *attr),
+            _ => return None,
+        };
+        let names = &self.sets[set].symbols[attr];
+        (!names.is_empty()).then_some(names.as_slice())
     }
 
     pub(super) fn typed(
@@ -930,7 +951,7 @@ impl<'p> Compiler<'p> {
             let effects = self.effects(&def.effects, scope, card_zone, false);
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
             let choose = self.action_choice(def, scope);
-            let why = def.why.as_ref().map(|w| self.fill_params(&w.value));
+            let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
                 // The verb of its moves: its `verb`, else its name.

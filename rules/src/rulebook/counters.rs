@@ -11,9 +11,9 @@ use grail_schema::model::{Sp, ZoneOwner};
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Effect, Expr, Who};
+use super::model::{Effect, Expr, ROLE_TALLY, Who};
 use super::run::{Ctx, State};
-use super::syntax::{Ast, Node};
+use super::syntax::{self, Ast, Node, Op};
 
 #[derive(Debug)]
 pub struct Counter {
@@ -45,6 +45,15 @@ pub enum CounterExpr {
     Turn,
     /// An expression over `P`, summed over every seat but `P`.
     Others(Box<Expr>),
+    /// `div(a, b)`: rounded down (0 when `b` is 0); `mod(a, b)`: from 0 to `b - 1`.
+    Div(Box<Expr>, Box<Expr>),
+    Mod(Box<Expr>, Box<Expr>),
+    /// `over`: the game has ended.
+    Over,
+    /// `taken`: the actions taken so far at the step being played (`repeat`).
+    Taken,
+    /// `step(name)`: the game is at that step (a mask of step indices).
+    AtStep(u64),
 }
 
 /// The counters in a state: the table's first, then a block per seat. Hashes nothing when
@@ -87,12 +96,35 @@ impl Compiler<'_> {
         out
     }
 
+    /// A number fixed before play for a player count: a number, a param (plain or by player
+    /// count, with or without `$`), or `+ - *` of them (`knights - score_markers`).
     pub(super) fn start_value(&self, s: &Sp<String>, players: u8) -> Result<i64, Diagnostic> {
         if let Ok(v) = s.value.trim().parse::<i64>() {
             return Ok(v);
         }
+        if let Ok(node) = syntax::expression(&s.value)
+            && let Ast::Bin(op @ (Op::Add | Op::Sub | Op::Mul), l, r) = &node.ast
+        {
+            let side = |n: &Node| Sp {
+                value: s.value[n.span.clone()].to_string(),
+                loc: s.loc.clone(),
+            };
+            let (a, b) = (
+                self.start_value(&side(l), players)?,
+                self.start_value(&side(r), players)?,
+            );
+            return Ok(match op {
+                Op::Add => a.saturating_add(b),
+                Op::Sub => a.saturating_sub(b),
+                _ => a.saturating_mul(b),
+            });
+        }
         let name = s.value.trim().trim_start_matches('$');
-        self.pack.param_for_players(name, players).map_err(|_| {
+        self.pack.param_for_players(name, players).map_err(|d| {
+            // A param that exists but lacks this player count says so itself.
+            if self.pack.by_players.iter().any(|p| p.name == name) {
+                return d;
+            }
             let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
             Diagnostic::error(
                 "unknown-param",
@@ -176,6 +208,39 @@ impl Compiler<'_> {
     ) -> Option<Option<(Expr, Kind)>> {
         if let Ast::Call(f, args) = &node.ast {
             match (f.as_str(), args.as_slice()) {
+                (
+                    "step",
+                    [
+                        Node {
+                            ast: Ast::Name(name),
+                            span,
+                        },
+                    ],
+                ) => {
+                    let Some(mask) = self.step_mask(name) else {
+                        let steps = self.pack.rulebook.steps.keys();
+                        let msg = no_such("step", name, steps);
+                        let at = self.span(s, span);
+                        self.error("unknown-step", msg, &s.loc, at);
+                        return Some(None);
+                    };
+                    return Some(Some((Expr::Counter(CounterExpr::AtStep(mask)), Kind::Bool)));
+                }
+                ("div" | "mod", [a, b]) => {
+                    let (Some(a), Some(b)) = (
+                        self.typed(a, s, scope, Kind::Int),
+                        self.typed(b, s, scope, Kind::Int),
+                    ) else {
+                        return Some(None);
+                    };
+                    let (a, b) = (Box::new(a), Box::new(b));
+                    let e = if f == "div" {
+                        CounterExpr::Div(a, b)
+                    } else {
+                        CounterExpr::Mod(a, b)
+                    };
+                    return Some(Some((Expr::Counter(e), Kind::Int)));
+                }
                 ("min" | "max", [a, b]) => {
                     let (Some(a), Some(b)) = (
                         self.typed(a, s, scope, Kind::Int),
@@ -226,18 +291,36 @@ impl Compiler<'_> {
             }
         }
         if let Ast::Name(n) = &node.ast
-            && (n == "players" || n == "turn")
+            && matches!(n.as_str(), "players" | "turn" | "over" | "taken")
             && !self.counter_defs.iter().any(|c| c.name == *n)
         {
-            let e = if n == "turn" {
-                CounterExpr::Turn
-            } else {
-                CounterExpr::Players
+            let (e, kind) = match n.as_str() {
+                "turn" => (CounterExpr::Turn, Kind::Int),
+                "over" => (CounterExpr::Over, Kind::Bool),
+                "taken" => (CounterExpr::Taken, Kind::Int),
+                _ => (CounterExpr::Players, Kind::Int),
             };
-            return Some(Some((Expr::Counter(e), Kind::Int)));
+            return Some(Some((Expr::Counter(e), kind)));
         }
         let r = self.counter_ref(node, s, scope)?;
         Some(r.map(|r| (Expr::Counter(CounterExpr::Read(r)), Kind::Int)))
+    }
+
+    /// The indices a step has in the compiled list (the turn's steps, then each earlier
+    /// stage's, as `steps()` lays them out), as a mask; `None`: no such step.
+    fn step_mask(&self, name: &str) -> Option<u64> {
+        let stages = &self.pack.rulebook.stages;
+        let turn = stages.get("turn").into_iter();
+        let others = stages
+            .iter()
+            .filter(|(k, _)| k.value != "turn")
+            .map(|(_, d)| d);
+        let order = turn.chain(others).flat_map(|d| d.steps.iter());
+        let mask = order
+            .enumerate()
+            .filter(|(i, s)| s.value == name && *i < 64)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        (mask != 0).then_some(mask)
     }
 
     /// `add N to C` and `give R to F`.
@@ -336,6 +419,19 @@ impl Rulebook {
             CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),
             CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
             CounterExpr::Players => i64::from(ctx.state.players),
+            CounterExpr::Div(a, b) => {
+                let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
+                if b == 0 { 0 } else { a.div_euclid(b) }
+            }
+            CounterExpr::Mod(a, b) => {
+                let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
+                if b == 0 { 0 } else { a.rem_euclid(b) }
+            }
+            CounterExpr::Over => i64::from(ctx.state.ended.is_some()),
+            CounterExpr::Taken => i64::from(ctx.state.reps.0),
+            CounterExpr::AtStep(mask) => {
+                i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
+            }
             CounterExpr::Turn => i64::from(ctx.state.turn),
             CounterExpr::Others(e) => (0..usize::from(ctx.state.players))
                 .filter(|&q| q != ctx.player)
@@ -392,6 +488,17 @@ impl Rulebook {
             && board.figure(f, m).0 == board.roles[role].kind
         {
             f.roles[role] = m;
+            if board.roles[role].tally.is_some() {
+                // Counted under the figure's card (its index in its kind's set).
+                let (_, _, i) = board.figure(f, m);
+                let entry = (
+                    ROLE_TALLY | role as u16,
+                    i as u16,
+                    state.turn,
+                    state.current,
+                );
+                state.tallies.push(entry);
+            }
         }
     }
 

@@ -250,6 +250,32 @@ impl Rulebook {
         }
     }
 
+    /// A figure named in a move that is of a kind the parameter takes from the player to
+    /// move, but another seat's: `knight@10 is P2's: you may only move your own Knights`.
+    fn someone_elses(&self, state: &State, refs: &[(usize, Who)], word: &str) -> Option<String> {
+        let (board, f) = (self.board.as_ref()?, state.figures.0.as_ref()?);
+        let (_, m) = f
+            .ring
+            .figures()
+            .find(|&(_, m)| self.figure_text(state, m) == word)?;
+        let (kind, owner, _) = board.figure(f, m);
+        let owner = owner.filter(|&o| o != usize::from(state.current))?;
+        refs.iter()
+            .any(|&(k, who)| k == kind && who == Who::Current)
+            .then(|| {
+                let name = &board.kinds[kind].name;
+                let mut chars = name.chars();
+                let noun: String = chars
+                    .next()
+                    .map(|c| c.to_uppercase().chain(chars).collect())?;
+                Some(format!(
+                    "`{word}` is P{}'s: you may only move your own {noun}s",
+                    owner + 1
+                ))
+            })
+            .flatten()
+    }
+
     /// Reads `knight@5 2` (or `king 3`) after the verb: one of the parameter's figures as
     /// the notation writes it, and a distance when the action has one.
     pub(super) fn parse_figure<'w>(
@@ -277,6 +303,9 @@ impl Rulebook {
             .iter()
             .find(|&&m| self.figure_text(state, m) == word)
         else {
+            if let Some(why) = self.someone_elses(state, refs, word) {
+                return Err(why);
+            }
             let names: Vec<String> = candidates
                 .iter()
                 .map(|&m| self.figure_text(state, m))

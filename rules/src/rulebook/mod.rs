@@ -21,6 +21,7 @@ mod ring_check;
 mod run;
 mod stages;
 mod syntax;
+mod texts;
 mod unions;
 mod view;
 

@@ -52,6 +52,10 @@ pub struct Zone {
     pub marks: Option<i64>,
 }
 
+/// A tally entry (`State::tallies`) counting a role given, not a card coming into a zone:
+/// this bit with the role's index in place of the zone, the figure's card in place of the card.
+pub const ROLE_TALLY: u16 = 0x8000;
+
 /// Where a card's mark (its seat + 1) sits in a pile entry; the type is below it.
 pub const MARK_SHIFT: u16 = 8;
 pub const TYPE_MASK: u16 = (1 << MARK_SHIFT) - 1;
@@ -281,8 +285,9 @@ pub struct Action {
     pub pay: Option<Pay>,
     /// Figures chosen by where they stand, as the move after it (`figure_choice.rs`).
     pub choose: Option<super::figure_choice::Choose>,
-    /// What a false guard means, params filled in; `{card}` stands for the card's name.
-    pub why: Option<String>,
+    /// What a false guard means, for players: a text with holes (`texts.rs`; `{card}` shows
+    /// the card's name, `$param`s their values).
+    pub why: Option<Vec<super::texts::Piece>>,
 }
 
 #[derive(Debug)]

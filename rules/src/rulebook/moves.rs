@@ -212,8 +212,8 @@ impl Rulebook {
     pub(super) fn why_refusal(&self, state: &State, action: &Action) -> Option<String> {
         let a = self.actions.get(usize::from(action.action))?;
         let (why, guard) = (a.why.as_ref()?, a.guard.as_ref()?);
-        let card = match &a.param {
-            super::model::Param::None => -1,
+        let (card, row) = match &a.param {
+            super::model::Param::None => (-1, -1),
             super::model::Param::Card(z) => {
                 let ctx = Ctx {
                     state,
@@ -226,37 +226,37 @@ impl Rulebook {
                     .piles_of(z, &ctx)
                     .flat_map(|p| state.piles[p].iter())
                     .find(|&&c| i32::from(c & super::model::TYPE_MASK) == t)?;
-                i32::from(*entry)
+                (i32::from(*entry), -1)
             }
-            super::model::Param::Row { .. }
-            | super::model::Param::Seat
-            | super::model::Param::Figure { .. }
-            | super::model::Param::CardFigure { .. } => return None,
+            // A card and a figure: the card must be where it is drawn from, unless the move is
+            // not offered at this step at all (then the guard says why, whatever the card).
+            p @ super::model::Param::CardFigure { .. } => {
+                let (card, row) = p.split(action.arg);
+                let a = usize::from(action.action);
+                let offered = (self.steps.get(usize::from(state.step)))
+                    .is_some_and(|s| s.actions.contains(&a));
+                if offered {
+                    self.card_pile(state, a, card)?;
+                }
+                (card, row)
+            }
+            super::model::Param::Seat | super::model::Param::Figure { .. } => (-1, action.arg),
+            super::model::Param::Row { .. } => return None,
         };
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
             card,
-            row: -1,
+            row,
         };
         if self.eval(&guard.expr, &ctx) != 0 {
             return None;
         }
-        let set = match &a.param {
-            super::model::Param::Card(z) => Some(&self.sets[self.zones[z.zone].set]),
-            _ => None,
-        };
-        let name = set
-            .and_then(|s| {
-                s.names
-                    .get(usize::try_from(card & i32::from(super::model::TYPE_MASK)).ok()?)
-            })
-            .map_or("", String::as_str);
+        let mut text = String::new();
+        self.render_text(why, &ctx, &mut text);
         Some(format!(
-            "{}: `{}` is false: {}",
-            guard.place,
-            guard.text,
-            why.replace("{card}", name)
+            "{}: `{}` is false: {text}",
+            guard.place, guard.text
         ))
     }
 }

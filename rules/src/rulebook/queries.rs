@@ -7,7 +7,7 @@ use grail_schema::model::Sp;
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Expr, ZoneRef};
+use super::model::{Expr, Who, ZoneRef};
 use super::run::{Ctx, State};
 use super::syntax::{self, Ast};
 
@@ -24,6 +24,13 @@ enum Value {
     /// A zone's cards (`-` for none); a zone with rows and no row given, row by row.
     Listing(ZoneRef),
     Number(Expr),
+    /// The seats a kind's figures stand on, rising (`seats(knight(P))`; `-` for none).
+    Seats {
+        kind: usize,
+        who: Who,
+    },
+    /// Words with values in them (`texts.rs`).
+    Text(Vec<super::texts::Piece>),
 }
 
 impl Compiler<'_> {
@@ -40,6 +47,17 @@ impl Compiler<'_> {
     }
 
     fn query(&mut self, s: &Sp<String>, ring_seat: bool) -> Option<Value> {
+        let scope = Scope {
+            card: None,
+            row: None,
+            player: true,
+            seat: ring_seat,
+            figure: false,
+            chosen: false,
+        };
+        if s.value.contains('{') {
+            return self.template(s, scope, false).map(Value::Text);
+        }
         let node = match syntax::expression(&s.value) {
             Ok(n) => n,
             Err(e) => {
@@ -55,14 +73,15 @@ impl Compiler<'_> {
             },
             _ => (None, None),
         };
-        let scope = Scope {
-            card: None,
-            row: rows,
-            player: true,
-            seat: ring_seat,
-            figure: false,
-            chosen: false,
-        };
+        let scope = Scope { row: rows, ..scope };
+        if let Ast::Call(f, args) = &node.ast
+            && f == "seats"
+            && let [figures] = args.as_slice()
+            && self.board.is_some()
+        {
+            let (kind, who) = self.figure_ref(figures, s, scope)?;
+            return Some(Value::Seats { kind, who });
+        }
         if zone.is_some() {
             return self.zone_ref(&node, s, scope).map(Value::Listing);
         }
@@ -166,6 +185,12 @@ impl Rulebook {
         let z = match value {
             Value::Number(e) => return Ok(self.eval(e, &ctx).to_string()),
             Value::Listing(z) => z,
+            Value::Text(pieces) => {
+                let mut out = String::new();
+                self.render_text(pieces, &ctx, &mut out);
+                return Ok(out);
+            }
+            Value::Seats { kind, who } => return Ok(self.seats_text(state, *kind, *who, seat)),
         };
         let zone = &self.zones[z.zone];
         if let (Some(word), Some(by)) = (row, zone.by) {
@@ -205,5 +230,33 @@ impl Rulebook {
                 .join("; "));
         }
         Ok(piles.map(list).collect::<Vec<_>>().join(" "))
+    }
+}
+
+impl Rulebook {
+    /// The seats of a kind's figures (of the seat `P` or the one to move), rising; `-` for
+    /// none.
+    fn seats_text(&self, state: &State, kind: usize, who: Who, seat: usize) -> String {
+        let (Some(board), Some(f)) = (&self.board, &state.figures.0) else {
+            return "-".into();
+        };
+        let owner = match who {
+            Who::Player => Some(seat),
+            Who::Current => Some(usize::from(state.current)),
+            _ => None,
+        };
+        let mut seats: Vec<u8> = board
+            .members(f, kind, owner)
+            .filter_map(|m| f.ring.seat_of(m))
+            .collect();
+        seats.sort_unstable();
+        if seats.is_empty() {
+            return "-".into();
+        }
+        seats
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }

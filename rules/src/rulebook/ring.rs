@@ -72,6 +72,8 @@ pub struct Role {
     pub kind: usize,
     /// The figure (index within its kind) holding it at the start.
     pub start: usize,
+    /// The balance report's kind for each time it is given (`[roles.*] tally`).
+    pub tally: Option<String>,
 }
 
 /// Reads of the ring in expressions.
@@ -103,6 +105,22 @@ pub enum FigureExpr {
         kind: usize,
         set: usize,
         attr: usize,
+        figure: Box<Expr>,
+    },
+    /// The figure on a seat (-1 when empty).
+    Occupant(Box<Expr>),
+    /// The seat owning a figure (-1 for a figure of no seat's).
+    Owner(Box<Expr>),
+    /// A figure counter summed over a kind's figures (of an owner): `total(rings, prince)`.
+    Total {
+        counter: usize,
+        kind: usize,
+        who: Who,
+    },
+    /// The card (its type in `set`) a figure drawn from `kind`'s set stands for; -1 for
+    /// another figure.
+    CardOf {
+        kind: usize,
         figure: Box<Expr>,
     },
     /// The action's figure parameter, and the distance it was given.
@@ -312,6 +330,28 @@ impl Rulebook {
                     _ => -1,
                 },
                 Err(_) => -1,
+            },
+            FigureExpr::Occupant(s) => seat(s)
+                .and_then(|s| f.ring.figure_at(s as u8))
+                .map_or(-1, i64::from),
+            FigureExpr::Owner(m) => u8::try_from(self.eval(m, ctx))
+                .ok()
+                .filter(|&m| f.size.iter().map(|&n| usize::from(n)).sum::<usize>() > usize::from(m))
+                .and_then(|m| board.figure(f, m).1)
+                .map_or(-1, |o| o as i64),
+            FigureExpr::Total { counter, kind, who } => board
+                .members(f, *kind, Self::owner_of(*who, ctx))
+                .map(|m| {
+                    let i = usize::from(m) * board.counters.len() + counter;
+                    f.counters.get(i).map_or(0, |&v| i64::from(v))
+                })
+                .sum(),
+            FigureExpr::CardOf { kind, figure } => match u8::try_from(self.eval(figure, ctx)) {
+                Ok(m) if usize::from(m) < MAX_FIGURES => match board.figure(f, m) {
+                    (k, None, i) if k == *kind => i as i64,
+                    _ => -1,
+                },
+                _ => -1,
             },
             FigureExpr::ParamFigure => i64::from(FigureArg::figure(ctx.row)),
             FigureExpr::ParamSteps => FigureArg::steps(ctx.row),

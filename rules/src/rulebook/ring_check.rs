@@ -2,7 +2,7 @@
 //! `[roles.*]`, the seat parameter, `place`, and the ring's functions in expressions. Every
 //! problem is a diagnostic pointing into the pack, with did-you-mean for names.
 
-use grail_engine::diag::{Diagnostic, no_such};
+use grail_engine::diag::no_such;
 use grail_engine::ring::{MAX_FIGURES, MAX_SEATS};
 use grail_engine::seats::Direction;
 use grail_schema::model::{Layout, Sp, ZoneOwner};
@@ -157,6 +157,7 @@ impl Compiler<'_> {
                 name: rname.value.clone(),
                 kind,
                 start,
+                tally: r.tally.as_ref().map(|t| t.value.clone()),
             });
         }
         board.plates = self.plates(
@@ -170,29 +171,18 @@ impl Compiler<'_> {
         Some(board)
     }
 
-    /// An owned kind's count: a param, plain or by player count, for every count played.
+    /// An owned kind's count: a param, plain or by player count (or `+ - *` of params and
+    /// numbers: `knights - score_markers`), for every count played.
     fn counts_by_players(&mut self, count: &Sp<String>) -> Option<Members> {
-        let name = count.value.trim_start_matches('$');
         let (min, max) = self.pack.players;
         let mut counts = vec![0u8; usize::from(max) + 1];
         for n in min..=max {
-            match self.pack.param_for_players(name, n) {
+            match self.start_value(count, n) {
                 Ok(v) => {
                     counts[usize::from(n)] =
                         u8::try_from(v.clamp(0, MAX_FIGURES as i64)).unwrap_or(0)
                 }
                 Err(d) => {
-                    let d =
-                        if self.pack.param(name).is_err()
-                            && !self.pack.by_players.iter().any(|p| p.name == name)
-                        {
-                            let known: Vec<&str> =
-                                self.pack.params.iter().map(|p| p.name.as_str()).collect();
-                            Diagnostic::error("unknown-param", no_such("number param", name, known))
-                                .at(count.loc.source, count.loc.span.clone(), "here")
-                        } else {
-                            d
-                        };
                     self.diags.push(d);
                     return None;
                 }
@@ -441,6 +431,75 @@ impl Compiler<'_> {
                         Kind::Card(plates?),
                     )
                 }));
+            }
+            "occupant" | "owner" => {
+                if !one(self) {
+                    return Some(None);
+                }
+                let Some(e) = self.typed(&args[0], s, scope, Kind::Int) else {
+                    return Some(None);
+                };
+                if f == "occupant" {
+                    FigureExpr::Occupant(Box::new(e))
+                } else {
+                    FigureExpr::Owner(Box::new(e))
+                }
+            }
+            "card" => {
+                // The one kind of figures drawn from a set.
+                let kinds: Vec<(usize, usize)> = (board.kinds.iter().enumerate())
+                    .filter_map(|(k, kind)| match &kind.members {
+                        Members::Cards { set, .. } => Some((k, *set)),
+                        Members::Each { .. } => None,
+                    })
+                    .collect();
+                let [(kind, set)] = kinds[..] else {
+                    let at = self.span(s, &node.span);
+                    let msg = "`card(figure)` reads the card of a figure drawn from a set, and needs exactly one such kind".to_string();
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return Some(None);
+                };
+                if !one(self) {
+                    return Some(None);
+                }
+                let Some(figure) = self.typed(&args[0], s, scope, Kind::Int) else {
+                    return Some(None);
+                };
+                let e = FigureExpr::CardOf {
+                    kind,
+                    figure: Box::new(figure),
+                };
+                return Some(Some((Expr::Figures(e), Kind::Card(set))));
+            }
+            "total" => {
+                let [
+                    Node {
+                        ast: Ast::Name(c),
+                        span,
+                    },
+                    figs,
+                ] = args
+                else {
+                    let at = self.span(s, &node.span);
+                    let msg = "`total` sums a figure counter over a kind: `total(rings, prince)`"
+                        .to_string();
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return Some(None);
+                };
+                let Some(counter) = board.counters.iter().position(|x| x == c) else {
+                    let msg = no_such(
+                        "figure counter",
+                        c,
+                        board.counters.iter().map(String::as_str),
+                    );
+                    let at = self.span(s, span);
+                    self.error("unknown-name", msg, &s.loc, at);
+                    return Some(None);
+                };
+                let Some((kind, who)) = self.figure_ref(figs, s, scope) else {
+                    return Some(None);
+                };
+                FigureExpr::Total { counter, kind, who }
             }
             "placed" | "unplaced" => {
                 if !one(self) {

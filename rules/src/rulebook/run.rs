@@ -10,7 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, NONE, Param, TYPE_MASK, Who, ZoneRef};
+use super::model::{Effect, Expr, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
@@ -857,31 +857,50 @@ impl Rulebook {
             }
         }
         let mut stack = Vec::new();
-        for (zone, cards) in &setup.stack {
-            let Some(zi) = self.zones.iter().position(|z| {
-                z.start_all && !z.owned && (z.name == *zone || self.sets[z.set].id == *zone)
-            }) else {
-                let starts: Vec<&str> = self
-                    .zones
-                    .iter()
-                    .filter(|z| z.start_all && !z.owned)
-                    .map(|z| z.name.as_str())
-                    .collect();
-                return Err(grail_engine::diag::no_such("stackable zone", zone, starts));
+        for (name, cards) in &setup.stack {
+            // A seat's own deck is named with the seat, either way round: `P1 king`.
+            let (zone, seat) = match name.split_whitespace().collect::<Vec<_>>()[..] {
+                [a, b] => match grail_engine::seats::parse_seat(a, players) {
+                    Some(s) => (b, Some(s)),
+                    None => (a, grail_engine::seats::parse_seat(b, players)),
+                },
+                _ => (name.as_str(), None),
             };
-            let set = &self.sets[self.zones[zi].set];
+            let Some(zi) = self.zones.iter().position(|z| {
+                z.start_all
+                    && z.owned == seat.is_some()
+                    && (z.name == zone || self.sets[z.set].id == zone)
+            }) else {
+                let starts: Vec<String> = (self.zones.iter())
+                    .filter(|z| z.start_all)
+                    .map(|z| match z.owned {
+                        true => format!("P1 {}", z.name),
+                        false => z.name.clone(),
+                    })
+                    .collect();
+                return Err(grail_engine::diag::no_such(
+                    "stackable zone",
+                    name,
+                    starts.iter().map(String::as_str),
+                ));
+            };
+            let z = &self.zones[zi];
+            let set = &self.sets[z.set];
+            // A union's member zone holds only its member's types.
+            let ids = &set.cards[usize::from(z.types.start)..usize::from(z.types.end)];
             let mut types = Vec::new();
             for id in cards {
-                let Some(t) = set.cards.iter().position(|c| c == id) else {
+                let Some(t) = ids.iter().position(|c| c == id) else {
                     return Err(grail_engine::diag::no_such(
-                        &format!("card in set `{}`", set.id),
+                        &format!("card in set `{}`", self.sets[z.declared].id),
                         id,
-                        set.cards.iter().map(String::as_str),
+                        ids.iter().map(String::as_str),
                     ));
                 };
+                let t = t + usize::from(z.types.start);
                 types.push(t as u16);
             }
-            stack.push((self.pile(zi, 0, 0), types));
+            stack.push((self.pile(zi, seat.unwrap_or(0), 0), types));
         }
         if setup.position.is_empty() {
             self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
@@ -1085,10 +1104,10 @@ impl Rules for Rulebook {
             .tallies
             .iter()
             .map(|&(zone, card, turn, seat)| {
-                let z = &self.zones[usize::from(zone)];
+                let (kind, item) = self.tally_names(zone, card);
                 grail_engine::game::Tally {
-                    kind: z.tally.clone().unwrap_or_default(),
-                    item: self.sets[z.set].cards[usize::from(card)].clone(),
+                    kind,
+                    item,
                     turn,
                     seat: Some(usize::from(seat)),
                 }
@@ -1231,6 +1250,31 @@ impl Rules for Rulebook {
             }
         }
         Ok(())
+    }
+}
+
+impl Rulebook {
+    /// A tally entry's kind and item: a card coming into a zone, or a role given to a figure.
+    fn tally_names(&self, zone: u16, card: u16) -> (String, String) {
+        if zone & ROLE_TALLY != 0 {
+            let role = usize::from(zone & !ROLE_TALLY);
+            let Some(board) = &self.board else {
+                return Default::default();
+            };
+            let r = &board.roles[role];
+            let item = match &board.kinds[r.kind].members {
+                super::ring::Members::Cards { set, .. } => {
+                    self.sets[*set].cards[usize::from(card)].clone()
+                }
+                super::ring::Members::Each { .. } => board.kinds[r.kind].name.clone(),
+            };
+            return (r.tally.clone().unwrap_or_default(), item);
+        }
+        let z = &self.zones[usize::from(zone)];
+        (
+            z.tally.clone().unwrap_or_default(),
+            self.sets[z.set].cards[usize::from(card)].clone(),
+        )
     }
 }
 

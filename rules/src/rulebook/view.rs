@@ -203,7 +203,7 @@ impl Rulebook {
                     Ok(s) if s < seats => s as i32,
                     _ => {
                         return Err(format!(
-                            "`{}` takes a seat, 0 to {}, not `{w}`",
+                            "`{}` takes a seat: the seats are 0 to {}, not `{w}`",
                             a.name,
                             seats.saturating_sub(1)
                         ));
@@ -284,7 +284,12 @@ impl Rulebook {
                     } else {
                         self.pile_name(first)
                     };
-                    return format!("{} is not in {place}", self.card_id(z.zone, card as u16),);
+                    let id = self.card_id(z.zone, card as u16);
+                    // A zone of the player's own: they hold no such card.
+                    if z.who == super::model::Who::Current {
+                        return format!("you hold no `{id}` in {place}");
+                    }
+                    return format!("{id} is not in {place}");
                 }
                 let _ = ctx;
                 (card, row)

@@ -1,0 +1,384 @@
+//! Queries answered in words (`[queries]` values with `{…}` holes): a text with values in
+//! it, chosen parts and parts repeated for each figure of a kind, so a game's script
+//! questions read as its players say them (`seat 4` → `King (silver, 3 rings)`).
+//!
+//! ```toml
+//! "seat S" = "{if empty(seat)}·{else if owner(occupant(seat)) >= 0}P{owner(occupant(seat)) + 1} Knight{else}Prince ({color(occupant(seat))}){end}"
+//! "rings" = "{for figure in prince}{card(figure)} {rings(figure)}, {end}supply {$rings - total(rings, prince)}"
+//! ```
+//!
+//! The same texts say why a move is refused (`[actions.*] why`), for players: there a card
+//! shows its name, and `$param`s in the words their values.
+//!
+//! A hole shows its value as what it is: a number, a card by its id (`{plate(seat)}`), a named
+//! attribute by its name (`{color(figure)}`); `{name(<card>)}` shows the card's name for
+//! players, `{current}` and `{P}` a seat (`P2`). `{if c}…{else if c}…{else}…{end}` keeps one
+//! part; `{for figure in <kind>}…{end}` repeats its part for each figure of the kind, in
+//! figure order, with `figure` bound to it.
+
+use grail_schema::model::Sp;
+
+use super::Rulebook;
+use super::compile::{Compiler, Kind, Scope};
+use super::model::{Expr, TYPE_MASK, Who};
+use super::ring::FigureArg;
+use super::run::Ctx;
+use super::syntax::{self, Ast, Node};
+
+#[derive(Debug)]
+pub enum Piece {
+    Text(String),
+    /// A value, shown as a number, a card's id or a named attribute's name.
+    Value(Expr, Shown),
+    /// A card's name for players.
+    Name(Expr, usize),
+    /// The seat to move (`current`) or the query's (`P`), as `P1`.
+    Seat(Who),
+    /// The first part whose condition holds, else the last (`else`) part.
+    Choice(Vec<(Expr, Vec<Piece>)>, Vec<Piece>),
+    /// The part once for each figure of a kind (of an owner).
+    ForEach {
+        kind: usize,
+        who: Who,
+        body: Vec<Piece>,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Shown {
+    Number,
+    /// A card of this set, by its id.
+    Card(usize),
+    /// A named attribute of this set: its name.
+    Symbol(usize, usize),
+}
+
+/// A piece of a template before it is built into the tree: literal text or a hole (its text
+/// and where it starts in the string).
+enum Token<'t> {
+    Text(&'t str),
+    Hole(&'t str, usize),
+}
+
+fn tokens(text: &str) -> Result<Vec<Token<'_>>, (String, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let mut rest = 0;
+    while let Some(open) = text[rest..].find('{').map(|i| rest + i) {
+        if open > rest {
+            out.push(Token::Text(&text[rest..open]));
+        }
+        let Some(close) = text[open..].find('}').map(|i| open + i) else {
+            return Err(("a `{` without its `}`".into(), open..open + 1));
+        };
+        out.push(Token::Hole(&text[open + 1..close], open + 1));
+        rest = close + 1;
+    }
+    if rest < text.len() {
+        out.push(Token::Text(&text[rest..]));
+    }
+    Ok(out)
+}
+
+/// Moves every span of a node parsed from a part of a string to where it is in the string.
+fn shift(node: &mut Node, by: usize) {
+    node.span = node.span.start + by..node.span.end + by;
+    match &mut node.ast {
+        Ast::Call(_, args) => args.iter_mut().for_each(|a| shift(a, by)),
+        Ast::Bin(_, l, r) => {
+            shift(l, by);
+            shift(r, by);
+        }
+        Ast::Not(inner) => shift(inner, by),
+        _ => {}
+    }
+}
+
+/// What ends a part: `{else if …}`, `{else}`, `{end}`, or the end of the text.
+enum Stop {
+    ElseIf(Expr),
+    Else,
+    End,
+    Done,
+}
+
+impl Compiler<'_> {
+    /// A text with holes; `None` (with errors reported) when it does not compile. For
+    /// `players` (an action's `why`), a card shows its name and `$param`s in the words their
+    /// values; for scripts (a query), a card shows its id.
+    pub(super) fn template(
+        &mut self,
+        s: &Sp<String>,
+        scope: Scope,
+        players: bool,
+    ) -> Option<Vec<Piece>> {
+        let tokens = match tokens(&s.value) {
+            Ok(t) => t,
+            Err((message, span)) => {
+                let at = self.span(s, &span);
+                self.error("invalid-expression", message, &s.loc, at);
+                return None;
+            }
+        };
+        let mut at = 0;
+        let (pieces, stop) = self.part(&tokens, &mut at, s, scope, players)?;
+        if !matches!(stop, Stop::Done) {
+            let at = self.span(s, &(0..s.value.len()));
+            let msg = "`{else}` or `{end}` without its `{if …}` or `{for …}`".into();
+            self.error("invalid-expression", msg, &s.loc, at);
+            return None;
+        }
+        Some(pieces)
+    }
+
+    /// An expression written in a hole, `skip` bytes into it.
+    fn hole_expr(&mut self, hole: &str, start: usize, skip: usize, s: &Sp<String>) -> Option<Node> {
+        match syntax::expression(&hole[skip..]) {
+            Ok(mut node) => {
+                shift(&mut node, start + skip);
+                Some(node)
+            }
+            Err(mut e) => {
+                e.span = e.span.start + start + skip..e.span.end + start + skip;
+                self.syntax_error(s, e);
+                None
+            }
+        }
+    }
+
+    /// Pieces up to the next `{else …}`, `{end}` or the end.
+    fn part(
+        &mut self,
+        tokens: &[Token],
+        at: &mut usize,
+        s: &Sp<String>,
+        scope: Scope,
+        players: bool,
+    ) -> Option<(Vec<Piece>, Stop)> {
+        let mut out = Vec::new();
+        while let Some(token) = tokens.get(*at) {
+            *at += 1;
+            let (hole, start) = match token {
+                Token::Text(t) if players => {
+                    out.push(Piece::Text(self.fill_params(t)));
+                    continue;
+                }
+                Token::Text(t) => {
+                    out.push(Piece::Text(t.to_string()));
+                    continue;
+                }
+                Token::Hole(h, start) => (*h, *start),
+            };
+            let words: Vec<&str> = hole.split_whitespace().collect();
+            let lead = hole.len() - hole.trim_start().len();
+            match words.as_slice() {
+                ["end"] => return Some((out, Stop::End)),
+                ["else"] => return Some((out, Stop::Else)),
+                ["else", "if", ..] => {
+                    let skip = lead + hole.trim_start().find("if")? + 2;
+                    let node = self.hole_expr(hole, start, skip, s)?;
+                    let cond = self.typed(&node, s, scope, Kind::Bool)?;
+                    return Some((out, Stop::ElseIf(cond)));
+                }
+                ["if", ..] => {
+                    let node = self.hole_expr(hole, start, lead + 2, s)?;
+                    let cond = self.typed(&node, s, scope, Kind::Bool)?;
+                    out.push(self.choice(cond, tokens, at, s, scope, players)?);
+                }
+                ["for", "figure", "in", ..] => {
+                    let skip = lead + hole.trim_start().find("in")? + 2;
+                    let node = self.hole_expr(hole, start, skip, s)?;
+                    if scope.seat {
+                        let at = self.span(s, &(start..start + hole.len()));
+                        let msg = "a query naming a seat (`S`) cannot go through figures: both are read as `seat`".into();
+                        self.error("invalid-expression", msg, &s.loc, at);
+                        return None;
+                    }
+                    let (kind, who) = self.figure_ref(&node, s, scope)?;
+                    let inner = Scope {
+                        figure: true,
+                        ..scope
+                    };
+                    let (body, stop) = self.part(tokens, at, s, inner, players)?;
+                    if !matches!(stop, Stop::End) {
+                        return self.unclosed(s, start, hole, "for");
+                    }
+                    out.push(Piece::ForEach { kind, who, body });
+                }
+                ["current"] => out.push(Piece::Seat(Who::Current)),
+                ["P"] if scope.player => out.push(Piece::Seat(Who::Player)),
+                _ => {
+                    let node = self.hole_expr(hole, start, 0, s)?;
+                    out.push(self.value_piece(&node, s, scope, players)?);
+                }
+            }
+        }
+        Some((out, Stop::Done))
+    }
+
+    fn unclosed<T>(&mut self, s: &Sp<String>, start: usize, hole: &str, what: &str) -> Option<T> {
+        let at = self.span(s, &(start..start + hole.len()));
+        let msg = format!("`{{{what} …}}` needs its `{{end}}`");
+        self.error("invalid-expression", msg, &s.loc, at);
+        None
+    }
+
+    /// The parts of an `{if …}` after its condition, up to its `{end}`.
+    fn choice(
+        &mut self,
+        first: Expr,
+        tokens: &[Token],
+        at: &mut usize,
+        s: &Sp<String>,
+        scope: Scope,
+        players: bool,
+    ) -> Option<Piece> {
+        let open = *at;
+        let mut arms = Vec::new();
+        let mut cond = first;
+        loop {
+            let (body, stop) = self.part(tokens, at, s, scope, players)?;
+            arms.push((cond, body));
+            match stop {
+                Stop::ElseIf(c) => cond = c,
+                Stop::End => return Some(Piece::Choice(arms, Vec::new())),
+                Stop::Else => {
+                    let (last, stop) = self.part(tokens, at, s, scope, players)?;
+                    if !matches!(stop, Stop::End) {
+                        break;
+                    }
+                    return Some(Piece::Choice(arms, last));
+                }
+                Stop::Done => break,
+            }
+        }
+        let (hole, start) = match tokens.get(open - 1) {
+            Some(Token::Hole(h, start)) => (*h, *start),
+            _ => ("", 0),
+        };
+        self.unclosed(s, start, hole, "if")
+    }
+
+    /// A hole with a value: `{name(card)}`, or an expression shown as what it is.
+    fn value_piece(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+        players: bool,
+    ) -> Option<Piece> {
+        if let Ast::Call(f, args) = &node.ast
+            && f == "name"
+            && let [card] = args.as_slice()
+        {
+            let (e, kind) = self.expr(card, s, scope)?;
+            let Kind::Card(set) = kind else {
+                let at = self.span(s, &card.span);
+                self.error(
+                    "type-mismatch",
+                    "`name(…)` shows a card's name: expected a card".into(),
+                    &s.loc,
+                    at,
+                );
+                return None;
+            };
+            return Some(Piece::Name(e, set));
+        }
+        let (e, kind) = self.expr(node, s, scope)?;
+        let shown = match kind {
+            Kind::Card(set) if players => return Some(Piece::Name(e, set)),
+            Kind::Card(set) => Shown::Card(set),
+            Kind::Int => match &e {
+                Expr::Attr { set, attr, .. }
+                | Expr::Figures(super::ring::FigureExpr::CardAttr { set, attr, .. })
+                    if self.symbols_of(&e).is_some() =>
+                {
+                    Shown::Symbol(*set, *attr)
+                }
+                _ => Shown::Number,
+            },
+            Kind::Bool => {
+                let at = self.span(s, &node.span);
+                let msg = "a hole shows a value; a condition chooses a part: `{if …}…{end}`".into();
+                self.error("type-mismatch", msg, &s.loc, at);
+                return None;
+            }
+        };
+        Some(Piece::Value(e, shown))
+    }
+}
+
+impl Rulebook {
+    /// The text of a template in a state.
+    pub(super) fn render_text(&self, pieces: &[Piece], ctx: &Ctx, out: &mut String) {
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Value(e, shown) => {
+                    let v = self.eval(e, ctx);
+                    let name = |names: &[String]| {
+                        usize::try_from(v)
+                            .ok()
+                            .and_then(|i| names.get(i))
+                            .map_or("?".to_string(), Clone::clone)
+                    };
+                    // A card is its type (a marked card carries its mark above it).
+                    let card = |v: i64| if v < 0 { v } else { v & i64::from(TYPE_MASK) };
+                    let text = match *shown {
+                        Shown::Number => v.to_string(),
+                        Shown::Card(set) => {
+                            let names = &self.sets[set].cards;
+                            usize::try_from(card(v))
+                                .ok()
+                                .and_then(|i| names.get(i))
+                                .map_or("?".to_string(), Clone::clone)
+                        }
+                        Shown::Symbol(set, attr) => name(&self.sets[set].symbols[attr]),
+                    };
+                    out.push_str(&text);
+                }
+                Piece::Name(e, set) => {
+                    let v = self.eval(e, ctx);
+                    let v = if v < 0 { v } else { v & i64::from(TYPE_MASK) };
+                    let names = &self.sets[*set].names;
+                    out.push_str(
+                        usize::try_from(v)
+                            .ok()
+                            .and_then(|i| names.get(i))
+                            .map_or("?", |n| n),
+                    );
+                }
+                Piece::Seat(who) => {
+                    let seat = match who {
+                        Who::Player => ctx.player,
+                        _ => usize::from(ctx.state.current),
+                    };
+                    out.push_str(&format!("P{}", seat + 1));
+                }
+                Piece::Choice(arms, last) => {
+                    let part = arms
+                        .iter()
+                        .find(|(c, _)| self.eval(c, ctx) != 0)
+                        .map_or(last.as_slice(), |(_, p)| p.as_slice());
+                    self.render_text(part, ctx, out);
+                }
+                Piece::ForEach { kind, who, body } => {
+                    let (Some(board), Some(f)) = (&self.board, &ctx.state.figures.0) else {
+                        continue;
+                    };
+                    let owner = match who {
+                        Who::Current => Some(usize::from(ctx.state.current)),
+                        Who::Player => Some(ctx.player),
+                        _ => None,
+                    };
+                    for m in board.members(f, *kind, owner) {
+                        let inner = Ctx {
+                            row: FigureArg::pack(m, 0),
+                            ..*ctx
+                        };
+                        self.render_text(body, &inner, out);
+                    }
+                }
+            }
+        }
+    }
+}
