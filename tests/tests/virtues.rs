@@ -473,3 +473,42 @@ fn greedy_knights_present_a_quest_without_trials_they_can_complete() {
         "greedy knights presented {presented} of {asked} times they could"
     );
 }
+
+/// The balance report counts every joust match fought (issue 17, part 6): one "joust fought"
+/// tally per challenge (the `joust` action) and one per pairwise joust over a disputed reward
+/// split (ref gap 14: "if they do not all accept, they joust pairwise").
+#[test]
+fn jousts_fought_are_counted_for_challenges_and_disputed_splits() {
+    let rules = rules();
+    let mut splits = 0;
+    for players in [3, 5] {
+        for seed in 300..340 {
+            let mut state = rules.setup(&Setup::new(players, seed)).expect("setup");
+            let mut agent = RandomAgent::new(seed);
+            let mut legal = Vec::new();
+            while rules.to_move(&state).is_some() {
+                rules.legal_actions(&state, &mut legal);
+                let i = agent.choose(&rules, 0, None, &legal);
+                rules.apply(&mut state, &legal[i], &mut Vec::new());
+            }
+            let outcome = rules.outcome(&state).expect("over");
+            let count = |kind: &str, item: &str| {
+                outcome
+                    .tallies
+                    .iter()
+                    .filter(|t| t.kind == kind && t.item == item)
+                    .count()
+            };
+            assert_eq!(
+                count("joust fought", "challenge"),
+                count("action", "joust"),
+                "seed {seed}"
+            );
+            splits += count("joust fought", "reward split");
+        }
+    }
+    assert!(
+        splits > 0,
+        "no joust over a reward split in 80 random games"
+    );
+}
