@@ -210,9 +210,17 @@ impl Virtues {
                 let (lack, shape) = self.closest(slot.quest, &together);
                 let worth = self.expected_worth(slot.quest, sharing, &together, shape);
                 value += if lack == 0 {
-                    // The cards it will present count in the quest, not on their own.
+                    // The cards it will present count in the quest, not on their own. Ready
+                    // and asked now, it will present (`bot_ready_quest_pct`); ready and past
+                    // its chance, the quest is only a prospect, so that presenting beats
+                    // waiting and staying.
                     let needed = shape.map_or(0, |s| s.total()).min(hand.total());
-                    w.ready_quest * worth - w.virtue * f64::from(needed)
+                    let weight = if self.asked_to_present(state, me) {
+                        w.ready_quest
+                    } else {
+                        w.prospect
+                    };
+                    weight * worth - w.virtue * f64::from(needed)
                 } else {
                     // Stuck on a quest: turns lost until cards come.
                     w.prospect * worth / f64::from(1 + lack) - f64::from(lack) * STUCK
@@ -233,6 +241,17 @@ impl Virtues {
             }
         }
         value
+    }
+
+    /// Whether `me` is the one deciding now whether to present its quest (a presentation
+    /// window, or the start of its turn on a quest).
+    fn asked_to_present(&self, state: &State, me: Seat) -> bool {
+        state.res.is_none()
+            && match state.stage {
+                Stage::Window { now, .. } => now == me,
+                Stage::Start { tried: false } => state.current == me,
+                _ => false,
+            }
     }
 
     /// The presentation of a quest a hand comes closest to, and how many cards it lacks.
