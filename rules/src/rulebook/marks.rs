@@ -79,6 +79,8 @@ impl Rulebook {
         if let Some(i) = state.piles[pile].iter().position(|&c| c == entry) {
             state.piles[pile][i] = (entry & TYPE_MASK) | ((seat as u16 + 1) << MARK_SHIFT);
             state.marks[seat] -= 1;
+            // A marked card is no longer counted among its pile's.
+            self.recount_pile(state, pile);
         }
     }
 
@@ -98,6 +100,7 @@ impl Rulebook {
                 continue;
             }
             let cards = std::mem::take(&mut state.piles[pile]);
+            self.recount_pile(state, pile);
             for &entry in &cards {
                 let seat = marker(entry).unwrap_or(0);
                 let card = self.unmark(state, entry);

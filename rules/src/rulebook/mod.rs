@@ -7,6 +7,7 @@ mod compile;
 mod counters;
 mod explain;
 mod figures;
+mod held;
 mod marks;
 mod mechanics;
 mod model;
@@ -47,6 +48,9 @@ pub struct Rulebook {
     pile_zones: Vec<u16>,
     /// The zone of every pile of a game at the most players (`zone_of`: each card put asks).
     zone_by_pile: Vec<u16>,
+    /// For every pile of a game at the most players, where its counts are kept in the
+    /// state, if it keeps them (`held.rs`).
+    held_slots: Vec<u16>,
     setup: Vec<Effect>,
     steps: Vec<Step>,
     actions: Vec<Action>,
@@ -176,7 +180,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             None => pile_zones[p],
             Some(q) => pile_zones[c.table_piles + q % c.seat_piles.max(1)],
         })
-        .collect();
+        .collect::<Vec<u16>>();
+    let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
     let mut rulebook = Rulebook {
         id: pack
             .lineage
@@ -195,6 +200,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         seat_piles: c.seat_piles,
         pile_zones,
         zone_by_pile,
+        held_slots,
         setup,
         steps,
         actions,

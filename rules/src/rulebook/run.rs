@@ -48,6 +48,8 @@ pub struct State {
     pub(super) stage: super::stages::StageAt,
     /// The moves of the step the state is at, listed when the step was entered.
     pub(super) listed: grail_engine::derived::Derived<Listed>,
+    /// The cards of the piles payments are made from, by type (`held.rs`).
+    pub(super) held: grail_engine::derived::Derived<super::held::Held>,
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -370,6 +372,7 @@ impl Rulebook {
                 .tallies
                 .push((zone as u16, card, state.turn, state.current));
         }
+        self.note_put(state, pile, card);
         let cards = &mut state.piles[pile];
         if self.zones[zone].layout == Layout::Hand {
             let at = cards.partition_point(|&c| c <= card);
@@ -386,7 +389,7 @@ impl Rulebook {
         to: usize,
         events: &mut impl EventSink<Event>,
     ) -> bool {
-        let Some(card) = state.piles[from].pop() else {
+        let Some(card) = self.pop_card(state, from) else {
             return false;
         };
         self.put(state, to, card);
@@ -544,7 +547,7 @@ impl Rulebook {
                     let card = ctx_card as u16;
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
-                        state.piles[from].remove(i);
+                        self.take_card(state, from, i);
                         let card = self.unmark(state, card);
                         self.put(state, to, card);
                         events.emit(|| Event::Moved {
@@ -819,6 +822,7 @@ impl Rulebook {
             tallies: Vec::new(),
             memo: Default::default(),
             listed: Default::default(),
+            held: Default::default(),
             marks: vec![
                 self.zones
                     .iter()
@@ -847,6 +851,7 @@ impl Rulebook {
                 }
             }
         }
+        self.recount(&mut state);
         let mut stack = Vec::new();
         for (zone, cards) in &setup.stack {
             let Some(zi) = self.zones.iter().position(|z| {
@@ -881,6 +886,7 @@ impl Rulebook {
             // A script's position replaces the setup; what it leaves in the starting zones
             // is shuffled (and stacked) as a deck would be.
             self.set_position(&mut state, &setup.position)?;
+            self.recount(&mut state);
             let shuffles: Vec<Effect> = (0..self.zones.len())
                 .filter(|&z| self.zones[z].start_all)
                 .map(|zone| {
@@ -1165,6 +1171,7 @@ impl Rules for Rulebook {
                 f.ring
             ));
         }
+        self.check_held(state)?;
         // Sets no zone holds (a ring's seats and plates) are not cards in play.
         let held = |si: usize| self.zones.iter().any(|z| z.set == si);
         for (si, set) in self.sets.iter().enumerate().filter(|&(si, _)| held(si)) {

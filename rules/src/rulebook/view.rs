@@ -648,6 +648,7 @@ impl Rulebook {
                 }
             }
         }
+        self.recount(&mut view);
         view
     }
 }
