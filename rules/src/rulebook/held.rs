@@ -91,7 +91,13 @@ impl Rulebook {
 
     /// Takes the entry at `i` out of a pile.
     pub(super) fn take_card(&self, state: &mut State, pile: usize, i: usize) -> u16 {
-        let card = state.piles[pile].remove(i);
+        // The cards above it move down one by one (see `put`).
+        let cards = &mut state.piles[pile];
+        let card = cards[i];
+        for j in i + 1..cards.len() {
+            cards[j - 1] = cards[j];
+        }
+        cards.pop();
         self.note_taken(state, pile, card);
         card
     }

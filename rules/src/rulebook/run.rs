@@ -235,11 +235,37 @@ impl Rulebook {
         p..p + 1
     }
 
-    /// [`Rulebook::eval`] with the commonest leaves answered in place: most nodes are
-    /// numbers, the card parameter, its attributes and counts, not worth a call each.
+    /// [`Rulebook::eval`] with the commonest leaves answered in place, and a comparison or
+    /// sum of two of them (`count(Z) > 0`, `value(card) * $factor`): most guards, ends and
+    /// payment arguments are made of these, not worth a call each.
     #[inline(always)]
     pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
-        match e {
+        if let Some(v) = self.leaf(e, ctx) {
+            return v;
+        }
+        if let Expr::Bin(op, l, r) = e
+            && let Some(a) = self.leaf(l, ctx)
+        {
+            // `and` and `or` do not read their right side when the left decides.
+            match op {
+                Op::And if a == 0 => return 0,
+                Op::Or if a != 0 => return 1,
+                _ => {}
+            }
+            let b = match self.leaf(r, ctx) {
+                Some(b) => b,
+                None => self.eval(r, ctx),
+            };
+            return binary(*op, a, b);
+        }
+        self.eval(e, ctx)
+    }
+
+    /// The value of a leaf read in place: a number, the card parameter, `done`, a whole
+    /// zone's count or fullest pile, an attribute of the card; `None` for anything else.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, ctx: &Ctx) -> Option<i64> {
+        Some(match e {
             Expr::Const(v) => *v,
             Expr::Card => i64::from(ctx.card),
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
@@ -247,6 +273,14 @@ impl Rulebook {
             Expr::Count(z) if z.row.is_none() => {
                 let p = self.piles_of(z, ctx);
                 ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+            }
+            Expr::Fullest(z) if z.row.is_none() => {
+                let p = self.piles_of(z, ctx);
+                ctx.state.piles[p]
+                    .iter()
+                    .map(|c| c.len() as i64)
+                    .max()
+                    .unwrap_or(0)
             }
             // `value(card)`: most payment arguments.
             Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
@@ -256,8 +290,8 @@ impl Rulebook {
                     .copied()
                     .unwrap_or(0)
             }
-            _ => self.eval(e, ctx),
-        }
+            _ => return None,
+        })
     }
 
     /// The arms most guards, counts and payment arguments are made of are answered here;
@@ -374,11 +408,16 @@ impl Rulebook {
         }
         self.note_put(state, pile, card);
         let cards = &mut state.piles[pile];
+        cards.push(card);
         if self.zones[zone].layout == Layout::Hand {
-            let at = cards.partition_point(|&c| c <= card);
-            cards.insert(at, card);
-        } else {
-            cards.push(card);
+            // Kept in type order, the card after its equals: the few cards above it move up
+            // one by one (a hand is short; a call to `memmove` cost more than the moves).
+            let mut i = cards.len() - 1;
+            while i > 0 && cards[i - 1] > card {
+                cards[i] = cards[i - 1];
+                i -= 1;
+            }
+            cards[i] = card;
         }
     }
 
@@ -1211,7 +1250,7 @@ impl Rules for Rulebook {
 /// A binary operator on two evaluated sides (`and`/`or` once the left did not decide):
 /// arithmetic keeps an undefined side ([`NONE`]) undefined.
 #[inline(always)]
-fn binary(op: Op, a: i64, b: i64) -> i64 {
+pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
     if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
         return NONE;
     }
