@@ -119,12 +119,23 @@ impl Rulebook {
         }
     }
 
+    /// The card a mark is asked of: nearly always the card parameter, read without a
+    /// dispatch on the expression's kind.
+    #[inline(always)]
+    fn card_operand(&self, card: &Expr, ctx: &Ctx) -> u16 {
+        if let Expr::Card = card {
+            ctx.card as u16
+        } else {
+            self.operand(card, ctx) as u16
+        }
+    }
+
     #[inline(always)]
     pub(super) fn eval_mark(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
-            Expr::Marked(card) => i64::from(marker(self.operand(card, ctx) as u16).is_some()),
+            Expr::Marked(card) => i64::from(marker(self.card_operand(card, ctx)).is_some()),
             Expr::Mine(card) => i64::from(
-                marker(self.operand(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
+                marker(self.card_operand(card, ctx)) == Some(usize::from(ctx.state.current)),
             ),
             Expr::Marks(who) => {
                 let seat = match who {

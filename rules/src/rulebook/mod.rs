@@ -7,6 +7,7 @@ mod compile;
 mod counters;
 mod explain;
 mod figures;
+mod folded;
 mod held;
 mod marks;
 mod mechanics;
@@ -79,6 +80,9 @@ pub struct Rulebook {
     by_card_shares: Vec<[usize; 8]>,
     /// Per action, which part of its guard reads the card ([`marks::GuardSplit`]).
     guard_splits: Vec<marks::GuardSplit>,
+    /// Per action, its payment's first argument by card type, when the type alone decides
+    /// it (`folded.rs`).
+    first_args: Vec<Option<Box<[i64]>>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -217,6 +221,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         explain,
         by_card_shares: Vec::new(),
         guard_splits: Vec::new(),
+        first_args: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.guard_splits = rulebook
@@ -224,5 +229,6 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .iter()
         .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
         .collect();
+    rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
     Ok(rulebook)
 }

@@ -155,7 +155,7 @@ impl Rulebook {
                     card,
                     row: -1,
                 };
-                return most.is_some_and(|most| self.operand(&pay.args[0], &ctx) <= most);
+                return most.is_some_and(|most| self.first_arg(a, &pay.args[0], &ctx) <= most);
             }
         }
         self.payable_counted(state, a, pay, card, dearest)
