@@ -37,6 +37,31 @@ impl GuardSplit {
     }
 }
 
+/// The part of an action's guard asked card by card, in the forms a listing answers
+/// without evaluating: `marked(card)`, `mine(card)`, either negated, or nothing to ask.
+#[derive(Clone, Copy)]
+enum CardTest<'e> {
+    Any,
+    Marked(bool),
+    Mine(bool),
+    Other(&'e Expr),
+}
+
+impl<'e> CardTest<'e> {
+    fn of(per_card: Option<&'e Expr>) -> CardTest<'e> {
+        let test = |e: &Expr, holds: bool| match e {
+            Expr::Marked(c) if matches!(**c, Expr::Card) => Some(CardTest::Marked(holds)),
+            Expr::Mine(c) if matches!(**c, Expr::Card) => Some(CardTest::Mine(holds)),
+            _ => None,
+        };
+        match per_card {
+            None => CardTest::Any,
+            Some(e @ Expr::Not(x)) => test(x, false).unwrap_or(CardTest::Other(e)),
+            Some(e) => test(e, true).unwrap_or(CardTest::Other(e)),
+        }
+    }
+}
+
 /// Whether an expression may read the action's card (or row); `true` for anything not
 /// known to be free of it.
 fn reads_card(e: &Expr) -> bool {
@@ -242,11 +267,50 @@ impl Rulebook {
             card: -1,
             row: -1,
         };
+        // What each action asks of a card, worked out once per listing: (action, card test,
+        // its shared dearest); an action whose card-free guard fails lists nothing.
+        let current = usize::from(state.current);
+        let plain = step.actions.len() <= 8
+            && step
+                .actions
+                .iter()
+                .all(|&a| !matches!(self.actions[a].param, Param::CardFigure { .. }));
+        let tries = plain.then(|| {
+            let mut tries = [(0, CardTest::Any, 0); 8];
+            let mut n = 0;
+            for (k, &a) in step.actions.iter().enumerate() {
+                let (free, per_card) = guards[k];
+                if free {
+                    tries[n] = (a, CardTest::of(per_card), share.map_or(k, |s| s[k]).min(7));
+                    n += 1;
+                }
+            }
+            (tries, n)
+        });
         for p in self.piles_of(zone, &ctx) {
             let cards = &state.piles[p];
             let mut seen = Seen::default();
             for (i, &c) in cards.iter().enumerate() {
                 if !seen.first(cards, i) {
+                    continue;
+                }
+                if let Some(tries) = &tries {
+                    let card = i32::from(c);
+                    for &(a, test, d) in &tries.0[..tries.1] {
+                        let holds = match test {
+                            CardTest::Any => true,
+                            CardTest::Marked(holds) => marker(c).is_some() == holds,
+                            CardTest::Mine(holds) => (marker(c) == Some(current)) == holds,
+                            CardTest::Other(e) => self.eval(e, &Ctx { card, ..ctx }) != 0,
+                        };
+                        if holds && self.payable(state, a, card, &dearest[d]) {
+                            out.push(Action {
+                                action: a as u16,
+                                arg: card,
+                                paid: None,
+                            });
+                        }
+                    }
                     continue;
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
