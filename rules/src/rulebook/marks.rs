@@ -392,6 +392,37 @@ mod tests {
     }
 
     #[test]
+    fn each_distinct_entry_is_bound_once_marked_or_not() {
+        // Unmarked types on both sides of 64, the same type under several seats' marks,
+        // a mark past the seventh seat and a marked type past 64 (searched for).
+        let mark = |seat: u16, t: u16| t | ((seat + 1) << MARK_SHIFT);
+        let cards = [
+            3,
+            mark(0, 3),
+            70,
+            mark(6, 3),
+            3,
+            mark(0, 3),
+            mark(9, 3),
+            mark(1, 70),
+            70,
+            mark(6, 3),
+            mark(9, 3),
+            mark(1, 70),
+            mark(1, 3),
+        ];
+        let mut seen = super::super::run::Seen::default();
+        for i in 0..cards.len() {
+            assert_eq!(
+                seen.first(&cards, i),
+                !cards[..i].contains(&cards[i]),
+                "entry {i}: {:#x}",
+                cards[i]
+            );
+        }
+    }
+
+    #[test]
     fn only_conjuncts_free_of_the_card_are_asked_once() {
         let unmarked = || Expr::Not(Box::new(Expr::Marked(Box::new(Expr::Card))));
         let has_marks = || bin(Op::Gt, Expr::Marks(Who::Current), Expr::Const(0));

@@ -10,7 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, NONE, Param, TYPE_MASK, Who, ZoneRef};
+use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
@@ -122,31 +122,26 @@ pub enum Event {
 }
 
 /// Which entries of a pile were met already, to bind each distinct card once: a bit per
-/// unmarked type, a search of the pile before it for marked entries.
+/// unmarked type (the first 256), and per mark of the first seven seats a bit per type of
+/// the first 64; a search of the pile before it for any other entry.
 #[derive(Default)]
-pub(super) struct Seen([u64; 4]);
+pub(super) struct Seen([u64; 4 + 7]);
 
 impl Seen {
     /// Whether `cards[i]` is the first copy of its entry in `cards`.
     #[inline]
     pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
         let c = cards[i];
-        if c < 64 {
-            // Unmarked cards of the first 64 types: one word.
-            let bit = 1u64 << c;
-            let new = self.0[0] & bit == 0;
-            self.0[0] |= bit;
-            return new;
-        }
-        match self.0.get_mut(usize::from(c / 64)) {
-            Some(word) => {
-                let bit = 1u64 << (c % 64);
-                let new = *word & bit == 0;
-                *word |= bit;
-                new
-            }
-            None => !cards[..i].contains(&c),
-        }
+        let (mark, t) = (c >> MARK_SHIFT, c & TYPE_MASK);
+        let word = match (mark, t) {
+            (0, _) => usize::from(t / 64),
+            (1..=7, 0..64) => 3 + usize::from(mark),
+            _ => return !cards[..i].contains(&c),
+        };
+        let bit = 1u64 << (t % 64);
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
     }
 }
 
