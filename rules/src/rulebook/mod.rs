@@ -8,6 +8,8 @@ mod counters;
 mod explain;
 mod figure_choice;
 mod figures;
+mod folded;
+mod held;
 mod marks;
 mod mechanics;
 mod model;
@@ -49,6 +51,9 @@ pub struct Rulebook {
     pile_zones: Vec<u16>,
     /// The zone of every pile of a game at the most players (`zone_of`: each card put asks).
     zone_by_pile: Vec<u16>,
+    /// For every pile of a game at the most players, where its counts are kept in the
+    /// state, if it keeps them (`held.rs`).
+    held_slots: Vec<u16>,
     setup: Vec<Effect>,
     steps: Vec<Step>,
     actions: Vec<Action>,
@@ -77,6 +82,9 @@ pub struct Rulebook {
     by_card_shares: Vec<[usize; 8]>,
     /// Per action, which part of its guard reads the card ([`marks::GuardSplit`]).
     guard_splits: Vec<marks::GuardSplit>,
+    /// Per action, its payment's first argument by card type, when the type alone decides
+    /// it (`folded.rs`).
+    first_args: Vec<Option<Box<[i64]>>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -178,7 +186,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             None => pile_zones[p],
             Some(q) => pile_zones[c.table_piles + q % c.seat_piles.max(1)],
         })
-        .collect();
+        .collect::<Vec<u16>>();
+    let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
     let mut rulebook = Rulebook {
         id: pack
             .lineage
@@ -197,6 +206,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         seat_piles: c.seat_piles,
         pile_zones,
         zone_by_pile,
+        held_slots,
         setup,
         steps,
         actions,
@@ -213,6 +223,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         explain,
         by_card_shares: Vec::new(),
         guard_splits: Vec::new(),
+        first_args: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.guard_splits = rulebook
@@ -220,5 +231,6 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .iter()
         .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
         .collect();
+    rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
     Ok(rulebook)
 }

@@ -662,6 +662,7 @@ impl Rulebook {
                 }
             }
         }
+        self.recount(&mut view);
         view
     }
 }
