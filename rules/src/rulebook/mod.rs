@@ -19,6 +19,7 @@ mod ring;
 mod ring_check;
 mod run;
 mod stages;
+mod supply;
 mod syntax;
 mod unions;
 mod view;
@@ -178,12 +179,20 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         })
         .collect();
     let mut rulebook = Rulebook {
-        id: pack
-            .lineage
-            .first()
-            .cloned()
-            .unwrap_or_else(|| pack.id.clone()),
-        variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        // What opens the pack again (a bundled id, a folder's path), as every rulebook
+        // names its game; a pack built in memory has no origin and goes by its lineage.
+        id: match pack.origin.game.is_empty() {
+            false => pack.origin.game.clone(),
+            true => pack
+                .lineage
+                .first()
+                .cloned()
+                .unwrap_or_else(|| pack.id.clone()),
+        },
+        variant: match pack.origin.game.is_empty() {
+            false => pack.origin.variant.clone(),
+            true => (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        },
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
         board: c.board,
         counters: c.counter_defs,
