@@ -15,6 +15,7 @@ mod params;
 mod payment;
 mod position;
 mod queries;
+mod reach;
 mod ring;
 mod ring_check;
 mod run;
@@ -96,6 +97,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         )]);
     }
     c.zones();
+    c.check_empty_sets();
     c.board = c.board();
     c.counter_defs = c.counters();
     let setup = match &rb.setup {
@@ -111,6 +113,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             .is_some_and(|p| matches!(p.meets, model::Meets::Own { .. }))
     });
     c.check_by_card(&steps, &actions);
+    c.check_reach(&actions);
     let score_scope = Scope {
         player: true,
         ..NO_SCOPE
