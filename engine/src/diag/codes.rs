@@ -416,16 +416,6 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
-        code: "too-few-seals",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "King Arthur: fewer seal colours than players, or a colour with fewer seals than each player takes",
-        fix: "add seal colours or copies, or allow fewer players",
-        no_fixture: Some(
-            "raised only by the hand-written module, which no bundled pack names any more",
-        ),
-    },
-    Code {
         code: "too-many-cards",
         severity: Error,
         group: Group::Rulebook,
