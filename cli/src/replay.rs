@@ -11,7 +11,7 @@ use grail_engine::replay::{Failure, LogEntry, ReplayFile, ReplayOptions};
 use grail_engine::seats::seat_name;
 
 use crate::exit::{CliResult, failure};
-use crate::games::{open_recorded, open_with_lineage, read_replay};
+use crate::games::{open_recorded, open_with_lineage, read_replay, write_atomic};
 use crate::render::escape;
 
 #[derive(Args, Debug)]
@@ -29,29 +29,94 @@ pub struct ReplayArgs {
     /// test pack). Default: the bundled game and variant the file names.
     #[arg(long, value_name = "DIR")]
     pub pack: Option<PathBuf>,
+    /// Rewrite the digests in the file(s) to the ones the game has now, after a change of
+    /// the state's layout: only the digest values change (with --ignore-content-hash, the
+    /// content hash too). Refused if a file fails for any other reason.
+    #[arg(long)]
+    pub rerecord: bool,
+    /// More files to re-record.
+    #[arg(requires = "rerecord", value_name = "FILE")]
+    pub more: Vec<PathBuf>,
 }
 
 pub fn run(args: ReplayArgs, content: &crate::content::Content) -> CliResult {
+    let mut stdout = std::io::stdout().lock();
+    if args.rerecord {
+        for path in std::iter::once(&args.file).chain(&args.more) {
+            let file = read_replay(path)?;
+            let game = open_game(path, &file, &args, content)?;
+            rerecord(game.as_ref(), path, &file, &args, &mut stdout)?;
+        }
+        return Ok(());
+    }
     let file = read_replay(&args.file)?;
-    let game = match &args.pack {
+    let game = open_game(&args.file, &file, &args, content)?;
+    replay(game.as_ref(), &file, &args, &mut stdout)
+}
+
+/// The game a replay file at `path` is for: the pack given with `--pack`, else the one it
+/// names.
+fn open_game(
+    path: &Path,
+    file: &ReplayFile,
+    args: &ReplayArgs,
+    content: &crate::content::Content,
+) -> Result<Box<dyn DynGame>, crate::exit::CliError> {
+    match &args.pack {
         Some(dir) => {
             // `./` keeps a bare folder name from being read as a bundled game id.
             let (game, lineage) =
                 open_with_lineage(content, &Path::new(".").join(dir).to_string_lossy(), None)?;
-            check_pack_game(&args.file, &file.replay.game, dir, &lineage)?;
-            game
+            check_pack_game(path, &file.replay.game, dir, &lineage)?;
+            Ok(game)
         }
         None => {
-            check_recorded_game(
-                &args.file,
-                &file.replay.game,
-                file.replay.variant.as_deref(),
-            )?;
-            open_recorded(content, &file.replay.game, file.replay.variant.as_deref())?
+            check_recorded_game(path, &file.replay.game, file.replay.variant.as_deref())?;
+            open_recorded(content, &file.replay.game, file.replay.variant.as_deref())
         }
+    }
+}
+
+/// `grail replay --rerecord`: rewrites the file's stale digests in place, or refuses (the
+/// file unchanged) when it fails for another reason.
+pub fn rerecord(
+    game: &dyn DynGame,
+    path: &Path,
+    file: &ReplayFile,
+    args: &ReplayArgs,
+    out: &mut dyn Write,
+) -> CliResult {
+    let options = ReplayOptions {
+        verify: args.verify,
+        ignore_content_hash: args.ignore_content_hash,
+        pack_chosen: args.pack.is_some(),
     };
-    let mut stdout = std::io::stdout().lock();
-    replay(game.as_ref(), &file, &args, &mut stdout)
+    let done = game
+        .rerecord(file, options)
+        .map_err(|f| failure("replay-failed", locate(path, &f)))?;
+    if done.digests == 0 && !done.content_hash {
+        writeln!(out, "{}: every digest holds; unchanged", path.display())?;
+        return Ok(());
+    }
+    write_atomic(path, &done.text).map_err(|e| {
+        failure(
+            "cannot-write",
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })?;
+    let hash = if done.content_hash {
+        " and the content hash"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "{}: re-recorded {} digest{}{hash}",
+        path.display(),
+        done.digests,
+        if done.digests == 1 { "" } else { "s" }
+    )?;
+    Ok(())
 }
 
 /// A replay or save names its game by a bundled id, or, for a pack that is not bundled, by

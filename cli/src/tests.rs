@@ -213,6 +213,8 @@ fn replay_args(file: &std::path::Path, verify: bool) -> replay::ReplayArgs {
         verify,
         ignore_content_hash: false,
         pack: None,
+        rerecord: false,
+        more: Vec::new(),
     }
 }
 
@@ -414,6 +416,73 @@ fn a_failing_script_is_reported_and_exits_1() {
     );
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("   1. P1 draw"), "{out}");
+}
+
+/// `grail replay --rerecord`: a stale digest is rewritten in place, the rest of the file
+/// byte for byte as written; a script that fails otherwise is refused and left unchanged.
+#[test]
+fn rerecord_rewrites_stale_digests_and_refuses_a_failing_script() {
+    let dir = scratch("rerecord");
+    let path = dir.join("script.ron");
+    let script = |digest: &str, score: &str| {
+        format!(
+            "// kept as written\n(\n    game: \"toy\", players: 2,\n    seed: 1,\n    steps: [\n        \
+             Move(\"draw\", \"{digest}\"), // the first move\n        Expect(\"score P1\", \"{score}\"),\n    ],\n)\n"
+        )
+    };
+    let game = toy();
+    let mut m = game
+        .new_match(grail_engine::game::Setup::new(2, 1))
+        .unwrap();
+    let digest = m.play_text("draw").unwrap().digest;
+    let score = m.inspect("score P1").unwrap();
+    let args = replay::ReplayArgs {
+        rerecord: true,
+        ..replay_args(&path, false)
+    };
+    let run = |out: &mut Vec<u8>| {
+        let file = read_replay(&path).unwrap();
+        replay::rerecord(game.as_ref(), &path, &file, &args, out)
+    };
+
+    std::fs::write(&path, script("0badd1ge", &score)).unwrap();
+    let mut out = Vec::new();
+    run(&mut out).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        script(&digest, &score)
+    );
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!("{}: re-recorded 1 digest\n", path.display())
+    );
+    let mut out = Vec::new();
+    run(&mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().ends_with("unchanged\n"));
+
+    let failing = script("0badd1ge", "99");
+    std::fs::write(&path, &failing).unwrap();
+    let error = run(&mut Vec::new()).unwrap_err();
+    assert_eq!(error.exit_code(), 1);
+    assert!(
+        error.to_text().starts_with(&format!(
+            "error[replay-failed]: {}:7:9: step 2",
+            path.display()
+        )),
+        "{}",
+        error.to_text()
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), failing);
+}
+
+#[test]
+fn rerecord_takes_several_files_and_more_files_only_with_it() {
+    let Command::Replay(args) = parse(&["replay", "--rerecord", "a.ron", "b.ron", "c.ron"]) else {
+        unreachable!()
+    };
+    assert_eq!(args.file, PathBuf::from("a.ron"));
+    assert_eq!(args.more, [PathBuf::from("b.ron"), PathBuf::from("c.ron")]);
+    assert!(Cli::try_parse_from(["grail", "replay", "a.ron", "b.ron"]).is_err());
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::ops::RangeInclusive;
 use crate::agent::{self, AgentKind, BuiltinAgent};
 use crate::game::{Outcome, Rules, Seat, Setup};
 use crate::play::{Match, PlayError, Played};
-use crate::replay::{self, Failure, Replay, ReplayFile, ReplayOptions, ReplayRun};
+use crate::replay::{self, Failure, Replay, ReplayFile, ReplayOptions, ReplayRun, Rerecorded};
 use crate::sim::{self, Report, SimConfig, SimError, SimHooks};
 
 /// A game loaded from its content pack.
@@ -31,6 +31,12 @@ pub trait DynGame: Send + Sync {
     ) -> Result<Box<dyn DynMatch + '_>, Box<Failure>>;
     fn simulate(&self, config: &SimConfig, hooks: SimHooks<'_>) -> Result<Report, SimError>;
     fn replay(&self, file: &ReplayFile, options: ReplayOptions) -> ReplayRun;
+    /// The file's text with its digests re-recorded ([`replay::rerecord`]).
+    fn rerecord(
+        &self,
+        file: &ReplayFile,
+        options: ReplayOptions,
+    ) -> Result<Rerecorded, Box<Failure>>;
 }
 
 /// One game under way. Seats are 0-based here; the command line shows them 1-based.
@@ -148,6 +154,13 @@ impl<R: Rules + 'static> DynGame for LoadedGame<R> {
     }
     fn replay(&self, file: &ReplayFile, options: ReplayOptions) -> ReplayRun {
         replay::run(&self.rules, self.content_hash.as_deref(), file, options)
+    }
+    fn rerecord(
+        &self,
+        file: &ReplayFile,
+        options: ReplayOptions,
+    ) -> Result<Rerecorded, Box<Failure>> {
+        replay::rerecord(&self.rules, self.content_hash.as_deref(), file, options)
     }
 }
 

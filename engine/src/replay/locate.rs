@@ -1,9 +1,12 @@
-//! Where each step of a replay file starts, so an error about step 7 can point at its line.
+//! Where each step of a replay file starts, so an error about step 7 can point at its line,
+//! and where its digest is written, so a re-recording can rewrite just that.
 //!
 //! A small RON tokenizer that understands just enough (strings, raw strings, characters,
 //! nested comments, brackets) to find the top-level `steps: [ ... ]` list and the start of
 //! each element. It never fails: on text it cannot follow it finds fewer steps, and the
 //! error is then reported without a position.
+
+use std::ops::Range;
 
 /// Byte offset of each element of the top-level `steps` list, in order.
 pub fn step_offsets(src: &str) -> Vec<usize> {
@@ -65,6 +68,55 @@ pub fn field_offset(src: &str, name: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// For each element of the top-level `steps` list (as [`step_offsets`] finds them), the
+/// bytes of its digest when it is written `Move("…", "digest")` with plain strings: what a
+/// re-recording rewrites. `None` for every other step.
+pub fn move_digest_spans(src: &str) -> Vec<Option<Range<usize>>> {
+    let b = src.as_bytes();
+    let tokens = tokenize(b);
+    step_offsets(src)
+        .into_iter()
+        .map(|offset| {
+            let i = tokens.partition_point(|&(_, start)| start < offset);
+            match tokens.get(i..i + 6)? {
+                [
+                    (Tok::Ident(end), _),
+                    (Tok::Open, _),
+                    (Tok::Other, first),
+                    (Tok::Comma, _),
+                    (Tok::Other, digest),
+                    (Tok::Close, _),
+                ] if &src[offset..*end] == "Move" => {
+                    plain_string(b, *first)?;
+                    plain_string(b, *digest)
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The bytes inside the quotes of the top-level field `name: "…"`, if it is a plain string.
+pub fn field_string_span(src: &str, name: &str) -> Option<Range<usize>> {
+    let b = src.as_bytes();
+    let tokens = tokenize(b);
+    let at = field_offset(src, name)?;
+    let i = tokens.partition_point(|&(_, start)| start < at);
+    match tokens.get(i + 1..i + 3)? {
+        [(Tok::Colon, _), (Tok::Other, start)] => plain_string(b, *start),
+        _ => None,
+    }
+}
+
+/// The bytes inside a terminated string literal `"…"` starting at `start`.
+fn plain_string(b: &[u8], start: usize) -> Option<Range<usize>> {
+    if b.get(start) != Some(&b'"') {
+        return None;
+    }
+    let end = skip_string(b, start + 1);
+    (end >= start + 2 && end <= b.len() && b[end - 1] == b'"').then(|| start + 1..end - 1)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,5 +289,27 @@ mod tests {
             let _ = step_offsets(src);
         }
         assert_eq!(step_offsets("(steps: [a, b])"), vec![9, 12]);
+    }
+
+    #[test]
+    fn finds_the_digest_of_each_move_and_only_of_moves() {
+        let src = r#"(
+    content_hash: "c0ffee", // "decoy"
+    steps: [
+        Move("draw", "0a1b2c3d"), /* Move("x", "ffffffff") */
+        Play("draw"),
+        Move(r"raw", "00000001"),
+        Move("cut", "0000
+"#;
+        let spans = move_digest_spans(src);
+        let texts: Vec<Option<&str>> = spans.iter().map(|s| s.clone().map(|s| &src[s])).collect();
+        assert_eq!(texts, vec![Some("0a1b2c3d"), None, None, None]);
+        let hash = field_string_span(src, "content_hash").unwrap();
+        assert_eq!(&src[hash], "c0ffee");
+        assert_eq!(field_string_span(src, "steps"), None);
+        for cut in 0..src.len() {
+            let _ = move_digest_spans(&src[..cut]);
+            let _ = field_string_span(&src[..cut], "content_hash");
+        }
     }
 }

@@ -31,8 +31,10 @@
 //! [`Failure`]) that name the step and, where the step can be found in the text, its line.
 
 mod locate;
+mod rerecord;
 mod run;
 
+pub use rerecord::{Rerecorded, rerecord};
 pub use run::{Failure, LogEntry, Problem, ReplayOptions, ReplayRun, resume, run};
 
 use std::collections::BTreeMap;

@@ -105,6 +105,8 @@ pub enum Problem {
     },
     /// `--verify`: the file does not say how the game ended.
     NoEnd,
+    /// Re-recording: a digest to rewrite cannot be found in the file's text.
+    Unlocated,
 }
 
 impl fmt::Display for Problem {
@@ -166,6 +168,10 @@ impl fmt::Display for Problem {
                 f,
                 "the game ended with {field} {actual}, expected {expected}"
             ),
+            Problem::Unlocated => f.write_str(
+                "cannot find the recorded digest in the file's text to rewrite it (a save still \
+                 being written, or a step not written as `Move(\"move\", \"digest\")`)",
+            ),
             Problem::NoEnd => f.write_str(
                 "the replay does not record how the game ended (no End step), so it cannot be \
                  verified",
@@ -198,7 +204,7 @@ pub fn run<R: Rules>(
     file: &ReplayFile,
     options: ReplayOptions,
 ) -> ReplayRun {
-    run_to_match(rules, content_hash, file, options).1
+    run_to_match(rules, content_hash, file, options, None).1
 }
 
 /// Plays a saved game back to where it stopped, checking it as [`run`] does, and hands
@@ -214,17 +220,20 @@ pub fn resume<'r, R: Rules>(
         ignore_content_hash,
         pack_chosen: false,
     };
-    match run_to_match(rules, content_hash, file, options) {
+    match run_to_match(rules, content_hash, file, options, None) {
         (Some(m), run) if run.failure.is_none() => Ok(m),
         (_, run) => Err(Box::new(run.failure.expect("no match only on failure"))),
     }
 }
 
-fn run_to_match<'r, R: Rules>(
+/// With `stale`, a recorded digest that differs does not fail its step: the step's index
+/// and the digest the game has there are collected instead (see [`super::rerecord`]).
+pub(super) fn run_to_match<'r, R: Rules>(
     rules: &'r R,
     content_hash: Option<&str>,
     file: &ReplayFile,
     options: ReplayOptions,
+    mut stale: Option<&mut Vec<(usize, String)>>,
 ) -> (Option<Match<'r, R>>, ReplayRun) {
     let mut run = ReplayRun {
         log: Vec::new(),
@@ -301,6 +310,11 @@ fn run_to_match<'r, R: Rules>(
         let number = index + 1;
         match check_step(&mut m, step, number, &mut run.log) {
             Ok(is_end) => saw_end |= is_end,
+            Err(Problem::Digest { actual, .. }) if stale.is_some() => {
+                if let Some(stale) = stale.as_deref_mut() {
+                    stale.push((index, actual));
+                }
+            }
             Err(problem) => {
                 run.failure = Some(Failure {
                     step: Some(number),

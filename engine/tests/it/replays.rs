@@ -1,6 +1,6 @@
 use grail_engine::agent::AgentKind;
 use grail_engine::replay::{
-    Failure, FileError, Problem, Replay, ReplayFile, ReplayOptions, Step, run,
+    Failure, FileError, Problem, Replay, ReplayFile, ReplayOptions, Step, rerecord, run,
 };
 use proptest::prelude::*;
 
@@ -140,6 +140,97 @@ fn content_hash_and_game_must_match_unless_told() {
             loaded: "toy".into()
         }
     );
+}
+
+/// The recorded game with every `Move` digest replaced, a comment added and the fields
+/// spaced otherwise than `to_ron` writes them, and the digests it had.
+fn stale_copy(seed: u64) -> (String, String, usize) {
+    let text = recorded(seed);
+    let file = ReplayFile::parse(&text).unwrap();
+    let mut stale = text.replacen("(\n", "( // kept as written\n", 1);
+    stale = stale.replace("    seed:", "    seed:   ");
+    let mut moves = 0;
+    for step in &file.replay.steps {
+        if let Step::Move(_, digest) = step {
+            stale = stale.replacen(&format!("\"{digest}\")"), "\"0000stale\")", 1);
+            moves += 1;
+        }
+    }
+    let expected = text
+        .replacen("(\n", "( // kept as written\n", 1)
+        .replace("    seed:", "    seed:   ");
+    (stale, expected, moves)
+}
+
+#[test]
+fn rerecording_rewrites_only_the_stale_digests() {
+    let (stale, expected, moves) = stale_copy(26);
+    assert!(run_text(&stale, VERIFY).is_err());
+    let file = ReplayFile::parse(&stale).unwrap();
+    let done = rerecord(&Toy, Some(HASH), &file, VERIFY).unwrap();
+    assert_eq!((done.digests, done.content_hash), (moves, false));
+    // Byte for byte the file as written, with the digests the game has.
+    assert_eq!(done.text, expected);
+    run_text(&done.text, VERIFY).unwrap();
+    // Nothing stale: nothing changes.
+    let again = rerecord(
+        &Toy,
+        Some(HASH),
+        &ReplayFile::parse(&expected).unwrap(),
+        VERIFY,
+    );
+    assert_eq!(again.unwrap().digests, 0);
+}
+
+#[test]
+fn rerecording_refuses_a_game_that_fails_otherwise() {
+    let (stale, _, _) = stale_copy(27);
+    let file = ReplayFile::parse(&stale).unwrap();
+    // A move that is not legal any more.
+    let index = file
+        .replay
+        .steps
+        .iter()
+        .position(|s| matches!(s, Step::Move(m, _) if m == "draw"))
+        .unwrap();
+    let broken = stale.replacen("Move(\"draw\"", "Move(\"bank v9\"", 1);
+    let failure = rerecord(
+        &Toy,
+        Some(HASH),
+        &ReplayFile::parse(&broken).unwrap(),
+        VERIFY,
+    )
+    .unwrap_err();
+    assert_eq!(failure.step, Some(index + 1));
+    assert!(matches!(failure.problem, Problem::Move { .. }));
+    // Another ending.
+    let ending = stale.replacen("winners: [", "winners: [\"P9\", ", 1);
+    let failure = rerecord(
+        &Toy,
+        Some(HASH),
+        &ReplayFile::parse(&ending).unwrap(),
+        VERIFY,
+    )
+    .unwrap_err();
+    assert!(matches!(failure.problem, Problem::End { .. }), "{failure}");
+    // Other content: refused, unless told; then the hash is re-recorded as well.
+    let other = stale.replace(HASH, "beef");
+    let file = ReplayFile::parse(&other).unwrap();
+    let failure = rerecord(&Toy, Some(HASH), &file, VERIFY).unwrap_err();
+    assert!(matches!(failure.problem, Problem::ContentHash { .. }));
+    let ignore = ReplayOptions {
+        ignore_content_hash: true,
+        ..VERIFY
+    };
+    let done = rerecord(&Toy, Some(HASH), &file, ignore).unwrap();
+    assert!(done.content_hash);
+    run_text(&done.text, VERIFY).unwrap();
+    // A stale digest written in a form it cannot rewrite in place.
+    let odd = stale.replacen("\"0000stale\")", "\"0000stale\",)", 1);
+    let failure =
+        rerecord(&Toy, Some(HASH), &ReplayFile::parse(&odd).unwrap(), VERIFY).unwrap_err();
+    assert_eq!(failure.problem, Problem::Unlocated);
+    assert!(failure.position.is_some());
 }
 
 const SCRIPT: &str = r#"// P1 is dealt v3 v1, P2 v3 v4, P3 v6 v6.

@@ -803,6 +803,7 @@ impl<'p> Compiler<'p> {
                         );
                         return None;
                     }
+                    self.check_deal(&count, &from, s, &line.span);
                     self.same_set(from.zone, target.zone, s, &line.span)
                         .then_some(Effect::Deal {
                             count,

@@ -18,10 +18,12 @@ mod params;
 mod payment;
 mod position;
 mod queries;
+mod reach;
 mod ring;
 mod ring_check;
 mod run;
 mod stages;
+mod supply;
 mod syntax;
 mod texts;
 mod unions;
@@ -105,6 +107,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         )]);
     }
     c.zones();
+    c.check_empty_sets();
     c.board = c.board();
     c.counter_defs = c.counters();
     let setup = match &rb.setup {
@@ -120,6 +123,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             .is_some_and(|p| matches!(p.meets, model::Meets::Own { .. }))
     });
     c.check_by_card(&steps, &actions);
+    c.check_reach(&actions);
     let score_scope = Scope {
         player: true,
         ..NO_SCOPE
@@ -189,12 +193,20 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .collect::<Vec<u16>>();
     let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
     let mut rulebook = Rulebook {
-        id: pack
-            .lineage
-            .first()
-            .cloned()
-            .unwrap_or_else(|| pack.id.clone()),
-        variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        // What opens the pack again (a bundled id, a folder's path), as every rulebook
+        // names its game; a pack built in memory has no origin and goes by its lineage.
+        id: match pack.origin.game.is_empty() {
+            false => pack.origin.game.clone(),
+            true => pack
+                .lineage
+                .first()
+                .cloned()
+                .unwrap_or_else(|| pack.id.clone()),
+        },
+        variant: match pack.origin.game.is_empty() {
+            false => pack.origin.variant.clone(),
+            true => (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        },
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
         board: c.board,
         counters: c.counter_defs,
