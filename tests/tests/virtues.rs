@@ -512,3 +512,53 @@ fn jousts_fought_are_counted_for_challenges_and_disputed_splits() {
         "no joust over a reward split in 80 random games"
     );
 }
+
+/// Issue 17, part 6 (cont. 3): F lets a knight "pray for a knight currently on a quest"; the
+/// quest's reward brings the kingdom honor, which a greedy knight wants while it plays for
+/// Camelot. So greedy knights sometimes pray for another knight on a quest rather than for
+/// themselves. (The bot used to weigh only its own cards, and never did.)
+#[test]
+fn greedy_knights_pray_for_knights_on_quests() {
+    let rules = rules();
+    let (mut for_others, mut could) = (0, 0);
+    for players in [3, 4] {
+        for seed in 300..330 {
+            let mut state = rules.setup(&Setup::new(players, seed)).expect("setup");
+            let mut agents: Vec<GreedyAgent<Virtues>> = (0..players)
+                .map(|s| GreedyAgent::new(seed * 31 + s as u64))
+                .collect();
+            let mut observer = Observer::new(GameRng::new(seed ^ 0xABCD));
+            let mut legal = Vec::new();
+            while let Some(seat) = rules.to_move(&state) {
+                rules.legal_actions(&state, &mut legal);
+                let i = decide(
+                    &rules,
+                    &state,
+                    seat,
+                    &legal,
+                    &mut agents[seat],
+                    &mut observer,
+                );
+                let chosen = rules.format_action(&state, &legal[i]);
+                if legal
+                    .iter()
+                    .any(|a| rules.format_action(&state, a).starts_with("pray for "))
+                {
+                    could += 1;
+                    if chosen.starts_with("pray for ") {
+                        for_others += 1;
+                    }
+                }
+                rules.apply(&mut state, &legal[i], &mut Vec::new());
+            }
+        }
+    }
+    assert!(
+        could >= 50,
+        "too few chances to pray for a knight seen ({could})"
+    );
+    assert!(
+        for_others >= 10,
+        "greedy knights prayed for another knight {for_others} times of {could} chances"
+    );
+}
