@@ -254,8 +254,8 @@ impl Virtues {
     }
 
     /// The Honor cards the quests other knights are on may bring the kingdom, each as likely
-    /// as their cards (as far as `me` can tell) come close to it: why a knight prays for
-    /// another on a quest.
+    /// as their cards (as far as `me` can tell) come close to it. (Too small, so far, to make
+    /// a knight pray for another: docs/rules/virtues.md, part 6 cont. 3.)
     fn fellows_prospects(&self, state: &State, me: Seat) -> f64 {
         let king = self.king(state);
         let mut honors = 0.0;
