@@ -266,6 +266,11 @@ pub const VIRTUES: RulesSpec = RulesSpec {
             doc: "greedy bot: share of a quest's reward it counts per card it lacks less",
         },
         ParamSpec {
+            name: "bot_other_quests_pct",
+            kind: ParamKind::Int { min: 0, max: 1000 },
+            doc: "greedy bot: share of the prospect of quests in reach other than its best one",
+        },
+        ParamSpec {
             name: "bot_win_pct",
             kind: ParamKind::Int { min: 0, max: 1000 },
             doc: "greedy bot: how much its estimated share of a win counts (100: a win is 100 points)",
