@@ -24,6 +24,7 @@ mod syntax;
 mod texts;
 mod unions;
 mod view;
+mod worth;
 
 use grail_engine::diag::Diagnostic;
 use grail_schema::Pack;
@@ -59,7 +60,7 @@ pub struct Rulebook {
     now_reason: String,
     tiebreak: Option<Expr>,
     score: Expr,
-    worth: Option<Expr>,
+    worth: Option<worth::Worth>,
     turn_limit: u32,
     /// What the terminal says beyond the moves (`explain.rs`).
     explain: explain::Explain,
@@ -146,10 +147,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         ),
         None => (None, String::new(), None),
     };
-    let worth = rb
-        .bot
-        .as_ref()
-        .and_then(|b| c.expression(&b.worth, score_scope, false));
+    let worth = rb.bot.as_ref().and_then(|b| c.worth(&b.worth, score_scope));
     let turn_limit = pack
         .param("turn_limit")
         .ok()
