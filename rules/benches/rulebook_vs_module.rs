@@ -1,8 +1,8 @@
-//! King Arthur played by the generic rulebook (its description in `content/king-arthur/`)
-//! beside the hand-written module it replaces, in one run, one thread:
-//! `cargo bench -p grail-rules --bench rulebook_vs_module`. Each sample plays 1,000
-//! 4-player basic games with random bots through the simulation loop: games/s is 1,000
-//! divided by the time shown.
+//! King Arthur and Artus played by the generic rulebook (their descriptions in `content/`)
+//! beside the hand-written modules they replace, in one run, one thread:
+//! `cargo bench -p grail-rules --bench rulebook_vs_module` (`-- artus` for Artus alone).
+//! Each sample plays 1,000 4-player games with random bots through the simulation loop
+//! (King Arthur basic and seals, Artus advanced): games/s is 1,000 divided by the time shown.
 
 use std::path::Path;
 
@@ -16,17 +16,24 @@ fn main() {
 }
 
 fn pack(variant: Option<&str>) -> Pack {
+    game_pack("king-arthur", variant)
+}
+
+fn game_pack(game: &str, variant: Option<&str>) -> Pack {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
     let loaded = Loader::new(&Disk)
         .with_content(&content)
         .with_rules(grail_rules::catalog())
-        .load_game("king-arthur", variant);
+        .load_game(game, variant);
     loaded.pack.expect("the bundled pack loads")
 }
 
 /// The same pack, played by the generic rulebook.
 fn rulebook(variant: Option<&str>) -> grail_rules::rulebook::Rulebook {
-    let mut pack = pack(variant);
+    as_rulebook(pack(variant))
+}
+
+fn as_rulebook(mut pack: Pack) -> grail_rules::rulebook::Rulebook {
     pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
     grail_rules::rulebook::compile(&pack).expect("the description compiles")
 }
@@ -64,4 +71,21 @@ fn module_seals_random_4p_1000(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 10)]
 fn rulebook_seals_random_4p_1000(bencher: divan::Bencher) {
     playouts(bencher, &rulebook(Some("seals")), 4, 1000);
+}
+
+#[divan::bench(sample_count = 10)]
+fn artus_advanced_module_random_4p_1000(bencher: divan::Bencher) {
+    let pack = game_pack("artus", Some("advanced"));
+    let rules = grail_rules::artus::compile(&pack).expect("the module builds");
+    playouts(bencher, &rules, 4, 1000);
+}
+
+#[divan::bench(sample_count = 10)]
+fn artus_advanced_rulebook_random_4p_1000(bencher: divan::Bencher) {
+    playouts(
+        bencher,
+        &as_rulebook(game_pack("artus", Some("advanced"))),
+        4,
+        1000,
+    );
 }
