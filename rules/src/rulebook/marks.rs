@@ -237,6 +237,9 @@ impl Rulebook {
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
                     if let Param::CardFigure { refs, steps, .. } = &self.actions[a].param {
+                        if !self.card_allows(state, a, i32::from(c)) {
+                            continue;
+                        }
                         self.figure_bindings(state, refs, steps, |fa| {
                             let arg = super::params::CardFigureArg::pack(i32::from(c), fa);
                             if self.holds_with(state, a, i32::from(c), fa) {

@@ -20,8 +20,10 @@
 
 use super::Rulebook;
 use super::compile::Compiler;
-use super::model::{Param, ZoneRef};
+use super::counters::CounterExpr;
+use super::model::{Expr, Param, ZoneRef};
 use super::run::{Ctx, State};
+use super::syntax::Op;
 use grail_schema::model::ActionDef;
 
 /// A card entry and a packed figure in one action argument.
@@ -137,6 +139,25 @@ impl Rulebook {
         }
     }
 
+    /// Whether the part of action `a`'s guard that reads neither figure nor distance
+    /// ([`card_only_part`]) holds for a card: when it does not, no figure of the card is.
+    pub(super) fn card_allows(&self, state: &State, a: usize, card: i32) -> bool {
+        let Some(part) = self.actions[a]
+            .guard
+            .as_ref()
+            .and_then(|g| card_only_part(&g.expr))
+        else {
+            return true;
+        };
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        };
+        self.eval(part, &ctx) != 0
+    }
+
     /// Whether action `a`'s guard holds for a card and a packed figure (such an action costs
     /// no payment).
     pub(super) fn holds_with(&self, state: &State, a: usize, card: i32, figure: i32) -> bool {
@@ -209,6 +230,51 @@ impl Rulebook {
             ));
         }
         Ok(CardFigureArg::pack(t as i32, fa))
+    }
+}
+
+/// The left conjuncts of a guard `a and b and …` up to the first that reads the figure or
+/// its distance (`step(play) and moves_knight(card) = 1` of Artus' `march`): asked once per
+/// card, so a card that moves no figure of the action's kind is not asked figure by figure,
+/// distance by distance. `None` when the first conjunct already reads the figure.
+fn card_only_part(guard: &Expr) -> Option<&Expr> {
+    let mut e = guard;
+    loop {
+        if !reads_figure(e) {
+            return Some(e);
+        }
+        match e {
+            Expr::Bin(Op::And, left, _) => e = left,
+            _ => return None,
+        }
+    }
+}
+
+/// Whether an expression may read the figure parameter or its distance (they travel in the
+/// row's slot); `true` for anything not known to be free of them.
+fn reads_figure(e: &Expr) -> bool {
+    let by_row = |z: &ZoneRef| z.row.is_some();
+    match e {
+        Expr::Const(_)
+        | Expr::Card
+        | Expr::Done(_)
+        | Expr::ActionCard(_)
+        | Expr::Paying(_)
+        | Expr::Marks(_)
+        | Expr::Counter(
+            CounterExpr::AtStep(_)
+            | CounterExpr::Players
+            | CounterExpr::Turn
+            | CounterExpr::Taken
+            | CounterExpr::Over,
+        ) => false,
+        Expr::Attr { card, .. } => reads_figure(card),
+        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => by_row(z),
+        Expr::Sum { zone, .. } | Expr::Last { zone, .. } => by_row(zone),
+        Expr::Not(x) => reads_figure(x),
+        Expr::Bin(_, l, r) => reads_figure(l) || reads_figure(r),
+        Expr::If(c, a, b) => reads_figure(c) || reads_figure(a) || reads_figure(b),
+        _ => true,
     }
 }
 
