@@ -78,6 +78,8 @@ pub struct Rulebook {
     by_card_shares: Vec<[usize; 8]>,
     /// Per action, which part of its guard reads the card ([`marks::GuardSplit`]).
     guard_splits: Vec<marks::GuardSplit>,
+    /// Per action, which conjuncts of its guard read its figure and distance (`params.rs`).
+    conjuncts: Vec<params::Conjuncts>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -211,8 +213,14 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         explain,
         by_card_shares: Vec::new(),
         guard_splits: Vec::new(),
+        conjuncts: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
+    rulebook.conjuncts = rulebook
+        .actions
+        .iter()
+        .map(|a| params::Conjuncts::of(a.guard.as_ref().map(|g| &g.expr)))
+        .collect();
     rulebook.guard_splits = rulebook
         .actions
         .iter()
