@@ -1,8 +1,9 @@
-//! King Arthur played by the generic rulebook (its description in `content/king-arthur/`),
-//! one thread: `cargo bench -p grail-rules --bench rulebook_vs_module`. Each sample plays
-//! 1,000 4-player games with random bots through the simulation loop: games/s is 1,000
-//! divided by the time shown. The hand-written module it was measured against is deleted
-//! (BENCHMARKS.md keeps the side-by-side figures).
+//! King Arthur played by the generic rulebook (its description in `content/king-arthur/`;
+//! the hand-written module it was measured against is deleted, BENCHMARKS.md keeps the
+//! side-by-side figures), and Artus advanced by the rulebook beside its hand-written module,
+//! one thread: `cargo bench -p grail-rules --bench rulebook_vs_module` (`-- artus` for Artus
+//! alone). Each sample plays 1,000 4-player games with random bots through the simulation
+//! loop: games/s is 1,000 divided by the time shown.
 
 use std::path::Path;
 
@@ -15,17 +16,19 @@ fn main() {
     divan::main();
 }
 
-fn pack(variant: Option<&str>) -> Pack {
+fn game_pack(game: &str, variant: Option<&str>) -> Pack {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
     let loaded = Loader::new(&Disk)
         .with_content(&content)
         .with_rules(grail_rules::catalog())
-        .load_game("king-arthur", variant);
+        .load_game(game, variant);
     loaded.pack.expect("the bundled pack loads")
 }
 
-fn rulebook(variant: Option<&str>) -> grail_rules::rulebook::Rulebook {
-    grail_rules::rulebook::compile(&pack(variant)).expect("the description compiles")
+/// The pack played by the generic rulebook (whatever module it names).
+fn as_rulebook(mut pack: Pack) -> grail_rules::rulebook::Rulebook {
+    pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
+    grail_rules::rulebook::compile(&pack).expect("the description compiles")
 }
 
 fn playouts<R: Rules>(bencher: divan::Bencher, rules: &R, players: usize, games: u64) {
@@ -43,10 +46,29 @@ fn playouts<R: Rules>(bencher: divan::Bencher, rules: &R, players: usize, games:
 
 #[divan::bench(sample_count = 10)]
 fn rulebook_random_4p_1000(bencher: divan::Bencher) {
-    playouts(bencher, &rulebook(None), 4, 1000);
+    playouts(
+        bencher,
+        &as_rulebook(game_pack("king-arthur", None)),
+        4,
+        1000,
+    );
 }
 
 #[divan::bench(sample_count = 10)]
 fn rulebook_seals_random_4p_1000(bencher: divan::Bencher) {
-    playouts(bencher, &rulebook(Some("seals")), 4, 1000);
+    let pack = game_pack("king-arthur", Some("seals"));
+    playouts(bencher, &as_rulebook(pack), 4, 1000);
+}
+
+#[divan::bench(sample_count = 10)]
+fn artus_advanced_module_random_4p_1000(bencher: divan::Bencher) {
+    let pack = game_pack("artus", Some("advanced"));
+    let rules = grail_rules::artus::compile(&pack).expect("the module builds");
+    playouts(bencher, &rules, 4, 1000);
+}
+
+#[divan::bench(sample_count = 10)]
+fn artus_advanced_rulebook_random_4p_1000(bencher: divan::Bencher) {
+    let pack = game_pack("artus", Some("advanced"));
+    playouts(bencher, &as_rulebook(pack), 4, 1000);
 }

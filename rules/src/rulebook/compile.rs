@@ -535,10 +535,16 @@ impl<'p> Compiler<'p> {
                 let e = self.typed(inner, s, scope, Kind::Bool)?;
                 Some((Expr::Not(Box::new(e)), Kind::Bool))
             }
+            Ast::Bin(Op::Div, ..) => {
+                let msg = "`/` divides exactly, in real numbers: only the arithmetic of `[bot] worth` may; in whole numbers write `div(a, b)`".into();
+                let span = at(self);
+                self.error("invalid-expression", msg, &s.loc, span);
+                None
+            }
             Ast::Bin(op, l, r) => {
                 let (operand, result) = match op {
                     Op::And | Op::Or => (Some(Kind::Bool), Kind::Bool),
-                    Op::Add | Op::Sub | Op::Mul => (Some(Kind::Int), Kind::Int),
+                    Op::Add | Op::Sub | Op::Mul | Op::Div => (Some(Kind::Int), Kind::Int),
                     Op::Lt | Op::Le | Op::Gt | Op::Ge => (Some(Kind::Int), Kind::Bool),
                     Op::Eq | Op::Ne => (None, Kind::Bool),
                 };

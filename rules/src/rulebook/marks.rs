@@ -315,9 +315,16 @@ impl Rulebook {
                 }
                 for (k, &a) in step.actions.iter().enumerate() {
                     if let Param::CardFigure { refs, steps, .. } = &self.actions[a].param {
+                        let distances = self.card_distances(state, a, i32::from(c), steps);
+                        if !distances.any() {
+                            continue;
+                        }
                         self.figure_bindings(state, refs, steps, |fa| {
                             let arg = super::params::CardFigureArg::pack(i32::from(c), fa);
-                            if self.holds_with(state, a, i32::from(c), fa) {
+                            let n = super::ring::FigureArg::steps(fa) as i8;
+                            if (steps.is_empty() || distances.allows(n))
+                                && self.holds_with(state, a, i32::from(c), fa)
+                            {
                                 out.push(Action {
                                     action: a as u16,
                                     arg,

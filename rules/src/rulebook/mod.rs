@@ -28,6 +28,7 @@ mod syntax;
 mod texts;
 mod unions;
 mod view;
+mod worth;
 
 use grail_engine::diag::Diagnostic;
 use grail_schema::Pack;
@@ -66,7 +67,7 @@ pub struct Rulebook {
     now_reason: String,
     tiebreak: Option<Expr>,
     score: Expr,
-    worth: Option<Expr>,
+    worth: Option<worth::Worth>,
     turn_limit: u32,
     /// What the terminal says beyond the moves (`explain.rs`).
     explain: explain::Explain,
@@ -87,6 +88,8 @@ pub struct Rulebook {
     /// Per action, its payment's first argument by card type, when the type alone decides
     /// it (`folded.rs`).
     first_args: Vec<Option<Box<[i64]>>>,
+    /// Per action, which conjuncts of its guard read its figure and distance (`params.rs`).
+    conjuncts: Vec<params::Conjuncts>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -158,10 +161,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         ),
         None => (None, String::new(), None),
     };
-    let worth = rb
-        .bot
-        .as_ref()
-        .and_then(|b| c.expression(&b.worth, score_scope, false));
+    let worth = rb.bot.as_ref().and_then(|b| c.worth(&b.worth, score_scope));
     let turn_limit = pack
         .param("turn_limit")
         .ok()
@@ -236,8 +236,14 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         by_card_shares: Vec::new(),
         guard_splits: Vec::new(),
         first_args: Vec::new(),
+        conjuncts: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
+    rulebook.conjuncts = rulebook
+        .actions
+        .iter()
+        .map(|a| params::Conjuncts::of(a.guard.as_ref().map(|g| &g.expr)))
+        .collect();
     rulebook.guard_splits = rulebook
         .actions
         .iter()

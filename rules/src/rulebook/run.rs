@@ -1180,7 +1180,7 @@ impl Rules for Rulebook {
         let Some(worth) = &self.worth else {
             return 0.0;
         };
-        self.eval(
+        self.worth_of(
             worth,
             &Ctx {
                 state,
@@ -1188,7 +1188,7 @@ impl Rules for Rulebook {
                 card: -1,
                 row: -1,
             },
-        ) as f64
+        )
     }
 
     fn format_action(&self, state: &State, action: &Action) -> String {
@@ -1337,5 +1337,7 @@ pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
         Op::Add => a.saturating_add(b),
         Op::Sub => a.saturating_sub(b),
         Op::Mul => a.saturating_mul(b),
+        // Only a worth divides, in real numbers (`worth.rs`); never reached.
+        Op::Div => a.checked_div(b).unwrap_or(NONE),
     }
 }
