@@ -717,8 +717,22 @@ impl<'p> Compiler<'p> {
                 Kind::Int => "a number",
                 Kind::Card(_) => "a card",
             };
+            let found = match k {
+                Kind::Bool => "a condition",
+                Kind::Int => "a number",
+                Kind::Card(_) => "a card",
+            };
+            let help = match (want, k) {
+                (Kind::Bool, Kind::Int) => "compare the number to make a condition (`… >= 1`)",
+                (Kind::Int, Kind::Bool) => "turn the condition into a number with `if(…, 1, 0)`",
+                (Kind::Int, Kind::Card(_)) => "read a number from the card (`value(card)`)",
+                _ => "see docs/pack-format.md for what each place takes",
+            };
             let span = self.span(s, &node.span);
-            self.error("type-mismatch", format!("expected {what}"), &s.loc, span);
+            let d = Diagnostic::error("type-mismatch", format!("expected {what}, found {found}"))
+                .at(s.loc.source, span, "here")
+                .with_help(help);
+            self.diags.push(d);
             return None;
         }
         Some(e)
