@@ -186,12 +186,7 @@ impl Rulebook {
             (Some(GuardSplit::FreeRight), Expr::Bin(_, l, r)) => (Some(&**r), Some(&**l)),
             (_, e) => (None, Some(e)),
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
         (free.is_none_or(|e| self.eval(e, &ctx) != 0), per_card)
     }
 
@@ -206,12 +201,7 @@ impl Rulebook {
         per_card: Option<&Expr>,
         dearest: &Dearest,
     ) -> bool {
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         // The guards of actions on marked cards answered in place (no closure, no call to
         // `eval`): one call fewer for each face-up card and action.
         let holds = match per_card {
@@ -261,12 +251,7 @@ impl Rulebook {
                 .get(k)
                 .map_or((false, None), |&a| self.card_guard(state, a))
         });
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
         // What each action asks of a card, worked out once per listing: (action, card test,
         // its shared dearest); an action whose card-free guard fails lists nothing.
         let current = usize::from(state.current);

@@ -115,12 +115,7 @@ impl Rulebook {
         let Param::CardFigure { card, refs, steps } = param else {
             return;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
         for p in self.piles_of(card, &ctx) {
             let cards = &state.piles[p];
             let mut seen = super::run::Seen::default();
@@ -155,12 +150,7 @@ impl Rulebook {
         let (Some(guard), Some(&parts)) = (&self.actions[a].guard, self.conjuncts.get(a)) else {
             return Distances::ALL;
         };
-        let mut ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let mut ctx = Ctx::current(state, card);
         if !self.conjuncts_hold(&guard.expr, &ctx, !(parts.figure | parts.steps), &mut 0) {
             return Distances::NONE;
         }

@@ -149,12 +149,7 @@ impl Rulebook {
                 Some(Some(most)),
             ) = (&pay.meets, dearest.dearest.get())
             {
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card,
-                    row: -1,
-                };
+                let ctx = Ctx::current(state, card);
                 return most.is_some_and(|most| self.first_arg(a, &pay.args[0], &ctx) <= most);
             }
         }
@@ -171,12 +166,7 @@ impl Rulebook {
         card: i32,
         dearest: &Dearest,
     ) -> bool {
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let fixed = pay.from.row.is_none();
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
@@ -268,12 +258,7 @@ impl Rulebook {
         else {
             return false;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
         let (hand, n) = self.hand(&pay.from, &ctx);
         let hand = *hand;
         let seat = usize::from(state.current).min(MEMO_SEATS - 1);
@@ -311,12 +296,7 @@ impl Rulebook {
         let Some(pay) = &self.actions[usize::from(a)].pay else {
             return;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return;
         };
@@ -341,12 +321,7 @@ impl Rulebook {
         let Some(pay) = &self.actions[usize::from(a)].pay else {
             return;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let from = self.piles_of(&pay.from, &ctx).start;
         let to = self.piles_of(&pay.to, &ctx).start;
         for (t, &n) in paid.counts().iter().enumerate() {
@@ -401,12 +376,7 @@ impl Rulebook {
         let z = &self.zones[into];
         let by = &self.sets[z.set].values[z.by.unwrap_or(0)];
         loop {
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card: -1,
-                row: -1,
-            };
+            let ctx = Ctx::current(state, -1);
             let from = self.piles_of(from, &ctx).start;
             let Some(card) = self.pop_card(state, from) else {
                 return;
@@ -419,12 +389,7 @@ impl Rulebook {
                 from: from as u32,
                 to: to as u32,
             });
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card: -1,
-                row: -1,
-            };
+            let ctx = Ctx::current(state, -1);
             if self.eval(until, &ctx) != 0 {
                 return;
             }

@@ -160,6 +160,19 @@ pub(super) struct Ctx<'s> {
     pub row: i32,
 }
 
+impl<'s> Ctx<'s> {
+    /// The player to move asking, about `card`, with no row.
+    #[inline(always)]
+    pub(super) fn current(state: &'s State, card: i32) -> Self {
+        Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        }
+    }
+}
+
 impl Rulebook {
     /// The pile of `zone`, seat `seat` (ignored for table zones), row `row`.
     pub(super) fn pile(&self, zone: usize, seat: usize, row: usize) -> usize {
@@ -604,12 +617,7 @@ impl Rulebook {
     /// The pile the card parameter of action `a` lies in.
     pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
         let z = self.actions[a].param.card_zone()?;
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let card = u16::try_from(card).ok()?;
         self.piles_of(z, &ctx)
             .find(|&p| state.piles[p].contains(&card))
@@ -652,12 +660,7 @@ impl Rulebook {
                 if !free {
                     return;
                 }
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card: -1,
-                    row: -1,
-                };
+                let ctx = Ctx::current(state, -1);
                 for p in self.piles_of(z, &ctx) {
                     let cards = &state.piles[p];
                     let mut seen = Seen::default();
@@ -1070,12 +1073,7 @@ impl Rules for Rulebook {
             .get(usize::from(state.step))
             .and_then(|s| s.repeat.as_ref());
         let again = times.is_some_and(|t| {
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card: -1,
-                row: -1,
-            };
+            let ctx = Ctx::current(state, -1);
             i64::from(state.reps.0) < self.eval(t, &ctx)
         });
         if !again {
