@@ -83,7 +83,7 @@ pub fn write_game_over(out: &mut dyn Write, m: &dyn DynMatch) -> std::io::Result
 }
 
 /// Under a rendered table: the legend of an attribute whose values the table uses next to
-/// cards of its set (King Arthur's adversaries by colour), and the text (else the condition
+/// cards of its set (cards laid out in rows by colour), and the text (else the condition
 /// in words) of each card with a condition that the table names by id; each unless the
 /// table already says it. Only what the rendered view names, so nothing the viewer cannot
 /// see. Every game gets these from its pack, without a rules module's help.

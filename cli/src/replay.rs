@@ -86,11 +86,7 @@ pub fn rerecord(
     args: &ReplayArgs,
     out: &mut dyn Write,
 ) -> CliResult {
-    let options = ReplayOptions {
-        verify: args.verify,
-        ignore_content_hash: args.ignore_content_hash,
-        pack_chosen: args.pack.is_some(),
-    };
+    let options = options(args);
     let done = game
         .rerecord(file, options)
         .map_err(|f| failure("replay-failed", locate(path, &f)))?;
@@ -192,17 +188,22 @@ fn check_pack_game(path: &Path, game: &str, dir: &Path, lineage: &[String]) -> C
     ))
 }
 
+/// What the flags ask of a replay run.
+fn options(args: &ReplayArgs) -> ReplayOptions {
+    ReplayOptions {
+        verify: args.verify,
+        ignore_content_hash: args.ignore_content_hash,
+        pack_chosen: args.pack.is_some(),
+    }
+}
+
 pub fn replay(
     game: &dyn DynGame,
     file: &ReplayFile,
     args: &ReplayArgs,
     out: &mut dyn Write,
 ) -> CliResult {
-    let options = ReplayOptions {
-        verify: args.verify,
-        ignore_content_hash: args.ignore_content_hash,
-        pack_chosen: args.pack.is_some(),
-    };
+    let options = options(args);
     let run = game.replay(file, options);
     if !args.verify {
         for entry in &run.log {

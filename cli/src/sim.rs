@@ -273,7 +273,10 @@ pub fn run_games(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let report = result.map_err(|e| failure("game-failed", e.to_string()))?;
+    let report = result.map_err(|e| match e {
+        grail_engine::sim::SimError::Stuck { .. } => failure("game-stuck", e.to_string()),
+        _ => failure("game-failed", e.to_string()),
+    })?;
     if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(failure("cannot-write", e));
     }

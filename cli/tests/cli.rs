@@ -88,7 +88,8 @@ fn lint_json_has_the_documented_shape() {
     assert_eq!(o.status.code(), Some(1));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(doc["version"], 1);
-    assert_eq!(doc["errors"], 2, "the unknown param, and the missing one");
+    // The description reads `$hand_size`, which the pack no longer declares.
+    assert_eq!(doc["errors"], 1, "the param the description reads");
     assert_eq!(doc["warnings"], 0);
     let diagnostics = doc["diagnostics"].as_array().unwrap();
     let d = diagnostics
@@ -97,21 +98,27 @@ fn lint_json_has_the_documented_shape() {
         .unwrap();
     assert_eq!(d["severity"], "error");
     assert_eq!(d["code"], "unknown-param");
-    assert!(d["file"].as_str().unwrap().ends_with("pack.toml"));
-    let line = 1 + std::fs::read_to_string(pack.join("pack.toml"))
+    assert!(d["file"].as_str().unwrap().ends_with("rulebook.toml"));
+    let line = 1 + std::fs::read_to_string(pack.join("rulebook.toml"))
         .unwrap()
         .lines()
-        .position(|l| l.starts_with("hand_sise"))
+        .position(|l| l.starts_with("deal $hand_size"))
         .unwrap();
     assert_eq!(
         (d["line"].as_u64(), d["column"].as_u64()),
-        (Some(line as u64), Some(1))
+        (Some(line as u64), Some(6))
     );
     assert_eq!(
         (d["end_line"].as_u64(), d["end_column"].as_u64()),
-        (Some(line as u64), Some(10))
+        (Some(line as u64), Some(16))
     );
-    assert_eq!(d["help"], "did you mean `hand_size`?");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("did you mean `hand_sise`?"),
+        "{d}"
+    );
     assert_eq!(d["labels"][0]["primary"], true);
     assert!(d["notes"].is_array());
     let packs = doc["packs"].as_array().unwrap();

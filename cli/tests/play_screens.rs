@@ -46,6 +46,11 @@ fn transcript(game: &str, players: usize, seed: u64, input: &str) -> String {
         .unwrap()
         .replace(&save.display().to_string(), "<save>")
         .replace(&repo().display().to_string(), "<repo>")
+        // A game opened by path is named by its absolute path.
+        .replace(
+            &repo().canonicalize().unwrap().display().to_string(),
+            "<repo>",
+        )
 }
 
 /// The screens worth reading: up to the first prompt, the help, and the end.

@@ -1,5 +1,5 @@
-//! King Arthur on the real pack (`content/king-arthur/`), one thread:
-//! `cargo bench -p grail-rules --bench king_arthur`.
+//! King Arthur on the real pack (`content/king-arthur/`), played by the generic rulebook
+//! from its description, one thread: `cargo bench -p grail-rules --bench king_arthur`.
 //!
 //! - `playouts_*`: complete games by bots through the simulation loop (setup, legal-move
 //!   generation, decisions, apply, outcome), 1,000 games per run (100 for greedy): games/s is
@@ -12,7 +12,7 @@ use std::path::Path;
 use grail_engine::agent::AgentKind;
 use grail_engine::cond::{Program, solve};
 use grail_engine::sim::{SimConfig, SimHooks, simulate};
-use grail_rules::king_arthur::{self, KingArthur};
+use grail_rules::rulebook::{self, Rulebook};
 use grail_schema::{Disk, Loader, Pack};
 
 fn main() {
@@ -28,8 +28,8 @@ fn pack(variant: Option<&str>) -> Pack {
     loaded.pack.expect("the bundled pack loads")
 }
 
-fn rules(variant: Option<&str>) -> KingArthur {
-    king_arthur::compile(&pack(variant)).expect("the bundled pack compiles")
+fn rules(variant: Option<&str>) -> Rulebook {
+    rulebook::compile(&pack(variant)).expect("the bundled pack compiles")
 }
 
 fn one_thread() -> rayon::ThreadPool {
@@ -41,7 +41,7 @@ fn one_thread() -> rayon::ThreadPool {
 
 fn playouts(
     bencher: divan::Bencher,
-    rules: &KingArthur,
+    rules: &Rulebook,
     players: usize,
     games: u64,
     agent: AgentKind,

@@ -1,8 +1,9 @@
-//! King Arthur played by the generic rulebook (its description in `content/king-arthur/`)
-//! beside the hand-written module it replaces, in one run, one thread:
-//! `cargo bench -p grail-rules --bench rulebook_vs_module`. Each sample plays 1,000
-//! 4-player basic games with random bots through the simulation loop: games/s is 1,000
-//! divided by the time shown.
+//! King Arthur played by the generic rulebook (its description in `content/king-arthur/`;
+//! the hand-written module it was measured against is deleted, BENCHMARKS.md keeps the
+//! side-by-side figures), and Artus advanced by the rulebook beside its hand-written module,
+//! one thread: `cargo bench -p grail-rules --bench rulebook_vs_module` (`-- artus` for Artus
+//! alone). Each sample plays 1,000 4-player games with random bots through the simulation
+//! loop: games/s is 1,000 divided by the time shown.
 
 use std::path::Path;
 
@@ -15,18 +16,17 @@ fn main() {
     divan::main();
 }
 
-fn pack(variant: Option<&str>) -> Pack {
+fn game_pack(game: &str, variant: Option<&str>) -> Pack {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
     let loaded = Loader::new(&Disk)
         .with_content(&content)
         .with_rules(grail_rules::catalog())
-        .load_game("king-arthur", variant);
+        .load_game(game, variant);
     loaded.pack.expect("the bundled pack loads")
 }
 
-/// The same pack, played by the generic rulebook.
-fn rulebook(variant: Option<&str>) -> grail_rules::rulebook::Rulebook {
-    let mut pack = pack(variant);
+/// The pack played by the generic rulebook (whatever module it names).
+fn as_rulebook(mut pack: Pack) -> grail_rules::rulebook::Rulebook {
     pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
     grail_rules::rulebook::compile(&pack).expect("the description compiles")
 }
@@ -45,23 +45,30 @@ fn playouts<R: Rules>(bencher: divan::Bencher, rules: &R, players: usize, games:
 }
 
 #[divan::bench(sample_count = 10)]
-fn module_random_4p_1000(bencher: divan::Bencher) {
-    let rules = grail_rules::king_arthur::compile(&pack(None)).expect("the module builds");
-    playouts(bencher, &rules, 4, 1000);
-}
-
-#[divan::bench(sample_count = 10)]
 fn rulebook_random_4p_1000(bencher: divan::Bencher) {
-    playouts(bencher, &rulebook(None), 4, 1000);
-}
-
-#[divan::bench(sample_count = 10)]
-fn module_seals_random_4p_1000(bencher: divan::Bencher) {
-    let rules = grail_rules::king_arthur::compile(&pack(Some("seals"))).expect("the module builds");
-    playouts(bencher, &rules, 4, 1000);
+    playouts(
+        bencher,
+        &as_rulebook(game_pack("king-arthur", None)),
+        4,
+        1000,
+    );
 }
 
 #[divan::bench(sample_count = 10)]
 fn rulebook_seals_random_4p_1000(bencher: divan::Bencher) {
-    playouts(bencher, &rulebook(Some("seals")), 4, 1000);
+    let pack = game_pack("king-arthur", Some("seals"));
+    playouts(bencher, &as_rulebook(pack), 4, 1000);
+}
+
+#[divan::bench(sample_count = 10)]
+fn artus_advanced_module_random_4p_1000(bencher: divan::Bencher) {
+    let pack = game_pack("artus", Some("advanced"));
+    let rules = grail_rules::artus::compile(&pack).expect("the module builds");
+    playouts(bencher, &rules, 4, 1000);
+}
+
+#[divan::bench(sample_count = 10)]
+fn artus_advanced_rulebook_random_4p_1000(bencher: divan::Bencher) {
+    let pack = game_pack("artus", Some("advanced"));
+    playouts(bencher, &as_rulebook(pack), 4, 1000);
 }

@@ -4,7 +4,6 @@
 pub mod artus;
 mod cards;
 pub mod catalog;
-pub mod king_arthur;
 mod pack_errors;
 pub mod quests;
 pub mod rulebook;
@@ -27,7 +26,6 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
         }
     }
     match pack.rules.as_str() {
-        "king-arthur" => Ok(loaded(king_arthur::compile(pack)?, pack)),
         "artus" => Ok(loaded(artus::compile(pack)?, pack)),
         "virtues" => Ok(loaded(virtues::compile(pack)?, pack)),
         "quests" => Ok(loaded(quests::compile(pack)?, pack)),

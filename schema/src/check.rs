@@ -1,7 +1,7 @@
 //! Checks a merged pack against what its rulebook expects ([`RulesSpec`]): the rules id,
 //! params (unknown, missing, wrong type or range), sets and named conditions.
 
-use grail_engine::diag::{Diagnostic, did_you_mean};
+use grail_engine::diag::{Diagnostic, Sources, did_you_mean};
 
 use crate::model::{BY_PLAYERS, PackFile, ParamValue, Sp};
 use crate::spec::{GENERIC_RULEBOOK, ParamKind, ParamSpec, RulesSpec};
@@ -270,4 +270,67 @@ fn unknown_param(spec: &RulesSpec, name: &Sp<String>) -> Diagnostic {
         Some(near) => d.with_help(format!("did you mean `{near}`?")),
         None => d,
     }
+}
+
+/// The params a pack that extends another sets which the packs it extends do not declare,
+/// before the two are laid over each other: `(its name, the names they do declare)`.
+pub fn added_params(base: &PackFile, top: &PackFile) -> (Vec<Sp<String>>, Vec<String>) {
+    let names = |file: &PackFile| -> Vec<Sp<String>> {
+        let values = file.params.values.iter().map(|(k, _)| k.clone());
+        values
+            .chain(file.params.by_players.iter().map(|(k, _)| k.clone()))
+            .collect()
+    };
+    let declared: Vec<String> = names(base).into_iter().map(|k| k.value).collect();
+    let added = names(top)
+        .into_iter()
+        .filter(|k| !declared.contains(&k.value))
+        .collect();
+    (added, declared)
+}
+
+/// A game description declares the params it reads itself (`$name`), so no spec can say
+/// which a mod may set: a param a mod adds that no file of the pack reads is a mistake
+/// (a misspelt `hand_sise` silently leaves `hand_size` as it was).
+pub fn unread_params(
+    added: &[Sp<String>],
+    declared: &[String],
+    sources: &Sources,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for name in added {
+        let read = sources
+            .iter()
+            .any(|(_, source)| reads_param(&source.text, &name.value));
+        if read {
+            continue;
+        }
+        let d = Diagnostic::error(
+            "unknown-param",
+            format!(
+                "no pack this one extends declares param `{}`, and nothing reads it",
+                name.value
+            ),
+        )
+        .at(name.loc.source, name.loc.span.clone(), "unknown param");
+        diags.push(
+            match did_you_mean(&name.value, declared.iter().map(String::as_str)) {
+                Some(near) => d.with_help(format!("did you mean `{near}`?")),
+                None => d.with_help(format!(
+                    "a new param is read as `${}` in the pack's conditions or description",
+                    name.value
+                )),
+            },
+        );
+    }
+}
+
+/// Whether `text` holds `$name` as a whole word.
+fn reads_param(text: &str, name: &str) -> bool {
+    let word = |c: char| c == '_' || c.is_ascii_alphanumeric();
+    text.match_indices('$').any(|(at, _)| {
+        let rest = &text[at + 1..];
+        rest.strip_prefix(name)
+            .is_some_and(|after| !after.starts_with(word))
+    })
 }

@@ -12,7 +12,7 @@ use crate::model::{Loc, PackFile, Sp};
 use crate::pack::Origin;
 use crate::pack::Pack;
 use crate::resolve::Resolver;
-use crate::spec::RulesSpec;
+use crate::spec::{GENERIC_RULEBOOK, RulesSpec};
 use crate::syntax::{self, Format};
 use crate::{bundled, check, decode, merge};
 
@@ -371,10 +371,13 @@ impl Run<'_, '_> {
         let base = base?;
         let mut lineage = base.lineage;
         lineage.push(header.id.value);
-        Some(Merged {
-            file: merge::overlay(base.file, file, &mut self.diags),
-            lineage,
-        })
+        let (added, declared) = check::added_params(&base.file, &file);
+        let file = merge::overlay(base.file, file, &mut self.diags);
+        let rules = file.pack.as_ref().and_then(|h| h.rules.as_ref());
+        if rules.is_some_and(|r| r.value == GENERIC_RULEBOOK) {
+            check::unread_params(&added, &declared, &self.sources, &mut self.diags);
+        }
+        Some(Merged { file, lineage })
     }
 
     /// A variant's id is its file stem: `variants/seals.toml` has `id = "seals"`.

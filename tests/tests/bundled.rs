@@ -230,7 +230,7 @@ fn the_seal_variant_changes_only_the_seals() {
     assert_eq!(base.int("seals_per_player").unwrap(), 0);
     assert_eq!(seals.int("seals_per_player").unwrap(), 5);
     assert_eq!(seals.lineage, ["king-arthur", "seals"]);
-    assert_eq!(seals.rules, "king-arthur", "inherited");
+    assert_eq!(seals.rules, "rulebook", "inherited");
     assert_eq!(seals.players, (2, 5), "inherited");
     assert_ne!(base.hash(), seals.hash());
     // Everything else is the base's.

@@ -11,7 +11,7 @@ use grail_engine::agent::AgentKind;
 use grail_engine::game::{Rules, Setup};
 use grail_engine::play::Match;
 use grail_engine::sim::{SimConfig, SimHooks, simulate};
-use grail_rules::king_arthur::{self, KingArthur};
+use grail_rules::rulebook::{self, Rulebook};
 use grail_schema::{Disk, Loader, Pack};
 
 const VARIANTS: [Option<&str>; 2] = [None, Some("seals")];
@@ -56,7 +56,7 @@ impl CardValues {
 }
 
 /// The card ids an `inspect` query lists (`-` for none).
-fn ids(m: &Match<'_, KingArthur>, query: &str) -> Vec<String> {
+fn ids(m: &Match<'_, Rulebook>, query: &str) -> Vec<String> {
     let text = m.inspect(query).unwrap();
     text.split_whitespace()
         .filter(|w| *w != "-")
@@ -66,13 +66,13 @@ fn ids(m: &Match<'_, KingArthur>, query: &str) -> Vec<String> {
 
 /// Plays one bots-only game, checking the notation of every legal move on the way.
 fn play_checking_notation<'r>(
-    rules: &'r KingArthur,
+    rules: &'r Rulebook,
     players: usize,
     seed: u64,
     bots: AgentKind,
-) -> Match<'r, KingArthur> {
+) -> Match<'r, Rulebook> {
     let mut m = Match::new(rules, Setup::new(players, seed)).unwrap();
-    let mut agent = bots.build::<KingArthur>(seed);
+    let mut agent = bots.build::<Rulebook>(seed);
     let mut moves = 0;
     while m.to_move().is_some() {
         let legal = m.legal_actions().to_vec();
@@ -104,7 +104,7 @@ fn scores_and_winners_follow_the_rule_text_and_moves_read_back() {
     for variant in VARIANTS {
         let pack = pack(variant);
         let values = CardValues::new(&pack);
-        let rules = king_arthur::compile(&pack).unwrap();
+        let rules = rulebook::compile(&pack).unwrap();
         for players in rules.players() {
             for seed in 0..25 {
                 let bots = if seed % 5 == 0 {
@@ -148,7 +148,7 @@ fn scores_and_winners_follow_the_rule_text_and_moves_read_back() {
 }
 
 /// Wins of `greedy` at two seats over `games` games, with greedy first and then second.
-fn greedy_share(rules: &KingArthur, games: u64) -> f64 {
+fn greedy_share(rules: &Rulebook, games: u64) -> f64 {
     let mut wins = 0.0;
     let mut completed = 0;
     for (greedy_seat, agents) in [
@@ -167,7 +167,7 @@ fn greedy_share(rules: &KingArthur, games: u64) -> f64 {
 
 #[test]
 fn greedy_beats_random_in_three_games_of_four() {
-    let rules = king_arthur::compile(&pack(None)).unwrap();
+    let rules = rulebook::compile(&pack(None)).unwrap();
     let share = greedy_share(&rules, 150);
     assert!(
         share >= 0.75,

@@ -510,8 +510,9 @@ fn a_named_condition_the_rules_read_is_required() {
     );
 }
 
-/// A mod may rewrite a condition the rules read, but not the arguments the rules pass it.
+/// A mod may rewrite a condition the description reads, but not how many arguments its
+/// `pay` passes.
 #[test]
 fn a_rewritten_condition_keeps_its_arguments() {
-    check("condition-args", &["condition-args"]);
+    check_built("condition-args", &["condition-args"]);
 }

@@ -2,7 +2,7 @@
 //! boards and cards (a plate missing, a Prince off the board, rounds that do not use up the
 //! cards, broken effects, a ring supply that can run dry), Artus mods whose plate positions or
 //! Knight counts by player count do not add up, King Arthur and Quests mods the rules cannot
-//! play (too few seals, too many adventures, effects and overrides the rules do not have),
+//! play (hands the cards cannot fill, effects and overrides the rules do not have),
 //! and game descriptions for the generic rulebook with misspelt names and mixed-up kinds.
 //! Fixtures in `tests/lint/`, each a mod extending a bundled pack (one folder per rulebook
 //! mistake, so a port of a game onto the generic rulebook can adapt them one by one) or a
@@ -88,9 +88,11 @@ fn a_crown_plate_that_does_not_exist() {
     check("artus-crown", &["unknown-card"]);
 }
 
+/// The setup deals `hand_size` knight cards to each seat; five players need more than the
+/// game has.
 #[test]
-fn more_adventures_than_the_table_can_track() {
-    check("too-many-adventures", &["too-many-cards"]);
+fn hands_the_cards_cannot_fill() {
+    check("hand-too-large", &["too-many-cards"]);
 }
 
 /// A mod for six players whose Knights do not fit the board with five, and leave none to sit
@@ -118,12 +120,6 @@ fn a_ring_card_with_no_prince_to_crown() {
 #[test]
 fn artus_alone() {
     check("artus-solo", &["unsupported-players"]);
-}
-
-/// Each seat plays one seal colour, and takes `seals_per_player` seals of it.
-#[test]
-fn seals_for_six_players() {
-    check("king-arthur-six-seals", &["too-few-seals"]);
 }
 
 #[test]

@@ -102,15 +102,15 @@ fn a_figure_too_many_or_a_taken_seat_breaks_the_limits() {
 fn rules_that_take_no_position_refuse_the_script() {
     let file = ReplayFile::parse(
         r#"(
-    game: "king-arthur",
-    players: 2,
+    game: "virtues",
+    players: 3,
     seed: 1,
     position: { "turn": ["P2"] },
     steps: [],
 )"#,
     )
     .unwrap();
-    let game = grail_tests::open("king-arthur", None);
+    let game = grail_tests::open("virtues", None);
     let run = game.replay(&file, ReplayOptions::default());
     let failure = run.failure.expect("refused");
     assert_eq!(failure.position, Some((5, 5)));

@@ -416,3 +416,99 @@ fn typed_moves_never_panic() {
         }
     }
 }
+
+/// Issue 17, part 6: a greedy knight alone on a quest with no trials (Feed the Poor, the
+/// Black Knight's tournament) who is asked whether to present it, and can, presents it rather
+/// than wait: F's reward is his for the showing, and waiting only skips his turns. (The bot
+/// used to value a quest it could complete above the reward itself, so it sat on it.) A knight
+/// may still wait when the honor would tip a kingdom he wants to fall, hence the share.
+#[test]
+fn greedy_knights_present_a_quest_without_trials_they_can_complete() {
+    let rules = rules();
+    let (mut presented, mut asked) = (0, 0);
+    for players in [3, 4, 6] {
+        for seed in 200..230 {
+            let mut state = rules.setup(&Setup::new(players, seed)).expect("setup");
+            let mut agents: Vec<GreedyAgent<Virtues>> = (0..players)
+                .map(|s| GreedyAgent::new(seed * 31 + s as u64))
+                .collect();
+            let mut observer = Observer::new(GameRng::new(seed ^ 0xABCD));
+            let mut legal = Vec::new();
+            while let Some(seat) = rules.to_move(&state) {
+                rules.legal_actions(&state, &mut legal);
+                let i = decide(
+                    &rules,
+                    &state,
+                    seat,
+                    &legal,
+                    &mut agents[seat],
+                    &mut observer,
+                );
+                let texts: Vec<String> = legal
+                    .iter()
+                    .map(|a| rules.format_action(&state, a))
+                    .collect();
+                let me = format!("[P{}]", seat + 1);
+                let quests = rules.inspect(&state, "quests").unwrap();
+                let alone_on_untried = quests.split_whitespace().any(|q| {
+                    (q.starts_with("feed-the-poor") || q.starts_with("black-knight-tournament"))
+                        && q.ends_with(&me)
+                });
+                if alone_on_untried
+                    && texts.iter().any(|t| t == "wait" || t == "stay")
+                    && texts.iter().any(|t| t.starts_with("present "))
+                {
+                    asked += 1;
+                    if texts[i].starts_with("present ") {
+                        presented += 1;
+                    }
+                }
+                rules.apply(&mut state, &legal[i], &mut Vec::new());
+            }
+        }
+    }
+    assert!(asked >= 20, "too few chances to present seen ({asked})");
+    assert!(
+        presented * 10 >= asked * 9,
+        "greedy knights presented {presented} of {asked} times they could"
+    );
+}
+
+/// The balance report counts every joust match fought (issue 17, part 6): one "joust fought"
+/// tally per challenge (the `joust` action) and one per pairwise joust over a disputed reward
+/// split (ref gap 14: "if they do not all accept, they joust pairwise").
+#[test]
+fn jousts_fought_are_counted_for_challenges_and_disputed_splits() {
+    let rules = rules();
+    let mut splits = 0;
+    for players in [3, 5] {
+        for seed in 300..340 {
+            let mut state = rules.setup(&Setup::new(players, seed)).expect("setup");
+            let mut agent = RandomAgent::new(seed);
+            let mut legal = Vec::new();
+            while rules.to_move(&state).is_some() {
+                rules.legal_actions(&state, &mut legal);
+                let i = agent.choose(&rules, 0, None, &legal);
+                rules.apply(&mut state, &legal[i], &mut Vec::new());
+            }
+            let outcome = rules.outcome(&state).expect("over");
+            let count = |kind: &str, item: &str| {
+                outcome
+                    .tallies
+                    .iter()
+                    .filter(|t| t.kind == kind && t.item == item)
+                    .count()
+            };
+            assert_eq!(
+                count("joust fought", "challenge"),
+                count("action", "joust"),
+                "seed {seed}"
+            );
+            splits += count("joust fought", "reward split");
+        }
+    }
+    assert!(
+        splits > 0,
+        "no joust over a reward split in 80 random games"
+    );
+}

@@ -535,10 +535,16 @@ impl<'p> Compiler<'p> {
                 let e = self.typed(inner, s, scope, Kind::Bool)?;
                 Some((Expr::Not(Box::new(e)), Kind::Bool))
             }
+            Ast::Bin(Op::Div, ..) => {
+                let msg = "`/` divides exactly, in real numbers: only the arithmetic of `[bot] worth` may; in whole numbers write `div(a, b)`".into();
+                let span = at(self);
+                self.error("invalid-expression", msg, &s.loc, span);
+                None
+            }
             Ast::Bin(op, l, r) => {
                 let (operand, result) = match op {
                     Op::And | Op::Or => (Some(Kind::Bool), Kind::Bool),
-                    Op::Add | Op::Sub | Op::Mul => (Some(Kind::Int), Kind::Int),
+                    Op::Add | Op::Sub | Op::Mul | Op::Div => (Some(Kind::Int), Kind::Int),
                     Op::Lt | Op::Le | Op::Gt | Op::Ge => (Some(Kind::Int), Kind::Bool),
                     Op::Eq | Op::Ne => (None, Kind::Bool),
                 };
@@ -711,8 +717,22 @@ impl<'p> Compiler<'p> {
                 Kind::Int => "a number",
                 Kind::Card(_) => "a card",
             };
+            let found = match k {
+                Kind::Bool => "a condition",
+                Kind::Int => "a number",
+                Kind::Card(_) => "a card",
+            };
+            let help = match (want, k) {
+                (Kind::Bool, Kind::Int) => "compare the number to make a condition (`… >= 1`)",
+                (Kind::Int, Kind::Bool) => "turn the condition into a number with `if(…, 1, 0)`",
+                (Kind::Int, Kind::Card(_)) => "read a number from the card (`value(card)`)",
+                _ => "see docs/pack-format.md for what each place takes",
+            };
             let span = self.span(s, &node.span);
-            self.error("type-mismatch", format!("expected {what}"), &s.loc, span);
+            let d = Diagnostic::error("type-mismatch", format!("expected {what}, found {found}"))
+                .at(s.loc.source, span, "here")
+                .with_help(help);
+            self.diags.push(d);
             return None;
         }
         Some(e)
@@ -803,6 +823,7 @@ impl<'p> Compiler<'p> {
                         );
                         return None;
                     }
+                    self.check_deal(&count, &from, s, &line.span);
                     self.same_set(from.zone, target.zone, s, &line.span)
                         .then_some(Effect::Deal {
                             count,

@@ -226,7 +226,7 @@ impl Compiler<'_> {
                     };
                     return Some(Some((Expr::Counter(CounterExpr::AtStep(mask)), Kind::Bool)));
                 }
-                ("div" | "mod", [a, b]) => {
+                ("div" | "mod" | "min" | "max", [a, b]) => {
                     let (Some(a), Some(b)) = (
                         self.typed(a, s, scope, Kind::Int),
                         self.typed(b, s, scope, Kind::Int),
@@ -234,25 +234,11 @@ impl Compiler<'_> {
                         return Some(None);
                     };
                     let (a, b) = (Box::new(a), Box::new(b));
-                    let e = if f == "div" {
-                        CounterExpr::Div(a, b)
-                    } else {
-                        CounterExpr::Mod(a, b)
-                    };
-                    return Some(Some((Expr::Counter(e), Kind::Int)));
-                }
-                ("min" | "max", [a, b]) => {
-                    let (Some(a), Some(b)) = (
-                        self.typed(a, s, scope, Kind::Int),
-                        self.typed(b, s, scope, Kind::Int),
-                    ) else {
-                        return Some(None);
-                    };
-                    let (a, b) = (Box::new(a), Box::new(b));
-                    let e = if f == "min" {
-                        CounterExpr::Min(a, b)
-                    } else {
-                        CounterExpr::Max(a, b)
+                    let e = match f.as_str() {
+                        "div" => CounterExpr::Div(a, b),
+                        "mod" => CounterExpr::Mod(a, b),
+                        "min" => CounterExpr::Min(a, b),
+                        _ => CounterExpr::Max(a, b),
                     };
                     return Some(Some((Expr::Counter(e), Kind::Int)));
                 }

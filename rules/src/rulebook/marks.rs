@@ -37,6 +37,31 @@ impl GuardSplit {
     }
 }
 
+/// The part of an action's guard asked card by card, in the forms a listing answers
+/// without evaluating: `marked(card)`, `mine(card)`, either negated, or nothing to ask.
+#[derive(Clone, Copy)]
+enum CardTest<'e> {
+    Any,
+    Marked(bool),
+    Mine(bool),
+    Other(&'e Expr),
+}
+
+impl<'e> CardTest<'e> {
+    fn of(per_card: Option<&'e Expr>) -> CardTest<'e> {
+        let test = |e: &Expr, holds: bool| match e {
+            Expr::Marked(c) if matches!(**c, Expr::Card) => Some(CardTest::Marked(holds)),
+            Expr::Mine(c) if matches!(**c, Expr::Card) => Some(CardTest::Mine(holds)),
+            _ => None,
+        };
+        match per_card {
+            None => CardTest::Any,
+            Some(e @ Expr::Not(x)) => test(x, false).unwrap_or(CardTest::Other(e)),
+            Some(e) => test(e, true).unwrap_or(CardTest::Other(e)),
+        }
+    }
+}
+
 /// Whether an expression may read the action's card (or row); `true` for anything not
 /// known to be free of it.
 fn reads_card(e: &Expr) -> bool {
@@ -79,6 +104,8 @@ impl Rulebook {
         if let Some(i) = state.piles[pile].iter().position(|&c| c == entry) {
             state.piles[pile][i] = (entry & TYPE_MASK) | ((seat as u16 + 1) << MARK_SHIFT);
             state.marks[seat] -= 1;
+            // A marked card is no longer counted among its pile's.
+            self.recount_pile(state, pile);
         }
     }
 
@@ -98,6 +125,7 @@ impl Rulebook {
                 continue;
             }
             let cards = std::mem::take(&mut state.piles[pile]);
+            self.recount_pile(state, pile);
             for &entry in &cards {
                 let seat = marker(entry).unwrap_or(0);
                 let card = self.unmark(state, entry);
@@ -116,12 +144,23 @@ impl Rulebook {
         }
     }
 
+    /// The card a mark is asked of: nearly always the card parameter, read without a
+    /// dispatch on the expression's kind.
+    #[inline(always)]
+    fn card_operand(&self, card: &Expr, ctx: &Ctx) -> u16 {
+        if let Expr::Card = card {
+            ctx.card as u16
+        } else {
+            self.operand(card, ctx) as u16
+        }
+    }
+
     #[inline(always)]
     pub(super) fn eval_mark(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
-            Expr::Marked(card) => i64::from(marker(self.operand(card, ctx) as u16).is_some()),
+            Expr::Marked(card) => i64::from(marker(self.card_operand(card, ctx)).is_some()),
             Expr::Mine(card) => i64::from(
-                marker(self.operand(card, ctx) as u16) == Some(usize::from(ctx.state.current)),
+                marker(self.card_operand(card, ctx)) == Some(usize::from(ctx.state.current)),
             ),
             Expr::Marks(who) => {
                 let seat = match who {
@@ -147,12 +186,7 @@ impl Rulebook {
             (Some(GuardSplit::FreeRight), Expr::Bin(_, l, r)) => (Some(&**r), Some(&**l)),
             (_, e) => (None, Some(e)),
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
         (free.is_none_or(|e| self.eval(e, &ctx) != 0), per_card)
     }
 
@@ -167,12 +201,7 @@ impl Rulebook {
         per_card: Option<&Expr>,
         dearest: &Dearest,
     ) -> bool {
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         // The guards of actions on marked cards answered in place (no closure, no call to
         // `eval`): one call fewer for each face-up card and action.
         let holds = match per_card {
@@ -222,12 +251,27 @@ impl Rulebook {
                 .get(k)
                 .map_or((false, None), |&a| self.card_guard(state, a))
         });
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
+        // What each action asks of a card, worked out once per listing: (action, card test,
+        // its shared dearest); an action whose card-free guard fails lists nothing.
+        let current = usize::from(state.current);
+        let plain = step.actions.len() <= 8
+            && step
+                .actions
+                .iter()
+                .all(|&a| !matches!(self.actions[a].param, Param::CardFigure { .. }));
+        let tries = plain.then(|| {
+            let mut tries = [(0, CardTest::Any, 0); 8];
+            let mut n = 0;
+            for (k, &a) in step.actions.iter().enumerate() {
+                let (free, per_card) = guards[k];
+                if free {
+                    tries[n] = (a, CardTest::of(per_card), share.map_or(k, |s| s[k]).min(7));
+                    n += 1;
+                }
+            }
+            (tries, n)
+        });
         for p in self.piles_of(zone, &ctx) {
             let cards = &state.piles[p];
             let mut seen = Seen::default();
@@ -235,11 +279,37 @@ impl Rulebook {
                 if !seen.first(cards, i) {
                     continue;
                 }
+                if let Some(tries) = &tries {
+                    let card = i32::from(c);
+                    for &(a, test, d) in &tries.0[..tries.1] {
+                        let holds = match test {
+                            CardTest::Any => true,
+                            CardTest::Marked(holds) => marker(c).is_some() == holds,
+                            CardTest::Mine(holds) => (marker(c) == Some(current)) == holds,
+                            CardTest::Other(e) => self.eval(e, &Ctx { card, ..ctx }) != 0,
+                        };
+                        if holds && self.payable(state, a, card, &dearest[d]) {
+                            out.push(Action {
+                                action: a as u16,
+                                arg: card,
+                                paid: None,
+                            });
+                        }
+                    }
+                    continue;
+                }
                 for (k, &a) in step.actions.iter().enumerate() {
                     if let Param::CardFigure { refs, steps, .. } = &self.actions[a].param {
+                        let distances = self.card_distances(state, a, i32::from(c), steps);
+                        if !distances.any() {
+                            continue;
+                        }
                         self.figure_bindings(state, refs, steps, |fa| {
                             let arg = super::params::CardFigureArg::pack(i32::from(c), fa);
-                            if self.holds_with(state, a, i32::from(c), fa) {
+                            let n = super::ring::FigureArg::steps(fa) as i8;
+                            if (steps.is_empty() || distances.allows(n))
+                                && self.holds_with(state, a, i32::from(c), fa)
+                            {
                                 out.push(Action {
                                     action: a as u16,
                                     arg,
@@ -311,6 +381,37 @@ mod tests {
             who: Who::Current,
             row: row.map(Box::new),
         })
+    }
+
+    #[test]
+    fn each_distinct_entry_is_bound_once_marked_or_not() {
+        // Unmarked types on both sides of 64, the same type under several seats' marks,
+        // a mark past the seventh seat and a marked type past 64 (searched for).
+        let mark = |seat: u16, t: u16| t | ((seat + 1) << MARK_SHIFT);
+        let cards = [
+            3,
+            mark(0, 3),
+            70,
+            mark(6, 3),
+            3,
+            mark(0, 3),
+            mark(9, 3),
+            mark(1, 70),
+            70,
+            mark(6, 3),
+            mark(9, 3),
+            mark(1, 70),
+            mark(1, 3),
+        ];
+        let mut seen = super::super::run::Seen::default();
+        for i in 0..cards.len() {
+            assert_eq!(
+                seen.first(&cards, i),
+                !cards[..i].contains(&cards[i]),
+                "entry {i}: {:#x}",
+                cards[i]
+            );
+        }
     }
 
     #[test]

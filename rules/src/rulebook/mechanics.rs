@@ -1,5 +1,5 @@
-//! Checking and compiling the mechanics King Arthur brought to the language, none of them
-//! named after it: rows keyed by a param, `reveal … until`, refilling stacks, payments
+//! Checking and compiling the mechanics of card-challenge games, none named after a game:
+//! rows keyed by a param, `reveal … until`, refilling stacks, payments
 //! (`pay = { from, meets, args, to }`), and the expressions `fullest`, `if`, `best`,
 //! `cheapest` and `paying`.
 
@@ -144,6 +144,16 @@ impl Compiler<'_> {
             self.error("missing-condition", msg, &s.loc, at);
             return None;
         };
+        if c.over == [self.sets[set].id.clone()] && c.args.len() != args {
+            let msg = format!(
+                "condition `{name}` declares {} argument(s) [{}]; here it is given {args}",
+                c.args.len(),
+                c.args.join(", ")
+            );
+            let at = self.span(s, &span);
+            self.error("condition-args", msg, &s.loc, at);
+            return None;
+        }
         if c.over != [self.sets[set].id.clone()] || c.args.len() != args {
             let msg = format!(
                 "condition `{name}` ranges over {} with {} argument(s); here it is met by cards of `{}` with {args}",

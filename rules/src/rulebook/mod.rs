@@ -8,6 +8,8 @@ mod counters;
 mod explain;
 mod figure_choice;
 mod figures;
+mod folded;
+mod held;
 mod marks;
 mod mechanics;
 mod model;
@@ -16,14 +18,17 @@ mod params;
 mod payment;
 mod position;
 mod queries;
+mod reach;
 mod ring;
 mod ring_check;
 mod run;
 mod stages;
+mod supply;
 mod syntax;
 mod texts;
 mod unions;
 mod view;
+mod worth;
 
 use grail_engine::diag::Diagnostic;
 use grail_schema::Pack;
@@ -49,6 +54,9 @@ pub struct Rulebook {
     pile_zones: Vec<u16>,
     /// The zone of every pile of a game at the most players (`zone_of`: each card put asks).
     zone_by_pile: Vec<u16>,
+    /// For every pile of a game at the most players, where its counts are kept in the
+    /// state, if it keeps them (`held.rs`).
+    held_slots: Vec<u16>,
     setup: Vec<Effect>,
     steps: Vec<Step>,
     actions: Vec<Action>,
@@ -59,7 +67,7 @@ pub struct Rulebook {
     now_reason: String,
     tiebreak: Option<Expr>,
     score: Expr,
-    worth: Option<Expr>,
+    worth: Option<worth::Worth>,
     turn_limit: u32,
     /// What the terminal says beyond the moves (`explain.rs`).
     explain: explain::Explain,
@@ -77,6 +85,11 @@ pub struct Rulebook {
     by_card_shares: Vec<[usize; 8]>,
     /// Per action, which part of its guard reads the card ([`marks::GuardSplit`]).
     guard_splits: Vec<marks::GuardSplit>,
+    /// Per action, its payment's first argument by card type, when the type alone decides
+    /// it (`folded.rs`).
+    first_args: Vec<Option<Box<[i64]>>>,
+    /// Per action, which conjuncts of its guard read its figure and distance (`params.rs`).
+    conjuncts: Vec<params::Conjuncts>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -97,6 +110,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         )]);
     }
     c.zones();
+    c.check_empty_sets();
     c.board = c.board();
     c.counter_defs = c.counters();
     let setup = match &rb.setup {
@@ -112,6 +126,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             .is_some_and(|p| matches!(p.meets, model::Meets::Own { .. }))
     });
     c.check_by_card(&steps, &actions);
+    c.check_reach(&actions);
     let score_scope = Scope {
         player: true,
         ..NO_SCOPE
@@ -146,10 +161,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         ),
         None => (None, String::new(), None),
     };
-    let worth = rb
-        .bot
-        .as_ref()
-        .and_then(|b| c.expression(&b.worth, score_scope, false));
+    let worth = rb.bot.as_ref().and_then(|b| c.worth(&b.worth, score_scope));
     let turn_limit = pack
         .param("turn_limit")
         .ok()
@@ -178,14 +190,23 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             None => pile_zones[p],
             Some(q) => pile_zones[c.table_piles + q % c.seat_piles.max(1)],
         })
-        .collect();
+        .collect::<Vec<u16>>();
+    let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
     let mut rulebook = Rulebook {
-        id: pack
-            .lineage
-            .first()
-            .cloned()
-            .unwrap_or_else(|| pack.id.clone()),
-        variant: (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        // What opens the pack again (a bundled id, a folder's path), as every rulebook
+        // names its game; a pack built in memory has no origin and goes by its lineage.
+        id: match pack.origin.game.is_empty() {
+            false => pack.origin.game.clone(),
+            true => pack
+                .lineage
+                .first()
+                .cloned()
+                .unwrap_or_else(|| pack.id.clone()),
+        },
+        variant: match pack.origin.game.is_empty() {
+            false => pack.origin.variant.clone(),
+            true => (pack.lineage.len() > 1).then(|| pack.id.clone()),
+        },
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
         board: c.board,
         counters: c.counter_defs,
@@ -197,6 +218,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         seat_piles: c.seat_piles,
         pile_zones,
         zone_by_pile,
+        held_slots,
         setup,
         steps,
         actions,
@@ -213,12 +235,20 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         explain,
         by_card_shares: Vec::new(),
         guard_splits: Vec::new(),
+        first_args: Vec::new(),
+        conjuncts: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
+    rulebook.conjuncts = rulebook
+        .actions
+        .iter()
+        .map(|a| params::Conjuncts::of(a.guard.as_ref().map(|g| &g.expr)))
+        .collect();
     rulebook.guard_splits = rulebook
         .actions
         .iter()
         .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
         .collect();
+    rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
     Ok(rulebook)
 }

@@ -103,12 +103,7 @@ impl Rulebook {
         let Some(paid) = &action.paid else {
             return "pay with which cards?".into();
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let (hand, n) = self.counts(&pay.from, &ctx);
         let counts = &paid.counts()[..n.min(paid.counts().len())];
         if paid.counts().iter().zip(&hand[..n]).any(|(p, h)| p > h) || paid.counts().len() > n {
@@ -178,12 +173,7 @@ impl Rulebook {
         };
         match &pay.meets {
             Meets::Named { words, .. } => {
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card: action.arg,
-                    row: -1,
-                };
+                let ctx = Ctx::current(state, action.arg);
                 let args: Vec<String> = pay
                     .args
                     .iter()
@@ -215,12 +205,7 @@ impl Rulebook {
         let (card, row) = match &a.param {
             super::model::Param::None => (-1, -1),
             super::model::Param::Card(z) => {
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card: -1,
-                    row: -1,
-                };
+                let ctx = Ctx::current(state, -1);
                 let t = action.arg & i32::from(super::model::TYPE_MASK);
                 let entry = self
                     .piles_of(z, &ctx)

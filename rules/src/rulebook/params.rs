@@ -20,8 +20,11 @@
 
 use super::Rulebook;
 use super::compile::Compiler;
-use super::model::{Param, ZoneRef};
+use super::counters::CounterExpr;
+use super::model::{Expr, Param, ZoneRef};
+use super::ring::FigureExpr;
 use super::run::{Ctx, State};
+use super::syntax::Op;
 use grail_schema::model::ActionDef;
 
 /// A card entry and a packed figure in one action argument.
@@ -112,12 +115,7 @@ impl Rulebook {
         let Param::CardFigure { card, refs, steps } = param else {
             return;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, -1);
         for p in self.piles_of(card, &ctx) {
             let cards = &state.piles[p];
             let mut seen = super::run::Seen::default();
@@ -135,6 +133,50 @@ impl Rulebook {
                 }
             }
         }
+    }
+
+    /// Which distances action `a`'s guard may allow a card, from the conjuncts of its guard
+    /// that do not read the figure ([`Conjuncts`]): none when those reading neither figure
+    /// nor distance refuse the card (`step(play) and moves_knight(card) = 1` of Artus'
+    /// `march`), else those the conjuncts over the distance allow (`steps >= low(card) and
+    /// …`), asked once per distance instead of once per figure and distance.
+    pub(super) fn card_distances(
+        &self,
+        state: &State,
+        a: usize,
+        card: i32,
+        steps: &[i8],
+    ) -> Distances {
+        let (Some(guard), Some(&parts)) = (&self.actions[a].guard, self.conjuncts.get(a)) else {
+            return Distances::ALL;
+        };
+        let mut ctx = Ctx::current(state, card);
+        if !self.conjuncts_hold(&guard.expr, &ctx, !(parts.figure | parts.steps), &mut 0) {
+            return Distances::NONE;
+        }
+        let by_distance = parts.steps & !parts.figure;
+        if by_distance == 0 || steps.is_empty() {
+            return Distances::ALL;
+        }
+        let mut out = Distances::NONE;
+        for &n in steps {
+            ctx.row = super::ring::FigureArg::pack(0, n);
+            if self.conjuncts_hold(&guard.expr, &ctx, by_distance, &mut 0) {
+                out.allow(n);
+            }
+        }
+        out
+    }
+
+    /// Whether the conjuncts of `e`'s `and` chain picked by `mask` (bit `i`: the `i`-th,
+    /// left to right) hold.
+    fn conjuncts_hold(&self, e: &Expr, ctx: &Ctx, mask: u64, i: &mut u32) -> bool {
+        if let Expr::Bin(Op::And, l, r) = e {
+            return self.conjuncts_hold(l, ctx, mask, i) && self.conjuncts_hold(r, ctx, mask, i);
+        }
+        let picked = *i < 64 && mask & (1 << *i) != 0;
+        *i += 1;
+        !picked || self.eval(e, ctx) != 0
     }
 
     /// Whether action `a`'s guard holds for a card and a packed figure (such an action costs
@@ -212,10 +254,141 @@ impl Rulebook {
     }
 }
 
+/// Distances a card may move a figure, as a set of `i8`s.
+#[derive(Clone, Copy)]
+pub(super) struct Distances([u64; 4]);
+
+impl Distances {
+    const ALL: Distances = Distances([u64::MAX; 4]);
+    const NONE: Distances = Distances([0; 4]);
+
+    fn allow(&mut self, n: i8) {
+        let i = usize::from(n as u8);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    pub(super) fn any(&self) -> bool {
+        self.0.iter().any(|&w| w != 0)
+    }
+
+    pub(super) fn allows(&self, n: i8) -> bool {
+        let i = usize::from(n as u8);
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// Which conjuncts of an action's guard (its `and` chain, left to right; from the 65th on
+/// counted as reading both) read the figure parameter and which its distance: found when
+/// the description compiles, so a listing asks the others before naming any figure.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Conjuncts {
+    pub figure: u64,
+    pub steps: u64,
+}
+
+impl Conjuncts {
+    pub(super) fn of(guard: Option<&Expr>) -> Conjuncts {
+        let mut out = Conjuncts {
+            figure: u64::MAX,
+            steps: u64::MAX,
+        };
+        if let Some(g) = guard {
+            let mut i = 0;
+            out.classify(g, &mut i);
+        }
+        out
+    }
+
+    fn classify(&mut self, e: &Expr, i: &mut u32) {
+        if let Expr::Bin(Op::And, l, r) = e {
+            self.classify(l, i);
+            self.classify(r, i);
+            return;
+        }
+        if *i < 64 {
+            let (figure, steps) = reads(e);
+            if !figure {
+                self.figure &= !(1 << *i);
+            }
+            if !steps {
+                self.steps &= !(1 << *i);
+            }
+        }
+        *i += 1;
+    }
+}
+
+/// Whether an expression may read the figure parameter, and whether its distance (both
+/// travel in the row's slot); the figure for anything not known to be free of it.
+fn reads(e: &Expr) -> (bool, bool) {
+    let or = |a: (bool, bool), b: (bool, bool)| (a.0 || b.0, a.1 || b.1);
+    let by_row = |z: &ZoneRef| (z.row.is_some(), false);
+    match e {
+        Expr::Const(_)
+        | Expr::Card
+        | Expr::Done(_)
+        | Expr::ActionCard(_)
+        | Expr::Paying(_)
+        | Expr::Marks(_)
+        | Expr::Counter(
+            CounterExpr::AtStep(_)
+            | CounterExpr::Players
+            | CounterExpr::Turn
+            | CounterExpr::Taken
+            | CounterExpr::Over,
+        ) => (false, false),
+        Expr::Figures(FigureExpr::ParamSteps) => (false, true),
+        Expr::Attr { card, .. } => reads(card),
+        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => by_row(z),
+        Expr::Sum { zone, .. } | Expr::Last { zone, .. } => by_row(zone),
+        Expr::Not(x) => reads(x),
+        Expr::Bin(_, l, r) => or(reads(l), reads(r)),
+        Expr::If(c, a, b) => or(or(reads(c), reads(a)), reads(b)),
+        _ => (true, false),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rulebook::ring::FigureArg;
+
+    /// Artus' `ride`: `step(play) and moves_prince(card) = 1 and color(figure) = … and
+    /// steps >= low(card)`: the first two read neither, the third the figure, the last the
+    /// distance alone.
+    #[test]
+    fn conjuncts_reading_the_figure_and_its_distance() {
+        use crate::rulebook::ring::FigureExpr as F;
+        let and = |l, r| Expr::Bin(Op::And, Box::new(l), Box::new(r));
+        let attr = |card| Expr::Attr {
+            set: 0,
+            attr: 0,
+            card: Box::new(card),
+        };
+        let eq = |l, r| Expr::Bin(Op::Eq, Box::new(l), Box::new(r));
+        let guard = and(
+            and(
+                and(
+                    Expr::Counter(CounterExpr::AtStep(1)),
+                    eq(attr(Expr::Card), Expr::Const(1)),
+                ),
+                eq(Expr::Figures(F::ParamFigure), Expr::Const(0)),
+            ),
+            Expr::Bin(
+                Op::Ge,
+                Box::new(Expr::Figures(F::ParamSteps)),
+                Box::new(attr(Expr::Card)),
+            ),
+        );
+        let c = Conjuncts::of(Some(&guard));
+        assert_eq!(c.figure & 0b1111, 0b0100);
+        assert_eq!(c.steps & 0b1111, 0b1000);
+        assert_eq!(
+            Conjuncts::of(None).figure,
+            u64::MAX,
+            "no guard: nothing asked early"
+        );
+    }
 
     #[test]
     fn a_card_and_a_figure_share_one_argument() {

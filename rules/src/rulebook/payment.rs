@@ -32,11 +32,12 @@ pub struct Memo {
 }
 
 /// What is worked out once per listing of an action's moves: the payer's cards counted by
-/// type, and the dearest argument they can pay when the condition can say.
+/// type (when the state does not keep them), and the dearest argument they can pay when the
+/// condition can say.
 #[derive(Default)]
 pub(super) struct Dearest {
     dearest: Cell<Option<Option<Option<i64>>>>,
-    counts: Cell<Option<([u8; TYPES], usize)>>,
+    counts: Cell<Option<Counts>>,
     /// Whether the state's memo was made for the payer's cards.
     memo_fits: Cell<Option<bool>>,
 }
@@ -52,7 +53,47 @@ impl Dearest {
     }
 }
 
+/// The payer's cards by type: as the state keeps them, or counted.
+pub(super) enum Hand<'s> {
+    Kept(&'s Counts),
+    Counted(Counts),
+}
+
+impl std::ops::Deref for Hand<'_> {
+    type Target = Counts;
+    #[inline]
+    fn deref(&self) -> &Counts {
+        match self {
+            Hand::Kept(c) => c,
+            Hand::Counted(c) => c,
+        }
+    }
+}
+
 impl Rulebook {
+    /// The cards a zone reference covers by type (marked entries left out), and how many
+    /// types its set has: kept in the state for the zones payments are made from.
+    #[inline]
+    pub(super) fn hand<'s>(&self, z: &ZoneRef, ctx: &Ctx<'s>) -> (Hand<'s>, usize) {
+        let n = self.sets[self.zones[z.zone].set].cards.len().min(TYPES);
+        match self.held(z, ctx) {
+            Some(kept) => (Hand::Kept(kept), n),
+            None => (Hand::Counted(self.count_hand(z, ctx)), n),
+        }
+    }
+
+    #[inline(never)]
+    fn count_hand(&self, z: &ZoneRef, ctx: &Ctx) -> Counts {
+        let (counts, _) = self.counts(z, ctx);
+        let mut hand = Counts::new();
+        for (t, &k) in counts.iter().enumerate() {
+            if k > 0 {
+                hand.add(t as u8, k);
+            }
+        }
+        hand
+    }
+
     /// Per-type counts of the cards a zone reference covers.
     pub(super) fn counts(&self, z: &ZoneRef, ctx: &Ctx) -> ([u8; TYPES], usize) {
         let mut counts = [0u8; TYPES];
@@ -108,13 +149,8 @@ impl Rulebook {
                 Some(Some(most)),
             ) = (&pay.meets, dearest.dearest.get())
             {
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card,
-                    row: -1,
-                };
-                return most.is_some_and(|most| self.operand(&pay.args[0], &ctx) <= most);
+                let ctx = Ctx::current(state, card);
+                return most.is_some_and(|most| self.first_arg(a, &pay.args[0], &ctx) <= most);
             }
         }
         self.payable_counted(state, a, pay, card, dearest)
@@ -130,29 +166,30 @@ impl Rulebook {
         card: i32,
         dearest: &Dearest,
     ) -> bool {
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let fixed = pay.from.row.is_none();
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
         };
         // The payer's zone does not depend on the card unless it names a row.
-        let (counts, n) = match dearest.counts.get().filter(|_| fixed) {
-            Some(c) => c,
+        let (hand, n) = match dearest.counts.get().filter(|_| fixed) {
+            Some(c) => (
+                Hand::Counted(c),
+                self.sets[self.zones[pay.from.zone].set].cards.len(),
+            ),
             None => {
-                let c = self.counts(&pay.from, &ctx);
-                dearest.counts.set(Some(c));
-                c
+                let (hand, n) = self.hand(&pay.from, &ctx);
+                if let Hand::Counted(c) = hand {
+                    dearest.counts.set(Some(c));
+                }
+                (hand, n)
             }
         };
+        let counts = &hand.as_slice()[..n.min(TYPES)];
         if self.memo_action == Some(a) {
             let seat = usize::from(state.current).min(MEMO_SEATS - 1);
             let memo = &state.memo.own[seat];
-            let fits = memo_fits(&state.memo, seat, &counts);
+            let fits = memo_fits(&state.memo, seat, &hand);
             dearest.memo_fits.set(Some(fits));
             if fits {
                 return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
@@ -167,7 +204,7 @@ impl Rulebook {
             let known = match dearest.dearest.get() {
                 Some(d) => d,
                 None => {
-                    let d = ceiling.largest(program, &counts[..n], &[0]);
+                    let d = ceiling.largest(program, counts, &[0]);
                     dearest.dearest.set(Some(d));
                     d
                 }
@@ -176,7 +213,7 @@ impl Rulebook {
                 return most.is_some_and(|most| args[0] <= most);
             }
         }
-        solve::exists(program, &counts[..n], &args[..len])
+        solve::exists(program, counts, &args[..len])
     }
 
     /// Whether two actions pay from the same cards for the same named condition: what a
@@ -221,16 +258,12 @@ impl Rulebook {
         else {
             return false;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card: -1,
-            row: -1,
-        };
-        let (counts, n) = self.counts(&pay.from, &ctx);
+        let ctx = Ctx::current(state, -1);
+        let (hand, n) = self.hand(&pay.from, &ctx);
+        let hand = *hand;
         let seat = usize::from(state.current).min(MEMO_SEATS - 1);
         // The same hand: every answer wanted is known (the zone only loses cards).
-        if memo_fits(&state.memo, seat, &counts) {
+        if memo_fits(&state.memo, seat, &hand) {
             return true;
         }
         let mut wanted = 0u64;
@@ -239,10 +272,7 @@ impl Rulebook {
                 wanted |= 1 << (c & 63);
             }
         }
-        let mut hand = Counts::new();
-        for (t, &k) in counts[..n].iter().enumerate() {
-            hand.add(t as u8, k);
-        }
+        let counts = &hand.as_slice()[..n];
         state.memo.made[seat] = true;
         state.memo.own[seat].refresh(
             &hand,
@@ -252,7 +282,7 @@ impl Rulebook {
                 programs
                     .get(i)
                     .and_then(Option::as_ref)
-                    .is_some_and(|p| solve::exists(p, &counts[..n], &[]))
+                    .is_some_and(|p| solve::exists(p, counts, &[]))
             },
         );
         true
@@ -266,18 +296,13 @@ impl Rulebook {
         let Some(pay) = &self.actions[usize::from(a)].pay else {
             return;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return;
         };
-        let (counts, n) = self.counts(&pay.from, &ctx);
+        let (hand, n) = self.hand(&pay.from, &ctx);
         let (args, len) = self.pay_args(pay, &ctx);
-        solve::payments(program, &counts[..n], &args[..len], |p| {
+        solve::payments(program, &hand.as_slice()[..n], &args[..len], |p| {
             f(p);
             true
         });
@@ -296,19 +321,14 @@ impl Rulebook {
         let Some(pay) = &self.actions[usize::from(a)].pay else {
             return;
         };
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let from = self.piles_of(&pay.from, &ctx).start;
         let to = self.piles_of(&pay.to, &ctx).start;
         for (t, &n) in paid.counts().iter().enumerate() {
             for _ in 0..n {
                 let t = t as u16;
                 if let Some(i) = state.piles[from].iter().rposition(|&c| c == t) {
-                    state.piles[from].remove(i);
+                    self.take_card(state, from, i);
                     self.put(state, to, t);
                     events.emit(|| Event::Moved {
                         card: t,
@@ -339,6 +359,8 @@ impl Rulebook {
         let cards = std::mem::take(&mut state.piles[source]);
         // The emptied stack's buffer goes to the source: nothing is allocated.
         state.piles[source] = std::mem::replace(&mut state.piles[pile], cards);
+        self.recount_pile(state, pile);
+        self.recount_pile(state, source);
         events.emit(|| Event::Shuffled { pile: pile as u32 });
     }
 
@@ -354,14 +376,9 @@ impl Rulebook {
         let z = &self.zones[into];
         let by = &self.sets[z.set].values[z.by.unwrap_or(0)];
         loop {
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card: -1,
-                row: -1,
-            };
+            let ctx = Ctx::current(state, -1);
             let from = self.piles_of(from, &ctx).start;
-            let Some(card) = state.piles[from].pop() else {
+            let Some(card) = self.pop_card(state, from) else {
                 return;
             };
             let row = usize::try_from(by[usize::from(card)]).unwrap_or(0);
@@ -372,12 +389,7 @@ impl Rulebook {
                 from: from as u32,
                 to: to as u32,
             });
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card: -1,
-                row: -1,
-            };
+            let ctx = Ctx::current(state, -1);
             if self.eval(until, &ctx) != 0 {
                 return;
             }
@@ -432,11 +444,12 @@ impl Rulebook {
                 let Some(program) = Self::program_for(meets, card) else {
                     return NONE;
                 };
-                let (counts, n) = self.counts(from, ctx);
-                if !solve::exists(program, &counts[..n], &[]) {
+                let (hand, n) = self.hand(from, ctx);
+                let counts = &hand.as_slice()[..n];
+                if !solve::exists(program, counts, &[]) {
                     return NONE;
                 }
-                solve::cheapest(program, &counts[..n], &[], cost).map_or(NONE, |(c, _)| c)
+                solve::cheapest(program, counts, &[], cost).map_or(NONE, |(c, _)| c)
             }
             Expr::Paying(a) => i64::from(
                 ctx.player == usize::from(ctx.state.current)
@@ -448,6 +461,6 @@ impl Rulebook {
 }
 
 /// Whether a memo was brought up to date for exactly this hand.
-fn memo_fits(memo: &Memo, seat: usize, counts: &[u8; TYPES]) -> bool {
-    memo.made[seat] && memo.own[seat].hand().as_slice() == &counts[..]
+fn memo_fits(memo: &Memo, seat: usize, hand: &Counts) -> bool {
+    memo.made[seat] && memo.own[seat].hand() == hand
 }

@@ -10,7 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
-use super::model::{Effect, Expr, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
+use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
@@ -50,6 +50,8 @@ pub struct State {
     pub(super) listed: grail_engine::derived::Derived<Listed>,
     /// The figures chosen for the action whose effects are running (`figure_choice.rs`).
     pub(super) chosen: super::figure_choice::Chosen,
+    /// The cards of the piles payments are made from, by type (`held.rs`).
+    pub(super) held: grail_engine::derived::Derived<super::held::Held>,
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -126,31 +128,26 @@ pub enum Event {
 }
 
 /// Which entries of a pile were met already, to bind each distinct card once: a bit per
-/// unmarked type, a search of the pile before it for marked entries.
+/// unmarked type (the first 256), and per mark of the first seven seats a bit per type of
+/// the first 64; a search of the pile before it for any other entry.
 #[derive(Default)]
-pub(super) struct Seen([u64; 4]);
+pub(super) struct Seen([u64; 4 + 7]);
 
 impl Seen {
     /// Whether `cards[i]` is the first copy of its entry in `cards`.
     #[inline]
     pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
         let c = cards[i];
-        if c < 64 {
-            // Unmarked cards of the first 64 types: one word.
-            let bit = 1u64 << c;
-            let new = self.0[0] & bit == 0;
-            self.0[0] |= bit;
-            return new;
-        }
-        match self.0.get_mut(usize::from(c / 64)) {
-            Some(word) => {
-                let bit = 1u64 << (c % 64);
-                let new = *word & bit == 0;
-                *word |= bit;
-                new
-            }
-            None => !cards[..i].contains(&c),
-        }
+        let (mark, t) = (c >> MARK_SHIFT, c & TYPE_MASK);
+        let word = match (mark, t) {
+            (0, _) => usize::from(t / 64),
+            (1..=7, 0..64) => 3 + usize::from(mark),
+            _ => return !cards[..i].contains(&c),
+        };
+        let bit = 1u64 << (t % 64);
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
     }
 }
 
@@ -161,6 +158,19 @@ pub(super) struct Ctx<'s> {
     pub player: usize,
     pub card: i32,
     pub row: i32,
+}
+
+impl<'s> Ctx<'s> {
+    /// The player to move asking, about `card`, with no row.
+    #[inline(always)]
+    pub(super) fn current(state: &'s State, card: i32) -> Self {
+        Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        }
+    }
 }
 
 impl Rulebook {
@@ -239,11 +249,37 @@ impl Rulebook {
         p..p + 1
     }
 
-    /// [`Rulebook::eval`] with the commonest leaves answered in place: most nodes are
-    /// numbers, the card parameter, its attributes and counts, not worth a call each.
+    /// [`Rulebook::eval`] with the commonest leaves answered in place, and a comparison or
+    /// sum of two of them (`count(Z) > 0`, `value(card) * $factor`): most guards, ends and
+    /// payment arguments are made of these, not worth a call each.
     #[inline(always)]
     pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
-        match e {
+        if let Some(v) = self.leaf(e, ctx) {
+            return v;
+        }
+        if let Expr::Bin(op, l, r) = e
+            && let Some(a) = self.leaf(l, ctx)
+        {
+            // `and` and `or` do not read their right side when the left decides.
+            match op {
+                Op::And if a == 0 => return 0,
+                Op::Or if a != 0 => return 1,
+                _ => {}
+            }
+            let b = match self.leaf(r, ctx) {
+                Some(b) => b,
+                None => self.eval(r, ctx),
+            };
+            return binary(*op, a, b);
+        }
+        self.eval(e, ctx)
+    }
+
+    /// The value of a leaf read in place: a number, the card parameter, `done`, a whole
+    /// zone's count or fullest pile, an attribute of the card; `None` for anything else.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, ctx: &Ctx) -> Option<i64> {
+        Some(match e {
             Expr::Const(v) => *v,
             Expr::Card => i64::from(ctx.card),
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
@@ -251,6 +287,14 @@ impl Rulebook {
             Expr::Count(z) if z.row.is_none() => {
                 let p = self.piles_of(z, ctx);
                 ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+            }
+            Expr::Fullest(z) if z.row.is_none() => {
+                let p = self.piles_of(z, ctx);
+                ctx.state.piles[p]
+                    .iter()
+                    .map(|c| c.len() as i64)
+                    .max()
+                    .unwrap_or(0)
             }
             // `value(card)`: most payment arguments.
             Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
@@ -260,8 +304,8 @@ impl Rulebook {
                     .copied()
                     .unwrap_or(0)
             }
-            _ => self.eval(e, ctx),
-        }
+            _ => return None,
+        })
     }
 
     /// The arms most guards, counts and payment arguments are made of are answered here;
@@ -376,12 +420,18 @@ impl Rulebook {
                 .tallies
                 .push((zone as u16, card, state.turn, state.current));
         }
+        self.note_put(state, pile, card);
         let cards = &mut state.piles[pile];
+        cards.push(card);
         if self.zones[zone].layout == Layout::Hand {
-            let at = cards.partition_point(|&c| c <= card);
-            cards.insert(at, card);
-        } else {
-            cards.push(card);
+            // Kept in type order, the card after its equals: the few cards above it move up
+            // one by one (a hand is short; a call to `memmove` cost more than the moves).
+            let mut i = cards.len() - 1;
+            while i > 0 && cards[i - 1] > card {
+                cards[i] = cards[i - 1];
+                i -= 1;
+            }
+            cards[i] = card;
         }
     }
 
@@ -392,7 +442,7 @@ impl Rulebook {
         to: usize,
         events: &mut impl EventSink<Event>,
     ) -> bool {
-        let Some(card) = state.piles[from].pop() else {
+        let Some(card) = self.pop_card(state, from) else {
             return false;
         };
         self.put(state, to, card);
@@ -550,7 +600,7 @@ impl Rulebook {
                     let card = ctx_card as u16;
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
-                        state.piles[from].remove(i);
+                        self.take_card(state, from, i);
                         let card = self.unmark(state, card);
                         self.put(state, to, card);
                         events.emit(|| Event::Moved {
@@ -567,12 +617,7 @@ impl Rulebook {
     /// The pile the card parameter of action `a` lies in.
     pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
         let z = self.actions[a].param.card_zone()?;
-        let ctx = Ctx {
-            state,
-            player: usize::from(state.current),
-            card,
-            row: -1,
-        };
+        let ctx = Ctx::current(state, card);
         let card = u16::try_from(card).ok()?;
         self.piles_of(z, &ctx)
             .find(|&p| state.piles[p].contains(&card))
@@ -615,12 +660,7 @@ impl Rulebook {
                 if !free {
                     return;
                 }
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card: -1,
-                    row: -1,
-                };
+                let ctx = Ctx::current(state, -1);
                 for p in self.piles_of(z, &ctx) {
                     let cards = &state.piles[p];
                     let mut seen = Seen::default();
@@ -827,6 +867,7 @@ impl Rulebook {
             tallies: Vec::new(),
             memo: Default::default(),
             listed: Default::default(),
+            held: Default::default(),
             marks: vec![
                 self.zones
                     .iter()
@@ -856,6 +897,7 @@ impl Rulebook {
                 }
             }
         }
+        self.recount(&mut state);
         let mut stack = Vec::new();
         for (name, cards) in &setup.stack {
             // A seat's own deck is named with the seat, either way round: `P1 king`.
@@ -909,6 +951,7 @@ impl Rulebook {
             // A script's position replaces the setup; what it leaves in the starting zones
             // is shuffled (and stacked) as a deck would be.
             self.set_position(&mut state, &setup.position)?;
+            self.recount(&mut state);
             let shuffles: Vec<Effect> = (0..self.zones.len())
                 .filter(|&z| self.zones[z].start_all)
                 .map(|zone| {
@@ -1030,12 +1073,7 @@ impl Rules for Rulebook {
             .get(usize::from(state.step))
             .and_then(|s| s.repeat.as_ref());
         let again = times.is_some_and(|t| {
-            let ctx = Ctx {
-                state,
-                player: usize::from(state.current),
-                card: -1,
-                row: -1,
-            };
+            let ctx = Ctx::current(state, -1);
             i64::from(state.reps.0) < self.eval(t, &ctx)
         });
         if !again {
@@ -1140,7 +1178,7 @@ impl Rules for Rulebook {
         let Some(worth) = &self.worth else {
             return 0.0;
         };
-        self.eval(
+        self.worth_of(
             worth,
             &Ctx {
                 state,
@@ -1148,7 +1186,7 @@ impl Rules for Rulebook {
                 card: -1,
                 row: -1,
             },
-        ) as f64
+        )
     }
 
     fn format_action(&self, state: &State, action: &Action) -> String {
@@ -1217,6 +1255,7 @@ impl Rules for Rulebook {
                 f.ring
             ));
         }
+        self.check_held(state)?;
         // Sets no zone holds (a ring's seats and plates) are not cards in play.
         let held = |si: usize| self.zones.iter().any(|z| z.set == si);
         for (si, set) in self.sets.iter().enumerate().filter(|&(si, _)| held(si)) {
@@ -1281,7 +1320,7 @@ impl Rulebook {
 /// A binary operator on two evaluated sides (`and`/`or` once the left did not decide):
 /// arithmetic keeps an undefined side ([`NONE`]) undefined.
 #[inline(always)]
-fn binary(op: Op, a: i64, b: i64) -> i64 {
+pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
     if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
         return NONE;
     }
@@ -1296,5 +1335,7 @@ fn binary(op: Op, a: i64, b: i64) -> i64 {
         Op::Add => a.saturating_add(b),
         Op::Sub => a.saturating_sub(b),
         Op::Mul => a.saturating_mul(b),
+        // Only a worth divides, in real numbers (`worth.rs`); never reached.
+        Op::Div => a.checked_div(b).unwrap_or(NONE),
     }
 }

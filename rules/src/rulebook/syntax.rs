@@ -33,6 +33,9 @@ pub enum Op {
     Add,
     Sub,
     Mul,
+    /// `/`: exact division, only in the bot's worth (`worth.rs`), which is reckoned in real
+    /// numbers; whole numbers divide with `div(a, b)`.
+    Div,
 }
 
 impl Op {
@@ -49,6 +52,7 @@ impl Op {
             Op::Add => "+",
             Op::Sub => "-",
             Op::Mul => "*",
+            Op::Div => "/",
         }
     }
 }
@@ -429,11 +433,17 @@ impl<'t> Parser<'t> {
         self.skip_space();
         let start = self.pos;
         let mut left = self.primary()?;
-        while self.eat("*") {
+        loop {
+            let op = if self.eat("*") {
+                Op::Mul
+            } else if self.eat("/") {
+                Op::Div
+            } else {
+                return Ok(left);
+            };
             let right = self.primary()?;
-            left = self.node(Ast::Bin(Op::Mul, Box::new(left), Box::new(right)), start);
+            left = self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start);
         }
-        Ok(left)
     }
 
     fn primary(&mut self) -> Result<Node, SyntaxError> {
@@ -545,6 +555,20 @@ mod tests {
         assert_eq!(lines[1].span, 15..46);
         let err = statements("shuffle deck\nburn deck").unwrap_err();
         assert_eq!(err.span, 13..17);
+    }
+
+    /// `*` and `/` bind alike, left to right: `a / b * c / d` is `((a / b) * c) / d`.
+    #[test]
+    fn products_and_quotients_from_the_left() {
+        let n = expression("a / b * c / d").unwrap();
+        let Ast::Bin(Op::Div, left, d) = n.ast else {
+            panic!("{n:?}")
+        };
+        assert_eq!(d.ast, Ast::Name("d".into()));
+        let Ast::Bin(Op::Mul, left, _) = left.ast else {
+            panic!("{left:?}")
+        };
+        assert!(matches!(left.ast, Ast::Bin(Op::Div, ..)));
     }
 
     /// `if(c, a, b)` is a value inside an effect; `if` alone guards the effect line.

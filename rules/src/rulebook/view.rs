@@ -270,12 +270,7 @@ impl Rulebook {
         let (card, row) = match &a.param {
             Param::Card(z) | Param::CardFigure { card: z, .. } => {
                 let (card, row) = a.param.split(action.arg);
-                let ctx = Ctx {
-                    state,
-                    player: usize::from(state.current),
-                    card,
-                    row: -1,
-                };
+                let ctx = Ctx::current(state, card);
                 if self.card_pile(state, ai, card).is_none() {
                     let first = self.pile(z.zone, usize::from(state.current), 0);
                     // A zone with rows is named whole: the card may be in any of them.
@@ -662,6 +657,7 @@ impl Rulebook {
                 }
             }
         }
+        self.recount(&mut view);
         view
     }
 }

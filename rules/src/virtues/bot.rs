@@ -75,6 +75,7 @@ impl Virtues {
         // Loyalty: early on every knight plays for Camelot's honor for its own sake.
         let (honor, dishonor) = self.balance(state);
         value += w.loyalty * (honor - dishonor) as f64 * self.deck_left(state);
+        value += w.loyalty * self.fellows_prospects(state, me) * self.deck_left(state);
         value += self.contest_prospects(state, me);
         value += self.reward_prospects(state, me);
         value
@@ -159,6 +160,12 @@ impl Virtues {
                     }
                 })
                 .sum();
+            q.honors = q
+                .reward
+                .iter()
+                .filter(|e| e.target == Target::QuestingKnights && e.kind == Kind::Honor)
+                .map(|e| f64::from(e.count))
+                .sum();
             q.loss = q
                 .penalty
                 .iter()
@@ -210,29 +217,78 @@ impl Virtues {
                 let (lack, shape) = self.closest(slot.quest, &together);
                 let worth = self.expected_worth(slot.quest, sharing, &together, shape);
                 value += if lack == 0 {
-                    // The cards it will present count in the quest, not on their own.
+                    // The cards it will present count in the quest, not on their own. Ready
+                    // and asked now, it will present (`bot_ready_quest_pct`); ready and past
+                    // its chance, the quest is only a prospect, so that presenting beats
+                    // waiting and staying.
                     let needed = shape.map_or(0, |s| s.total()).min(hand.total());
-                    w.ready_quest * worth - w.virtue * f64::from(needed)
+                    let weight = if self.asked_to_present(state, me) {
+                        w.ready_quest
+                    } else {
+                        w.prospect
+                    };
+                    weight * worth - w.virtue * f64::from(needed)
                 } else {
                     // Stuck on a quest: turns lost until cards come.
                     w.prospect * worth / f64::from(1 + lack) - f64::from(lack) * STUCK
                 };
             }
             None => {
-                let best = state
-                    .layout
-                    .iter()
-                    .filter(|slot| self.room_on(slot))
-                    .map(|slot| {
-                        let sharing = slot.knights.count_ones() + 1;
-                        let (lack, shape) = self.closest(slot.quest, hand);
-                        self.expected_worth(slot.quest, sharing, hand, shape) / f64::from(1 + lack)
-                    })
-                    .fold(0.0, f64::max);
-                value += w.prospect * best;
+                // The quest its hand is closest to, and (`bot_other_quests_pct`) the others in
+                // reach: a card only another quest asks for still serves a quest.
+                let (mut best, mut all) = (0.0f64, 0.0);
+                for slot in state.layout.iter().filter(|slot| self.room_on(slot)) {
+                    let sharing = slot.knights.count_ones() + 1;
+                    let (lack, shape) = self.closest(slot.quest, hand);
+                    let worth = self
+                        .expected_worth(slot.quest, sharing, hand, shape)
+                        .max(0.0)
+                        / f64::from(1 + lack);
+                    best = best.max(worth);
+                    all += worth;
+                }
+                value += w.prospect * (best + w.other_quests * (all - best));
             }
         }
         value
+    }
+
+    /// The Honor cards the quests other knights are on may bring the kingdom, each as likely
+    /// as their cards (as far as `me` can tell) come close to it. (Too small, so far, to make
+    /// a knight pray for another: docs/rules/virtues.md, part 6 cont. 3.)
+    fn fellows_prospects(&self, state: &State, me: Seat) -> f64 {
+        let king = self.king(state);
+        let mut honors = 0.0;
+        for slot in &state.layout {
+            if slot.knights == 0 || has(slot.knights, me) {
+                continue;
+            }
+            let mut together = Counts::new();
+            let mut counted = 0u32;
+            for s in 0..state.count() as Seat {
+                if has(slot.knights, s) && state.alive(s) {
+                    together.add_all(&state.player(s).virtues);
+                    // The king's honor is not the kingdom's (F).
+                    counted += u32::from(Some(s) != king);
+                }
+            }
+            let sharing = slot.knights.count_ones().max(1);
+            let (lack, _) = self.closest(slot.quest, &together);
+            let q = &self.quests[usize::from(slot.quest)];
+            honors += q.honors * f64::from(counted) / f64::from(sharing) / f64::from(1 + lack);
+        }
+        honors
+    }
+
+    /// Whether `me` is the one deciding now whether to present its quest (a presentation
+    /// window, or the start of its turn on a quest).
+    fn asked_to_present(&self, state: &State, me: Seat) -> bool {
+        state.res.is_none()
+            && match state.stage {
+                Stage::Window { now, .. } => now == me,
+                Stage::Start { tried: false } => state.current == me,
+                _ => false,
+            }
     }
 
     /// The presentation of a quest a hand comes closest to, and how many cards it lacks.

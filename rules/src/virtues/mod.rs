@@ -94,6 +94,8 @@ pub struct Quest {
     /// For bots: the reward's and the penalty's worth in points to one knight.
     pub(crate) gain: f64,
     pub(crate) loss: f64,
+    /// For bots: the Honor cards its reward brings the knights on it (the kingdom's balance).
+    pub(crate) honors: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -148,6 +150,7 @@ pub struct BotWeights {
     pub(crate) virtue: f64,
     pub(crate) ready_quest: f64,
     pub(crate) prospect: f64,
+    pub(crate) other_quests: f64,
     pub(crate) win: f64,
     pub(crate) loyalty: f64,
     pub(crate) spread: f64,

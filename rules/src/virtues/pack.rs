@@ -42,6 +42,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
             virtue: pct(&mut e, "bot_virtue_pct"),
             ready_quest: pct(&mut e, "bot_ready_quest_pct"),
             prospect: pct(&mut e, "bot_prospect_pct"),
+            other_quests: pct(&mut e, "bot_other_quests_pct"),
             win: pct(&mut e, "bot_win_pct"),
             loyalty: pct(&mut e, "bot_loyalty_pct"),
             spread: int(&mut e, "bot_lead_spread") as f64,
@@ -309,6 +310,7 @@ fn quest(
         text: card.text.clone(),
         gain: 0.0,
         loss: 0.0,
+        honors: 0.0,
     })
 }
 

@@ -540,6 +540,7 @@ impl Virtues {
         let mut order = [0; MAX_PLAYERS];
         order[..members.len()].copy_from_slice(members);
         let showdown = Showdown::new(members[1], members[0], self.joust_mask);
+        self.note(state, NoteKind::Joust, 1, members[1]);
         if let Some(res) = &mut state.res {
             res.step = Step::Dispute {
                 order,
@@ -590,6 +591,7 @@ impl Virtues {
         let next = next + 1;
         if next < len {
             let showdown = Showdown::new(order[usize::from(next)], champion, self.joust_mask);
+            self.note(state, NoteKind::Joust, 1, order[usize::from(next)]);
             if let Some(res) = &mut state.res {
                 res.step = Step::Dispute {
                     order,

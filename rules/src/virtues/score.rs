@@ -111,6 +111,12 @@ impl Virtues {
                     NoteKind::Death => if note.card == 1 { "duel" } else { "trial" }.into(),
                     NoteKind::Bestowed => if note.card == 1 { "dishonor" } else { "honor" }.into(),
                     NoteKind::Deal => "deal".into(),
+                    NoteKind::Joust => if note.card == 1 {
+                        "reward split"
+                    } else {
+                        "challenge"
+                    }
+                    .into(),
                     _ => self.quest_cards.ids[usize::from(note.card)].clone(),
                 },
                 turn: note.turn + 1,

@@ -426,6 +426,9 @@ pub enum NoteKind {
     Bestowed,
     /// A deal that changed hands at a feast.
     Deal,
+    /// A joust match begun: a challenge (`card` 0) or one of the pairwise jousts over a
+    /// disputed reward split (`card` 1).
+    Joust,
 }
 
 impl NoteKind {
@@ -439,6 +442,7 @@ impl NoteKind {
             NoteKind::Death => "death",
             NoteKind::Bestowed => "bestowed",
             NoteKind::Deal => "feast",
+            NoteKind::Joust => "joust fought",
         }
     }
 }

@@ -530,6 +530,9 @@ impl Virtues {
             }
             Action::Joust(other) | Action::Duel(other) => {
                 let duel = matches!(action, Action::Duel(_));
+                if !duel {
+                    self.note(state, NoteKind::Joust, 0, me);
+                }
                 events.emit(|| Event::Challenged {
                     seat: me,
                     other,
