@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Holds a game's content rulebook (content/<game>/rulebook.toml) to the baselines its
-# hand-written module recorded (record.sh): the bundled pack is copied into a temporary folder
-# with `rules = "rulebook"`, the same `grail sim` commands are run, and every statistic each
-# report recorded must be the same (reports have since gained fields the recorded ones lack).
-# A report that differs names the player counts that do. Run from anywhere with a release
-# build and python3:
+# hand-written module recorded (record.sh): the same `grail sim` commands are run on the
+# bundled pack (or, while the pack still names its module, on a copy naming the rulebook), and
+# every statistic each report recorded must be the same (reports have since gained fields the
+# recorded ones lack). A report that differs names the player counts that do. Run from
+# anywhere with a release build and python3 (GRAIL=path names another binary):
 #
 #   tests/baselines/rulebook/compare.sh artus 2-4 advanced
 #   tests/baselines/rulebook/compare.sh king-arthur 2-5 seals
