@@ -1,25 +1,26 @@
-//! Artus playouts by random agents on one thread: `cargo bench -p grail-rules --bench artus`.
+//! Artus playouts by random agents on one thread, the bundled pack played by the generic
+//! rulebook from its description: `cargo bench -p grail-rules --bench artus`.
 //! Divan reports the time per run of 1,000 complete games; games/s = 1000 / time.
 
 use std::path::Path;
 
 use grail_engine::agent::AgentKind;
 use grail_engine::sim::{SimConfig, SimHooks, simulate};
-use grail_rules::artus::{self, Artus};
+use grail_rules::rulebook::{self, Rulebook};
 use grail_schema::{Disk, Loader};
 
 fn main() {
     divan::main();
 }
 
-fn rules(variant: Option<&str>) -> Artus {
+fn rules(variant: Option<&str>) -> Rulebook {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
     let loaded = Loader::new(&Disk)
         .with_content(&content)
         .with_rules(grail_rules::catalog())
         .load_game("artus", variant);
     let pack = loaded.pack.expect("the bundled pack loads");
-    artus::compile(&pack).expect("the bundled pack compiles")
+    rulebook::compile(&pack).expect("the bundled pack compiles")
 }
 
 fn one_thread() -> rayon::ThreadPool {

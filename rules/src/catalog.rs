@@ -8,7 +8,7 @@ pub use crate::quests::SPEC as QUESTS;
 
 /// Every rulebook this build knows.
 pub fn catalog() -> &'static [RulesSpec] {
-    &[ARTUS, VIRTUES, QUESTS, RULEBOOK]
+    &[VIRTUES, QUESTS, RULEBOOK]
 }
 
 /// The sets a rulebook needs that hold no card: such a pack would load, and every game of
@@ -37,135 +37,6 @@ pub const RULEBOOK: RulesSpec = RulesSpec {
     id: grail_schema::GENERIC_RULEBOOK,
     params: &[],
     sets: &[],
-    conditions: &[],
-};
-
-const ARTUS_DIRECTIONS: &[&str] = &["clockwise", "counter-clockwise"];
-
-pub const ARTUS: RulesSpec = RulesSpec {
-    id: "artus",
-    params: &[
-        ParamSpec {
-            name: "knights",
-            kind: ParamKind::ByPlayers { min: 1, max: 20 },
-            doc: "Knights each player takes, by player count, the score markers included",
-        },
-        ParamSpec {
-            name: "score_markers",
-            kind: ParamKind::Int { min: 0, max: 5 },
-            doc: "of each player's Knights, how many mark the score instead of sitting at the table",
-        },
-        ParamSpec {
-            name: "rings",
-            kind: ParamKind::Int { min: 1, max: 100 },
-            doc: "rings in the game (on the Princes at the start, the rest in the supply)",
-        },
-        ParamSpec {
-            name: "crown_rings",
-            kind: ParamKind::Int { min: 2, max: 20 },
-            doc: "the ring that makes a Prince hold this many crowns him King",
-        },
-        ParamSpec {
-            name: "old_king_keeps",
-            kind: ParamKind::Int { min: 0, max: 20 },
-            doc: "rings the old King keeps when another Prince is crowned; the rest go to the supply",
-        },
-        ParamSpec {
-            name: "tile_points",
-            kind: ParamKind::Int { min: 1, max: 1000 },
-            doc: "points per lap of the prestige track (a point tile is taken per lap)",
-        },
-        ParamSpec {
-            name: "crown_plate",
-            kind: ParamKind::Text,
-            doc: "the plate (id) that always sits at the King's seat",
-        },
-        ParamSpec {
-            name: "forward",
-            kind: ParamKind::Choice(ARTUS_DIRECTIONS),
-            doc: "the way round figures move forward",
-        },
-        ParamSpec {
-            name: "displace",
-            kind: ParamKind::Choice(ARTUS_DIRECTIONS),
-            doc: "the way round a displaced figure goes to the next empty seat",
-        },
-        ParamSpec {
-            name: "knight_cards_dealt",
-            kind: ParamKind::Int { min: 0, max: 64 },
-            doc: "Knight cards each player draws into his starting hand",
-        },
-        ParamSpec {
-            name: "king_cards_dealt",
-            kind: ParamKind::Int { min: 0, max: 64 },
-            doc: "King cards each player draws into his starting hand",
-        },
-        ParamSpec {
-            name: "scoring_cards_dealt",
-            kind: ParamKind::Int { min: 0, max: 64 },
-            doc: "scoring cards each player draws into his starting hand",
-        },
-        ParamSpec {
-            name: "scoring_deck",
-            kind: ParamKind::Bool,
-            doc: "whether the scoring cards are in the game (as each player's third draw pile)",
-        },
-        ParamSpec {
-            name: "cards_per_turn",
-            kind: ParamKind::Int { min: 1, max: 10 },
-            doc: "hand cards a player plays on his turn, one after the other",
-        },
-        ParamSpec {
-            name: "draws_per_turn",
-            kind: ParamKind::Int { min: 0, max: 10 },
-            doc: "cards a player then draws, one at a time, each from the pile of his choice",
-        },
-        ParamSpec {
-            name: "rounds",
-            kind: ParamKind::Int { min: 1, max: 100 },
-            doc: "rounds of play; by then every player has played all his cards",
-        },
-        ParamSpec {
-            name: "bot_seat_worth_pct",
-            kind: ParamKind::Int { min: 0, max: 1000 },
-            doc: "greedy bot: percentage of the plate values under its Knights counted as points",
-        },
-        ParamSpec {
-            name: "bot_rival_pct",
-            kind: ParamKind::Int { min: 0, max: 1000 },
-            doc: "greedy bot: percentage of the rivals' mean position counted against its own",
-        },
-    ],
-    sets: &[
-        SetSpec {
-            id: "plates",
-            doc: "the plates of the rotating table, counter-clockwise from the King's seat",
-        },
-        SetSpec {
-            id: "seats",
-            doc: "the seats of the board, counter-clockwise from seat 0",
-        },
-        SetSpec {
-            id: "situations",
-            doc: "product of plates and seats: where a Knight stands, for scoring conditions",
-        },
-        SetSpec {
-            id: "princes",
-            doc: "the neutral figures: colour, starting (crown) seat and rings",
-        },
-        SetSpec {
-            id: "knight-cards",
-            doc: "each player's Knight deck",
-        },
-        SetSpec {
-            id: "king-cards",
-            doc: "each player's King deck",
-        },
-        SetSpec {
-            id: "scoring-cards",
-            doc: "each player's scoring deck (advanced game)",
-        },
-    ],
     conditions: &[],
 };
 

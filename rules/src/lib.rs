@@ -1,7 +1,7 @@
-//! grail-rules: one module per game, each a thin rulebook over engine parts, compiled from
-//! its content pack. [`build`] turns any loaded pack into a playable game for its rulebook.
+//! grail-rules: the generic rulebook that plays a game from its pack's description, and the
+//! modules of the games not yet described, each a thin rulebook over engine parts compiled
+//! from its content pack. [`build`] turns any loaded pack into a playable game for its rulebook.
 
-pub mod artus;
 mod cards;
 pub mod catalog;
 mod pack_errors;
@@ -26,7 +26,6 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
         }
     }
     match pack.rules.as_str() {
-        "artus" => Ok(loaded(artus::compile(pack)?, pack)),
         "virtues" => Ok(loaded(virtues::compile(pack)?, pack)),
         "quests" => Ok(loaded(quests::compile(pack)?, pack)),
         grail_schema::GENERIC_RULEBOOK => Ok(loaded(rulebook::compile(pack)?, pack)),

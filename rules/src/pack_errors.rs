@@ -2,7 +2,6 @@
 //! at once, each pointing into the pack where it can.
 
 use grail_engine::diag::Diagnostic;
-use grail_schema::Pack;
 use grail_schema::model::Loc;
 
 pub(crate) struct Errors(pub(crate) Vec<Diagnostic>);
@@ -19,39 +18,5 @@ impl Errors {
     /// [`Self::at`], labelled "here".
     pub(crate) fn here(&mut self, loc: &Loc, code: &'static str, message: String) {
         self.at(loc, code, message, "here");
-    }
-    /// At the param `name` when the pack has it.
-    pub(crate) fn at_param(
-        &mut self,
-        pack: &Pack,
-        name: &str,
-        code: &'static str,
-        message: String,
-    ) {
-        match pack.param(name) {
-            Ok(p) => {
-                let loc = p.loc.clone();
-                self.at(&loc, code, message, "here");
-            }
-            Err(_) => self.0.push(Diagnostic::error(code, message)),
-        }
-    }
-
-    /// Like [`Errors::at_param`], at the value of a per-player-count param for `players`.
-    pub(crate) fn at_param_for_players(
-        &mut self,
-        pack: &Pack,
-        name: &str,
-        players: u8,
-        code: &'static str,
-        message: String,
-    ) {
-        match pack.param_loc_for_players(name, players) {
-            Some(loc) => {
-                let loc = loc.clone();
-                self.at(&loc, code, message, "here");
-            }
-            None => self.0.push(Diagnostic::error(code, message)),
-        }
     }
 }

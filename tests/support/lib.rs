@@ -2,8 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-pub mod ported;
-
 use grail_schema::{Disk, Loaded, Loader, RulesSpec};
 
 /// The bundled content directory of this source tree.

@@ -385,7 +385,6 @@ fn check_loaded(pack: Pack, game: &str, variant: Option<&str>) -> Vec<Leak> {
         None => game.to_string(),
     };
     match pack.rules.as_str() {
-        "artus" => check(&grail_rules::artus::compile(&pack).unwrap(), &cards, &label),
         "quests" => check(
             &grail_rules::quests::compile(&pack).unwrap(),
             &cards,

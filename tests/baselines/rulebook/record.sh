@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Records `grail sim` statistics of the hand-written King Arthur and Artus rulebooks, so the
-# content-defined rulebook that replaces them (issue "Rulebooks as content") can be held to
-# the same games: same seeds, same statistics. Run from the repository root with a release
-# build; the files are committed and must not change while the hand-written modules exist.
+# Recorded `grail sim` statistics of the hand-written King Arthur and Artus rulebooks, so the
+# content-defined rulebook that replaced them (issue "Rulebooks as content") is held to the
+# same games: same seeds, same statistics. Both modules are deleted, so this now records what
+# the descriptions play; the committed files are the modules' and must not change (compare.sh
+# checks them). Kept to show how they were recorded.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 grail=${GRAIL:-target/release/grail}
