@@ -1,4 +1,4 @@
-//! Marks (King Arthur's seals, any game's tokens of ownership on shared cards): a zone with
+//! Marks (seals, or any game's tokens of ownership on shared cards): a zone with
 //! `marks` lets each seat place that many on its cards. A marked card is stored in its pile
 //! as its type plus `(seat + 1) << MARK_SHIFT`, so a row keeps its order and a binding
 //! tells a marked copy from an unmarked one without any storage beside the piles. Also

@@ -137,7 +137,7 @@ impl Rulebook {
 
     /// Which distances action `a`'s guard may allow a card, from the conjuncts of its guard
     /// that do not read the figure ([`Conjuncts`]): none when those reading neither figure
-    /// nor distance refuse the card (`step(play) and moves_knight(card) = 1` of Artus'
+    /// nor distance refuse the card (`step(play) and moves_knight(card) = 1` of a ring game's
     /// `march`), else those the conjuncts over the distance allow (`steps >= low(card) and
     /// …`), asked once per distance instead of once per figure and distance.
     pub(super) fn card_distances(
