@@ -66,6 +66,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "check-failed",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "a check the description states (`[checks.<name>]`) does not hold after the setup or at the end of a seeded random game with some player count allowed, or no random game reached the end it is made at",
+        fix: "change what the check reads (a param, a card) so the game is as the rule text says; the error shows the values and the params read",
+        no_fixture: None,
+    },
+    Code {
         code: "condition-args",
         severity: Error,
         group: Group::Pack,
