@@ -78,6 +78,18 @@ fn broken_card_effects() {
     check("artus-effects", &["missing-condition", "unknown-attribute"]);
 }
 
+/// ... and one round too many: the last has no card to play.
+#[test]
+fn rounds_with_nothing_left_to_play() {
+    check("artus-too-many-rounds", &["check-failed"]);
+}
+
+/// A game that never ends cannot have its end checked: said at the check, not passed over.
+#[test]
+fn a_check_at_an_end_never_reached() {
+    check("rulebook-checks", &["check-failed"]);
+}
+
 /// Artus' setup checks: the King starts crowned, and the supply cannot run dry.
 #[test]
 fn a_ring_supply_that_can_run_dry_and_no_king() {
