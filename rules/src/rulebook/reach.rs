@@ -300,6 +300,12 @@ impl Probe<'_> {
             },
             Expr::Bin(op, l, r) => {
                 let (a, b) = (self.eval(l, tr)?, self.eval(r, tr)?);
+                // A figure is known to a probe by its kind and member, not by the number it
+                // has in a game: it compares with another figure only.
+                let figures = (a >= FIGURE, b >= FIGURE);
+                if figures.0 != figures.1 || (figures.0 && !matches!(op, Op::Eq | Op::Ne)) {
+                    return None;
+                }
                 Some(match op {
                     Op::Add => a.checked_add(b)?,
                     Op::Sub => a.checked_sub(b)?,
