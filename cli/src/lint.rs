@@ -48,7 +48,7 @@ pub fn lint(paths: &[PathBuf], content: &Content) -> Vec<Report> {
             let mut loaded = loader.load(&path);
             // A pack that loads must also compile with its rulebook.
             if let Some(pack) = &loaded.pack
-                && let Err(problems) = grail_rules::build(pack)
+                && let Err(problems) = grail_rules::lint(pack)
             {
                 let sources = &loaded.sources;
                 let problems: Vec<Diagnostic> = problems

@@ -39,6 +39,29 @@ pub fn build(pack: &Pack) -> Result<Box<dyn DynGame>, Vec<Diagnostic>> {
     }
 }
 
+/// What `grail lint` asks of a loaded pack: that it compiles with its rulebook ([`build`]),
+/// and, for a game description, that the checks it states hold (`[checks.*]`, verified on a
+/// few seeded random games; `build` alone does not play any).
+pub fn lint(pack: &Pack) -> Result<(), Vec<Diagnostic>> {
+    if pack.rules != grail_schema::GENERIC_RULEBOOK {
+        return build(pack).map(|_| ());
+    }
+    let empty = catalog()
+        .iter()
+        .find(|s| s.id == pack.rules)
+        .map(|spec| catalog::empty_sets(pack, spec))
+        .unwrap_or_default();
+    if !empty.is_empty() {
+        return Err(empty);
+    }
+    let failed = rulebook::compile(pack)?.verify();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed)
+    }
+}
+
 /// A compiled rulebook with what its pack says about the table: content hash, default players.
 fn loaded<R: Rules + 'static>(rules: R, pack: &Pack) -> Box<dyn DynGame> {
     let game = LoadedGame::new(rules, Some(pack.hash().to_string()));

@@ -10,10 +10,11 @@ use std::ops::Range;
 use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
 
 use crate::model::{
-    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, ChooseDef, ConditionDef,
-    CounterDef, DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc, OverrideDef,
-    PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef, RulebookDef, SetDef,
-    SetupDef, Sp, StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner, ZoneStart,
+    ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, CheckDef, ChooseDef,
+    ConditionDef, CounterDef, DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc,
+    OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef,
+    RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner,
+    ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -489,7 +490,20 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         f.finish();
         Some(CounterDef { owner, start })
     });
+    let checks = f.table("checks", |dec, _, n| {
+        let mut f = dec.fields(n, "a check")?;
+        let at = f.required_str("at");
+        let holds = f.required_str("holds");
+        let says = f.required_str("says");
+        f.finish();
+        Some(CheckDef {
+            at: at?,
+            holds: holds?,
+            says: says?,
+        })
+    });
     RulebookDef {
+        checks,
         counters,
         zones,
         setup,

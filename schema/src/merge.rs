@@ -28,6 +28,7 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.figures, from.figures, "figure", diags);
     join(&mut to.roles, from.roles, "role", diags);
     join(&mut to.counters, from.counters, "counter", diags);
+    join(&mut to.checks, from.checks, "check", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -126,6 +127,9 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.counters.0 {
         replace(&mut to.counters, key, value);
+    }
+    for (key, value) in from.checks.0 {
+        replace(&mut to.checks, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

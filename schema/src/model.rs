@@ -423,6 +423,10 @@ pub struct RulebookDef {
     /// Numbers the game keeps: one for the table, or one per seat (a score).
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub counters: Table<CounterDef>,
+    /// What must hold after the setup or at the end of every game, for every player count
+    /// allowed: `grail lint` verifies it on a few seeded random games.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub checks: Table<CheckDef>,
 }
 
 impl RulebookDef {
@@ -438,6 +442,7 @@ impl RulebookDef {
             && self.figures.is_empty()
             && self.roles.is_empty()
             && self.counters.is_empty()
+            && self.checks.is_empty()
     }
 }
 
@@ -711,6 +716,19 @@ pub struct FigureDef {
     /// of that name when the set declares one, else at 0.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<Sp<String>>,
+}
+
+/// `[checks.<name>]`: a condition the description states about its own games, verified by
+/// lint for every player count allowed.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CheckDef {
+    /// When it must hold: `"setup"` (once the game is set up) or `"end"` (once it is over).
+    pub at: Sp<String>,
+    /// The condition, over the game's state; `P` stands for each seat in turn.
+    pub holds: Sp<String>,
+    /// What a failure means, a text with `{…}` holes showing the values read.
+    pub says: Sp<String>,
 }
 
 /// `[counters.<name>]`: a number the game keeps.

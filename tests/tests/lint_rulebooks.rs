@@ -1,9 +1,12 @@
 //! `grail lint` on packs that load but that their rulebook refuses to compile: broken Artus
-//! boards and cards (a plate missing, a Prince off the board, rounds that do not use up the
-//! cards, broken effects, a ring supply that can run dry), Artus mods whose plate positions or
-//! Knight counts by player count do not add up, King Arthur and Quests mods the rules cannot
-//! play (hands the cards cannot fill, effects and overrides the rules do not have),
-//! and game descriptions for the generic rulebook with misspelt names and mixed-up kinds.
+//! boards and cards (a plate missing, a Prince off the board, a ring card with no Prince to
+//! crown, a card no action plays), Artus mods whose plate positions or Knight counts by player
+//! count do not add up, or that break what the rule text takes for granted (`[checks.*]`:
+//! rounds that do not use up the cards, a ring supply that can run dry), King Arthur and
+//! Quests mods the rules cannot play (hands the cards cannot fill, effects and overrides the
+//! rules do not have), and game descriptions for the generic rulebook with misspelt names and
+//! mixed-up kinds. Each mistake is one error, where it is made or where the description reads
+//! it.
 //! Fixtures in `tests/lint/`, each a mod extending a bundled pack (one folder per rulebook
 //! mistake, so a port of a game onto the generic rulebook can adapt them one by one) or a
 //! small game of its own; snapshots of what lint prints.
@@ -34,6 +37,7 @@ fn check(case: &str, codes: &[&str]) {
     insta::assert_snapshot!(case, text);
 }
 
+/// A ring needs one plate per seat: one error at the plates, not one per read of a plate.
 #[test]
 fn a_plate_missing() {
     check("artus-plate-missing", &["board-mismatch"]);
@@ -55,37 +59,47 @@ fn a_player_count_without_its_knights() {
     check("artus-five-uncounted", &["missing-player-count"]);
 }
 
+/// Each figure that does not fit is named at its card.
 #[test]
 fn princes_off_the_board_or_on_one_seat() {
     check("artus-prince-off-board", &["no-such-seat", "seat-taken"]);
 }
 
+/// Artus' `[checks.cards-played]`, made at the end of random games.
 #[test]
 fn rounds_that_leave_cards_unplayed() {
-    check("artus-rounds", &["rounds-mismatch"]);
+    check("artus-rounds", &["check-failed"]);
 }
 
+/// What cards do is their attributes, read by the guards: an attribute misspelt in a guard
+/// (did-you-mean), and a card that chooses Knights by its condition without one.
 #[test]
 fn broken_card_effects() {
-    check(
-        "artus-effects",
-        &[
-            "invalid-value",
-            "missing-field",
-            "unknown-key",
-            "unknown-value",
-        ],
-    );
+    check("artus-effects", &["missing-condition", "unknown-attribute"]);
 }
 
+/// ... and one round too many: the last has no card to play.
+#[test]
+fn rounds_with_nothing_left_to_play() {
+    check("artus-too-many-rounds", &["check-failed"]);
+}
+
+/// A game that never ends cannot have its end checked: said at the check, not passed over.
+#[test]
+fn a_check_at_an_end_never_reached() {
+    check("rulebook-checks", &["check-failed"]);
+}
+
+/// Artus' setup checks: the King starts crowned, and the supply cannot run dry.
 #[test]
 fn a_ring_supply_that_can_run_dry_and_no_king() {
-    check("artus-rings", &["no-king", "ring-supply"]);
+    check("artus-rings", &["check-failed"]);
 }
 
+/// `at = "$crown_plate"`: the plate is named by a param, refused where the mod gives it.
 #[test]
 fn a_crown_plate_that_does_not_exist() {
-    check("artus-crown", &["unknown-card"]);
+    check("artus-crown", &["unknown-name"]);
 }
 
 /// The setup deals `hand_size` knight cards to each seat; five players need more than the
@@ -99,27 +113,31 @@ fn hands_the_cards_cannot_fill() {
 /// with six once the score markers are taken.
 #[test]
 fn knights_that_do_not_fit_the_board() {
-    check("artus-crowded", &["no-knights", "seats-short"]);
+    check("artus-crowded", &["no-figures", "seats-short"]);
 }
 
+/// A ring of the wrong size: one error at the seats (and one for the plates to spare).
 #[test]
 fn a_board_of_one_seat() {
     check("artus-one-seat", &["board-mismatch", "board-size"]);
 }
 
+/// An either-colour ring card written with no colour: no action's guard takes it.
 #[test]
-fn a_card_with_two_ring_effects() {
-    check("artus-ring-card-twice", &["ambiguous-effects"]);
+fn a_ring_card_of_no_colour() {
+    check("artus-ring-card-twice", &["unreachable"]);
 }
 
+/// While the one bronze Prince is King, a bronze ring card has no figure its guard takes.
 #[test]
 fn a_ring_card_with_no_prince_to_crown() {
     check("artus-lone-bronze", &["no-target"]);
 }
 
+/// A player alone: the bot's worth divides by `players - 1`.
 #[test]
 fn artus_alone() {
-    check("artus-solo", &["unsupported-players"]);
+    check("artus-solo", &["divide-by-zero"]);
 }
 
 #[test]

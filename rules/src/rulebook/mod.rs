@@ -3,6 +3,7 @@
 //! `docs/pack-format.md`) and plays it. Parse ([`syntax`]) → check and compile
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
+mod checks;
 mod compile;
 mod counters;
 mod explain;
@@ -90,6 +91,8 @@ pub struct Rulebook {
     first_args: Vec<Option<Box<[i64]>>>,
     /// Per action, which conjuncts of its guard read its figure and distance (`params.rs`).
     conjuncts: Vec<params::Conjuncts>,
+    /// What the description states about its games, verified by lint (`checks.rs`).
+    checks: Vec<checks::Check>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -162,6 +165,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         None => (None, String::new(), None),
     };
     let worth = rb.bot.as_ref().and_then(|b| c.worth(&b.worth, score_scope));
+    let checks = c.checks();
     let turn_limit = pack
         .param("turn_limit")
         .ok()
@@ -237,6 +241,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         guard_splits: Vec::new(),
         first_args: Vec::new(),
         conjuncts: Vec::new(),
+        checks,
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook

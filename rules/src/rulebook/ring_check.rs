@@ -2,7 +2,7 @@
 //! `[roles.*]`, the seat parameter, `place`, and the ring's functions in expressions. Every
 //! problem is a diagnostic pointing into the pack, with did-you-mean for names.
 
-use grail_engine::diag::no_such;
+use grail_engine::diag::{Diagnostic, no_such};
 use grail_engine::ring::{MAX_FIGURES, MAX_SEATS};
 use grail_engine::seats::Direction;
 use grail_schema::model::{Layout, Sp, ZoneOwner};
@@ -48,18 +48,18 @@ impl Compiler<'_> {
         }
         let seats_set = self.set_index(&def.holds)?;
         let seats = self.sets[seats_set].cards.len();
-        if seats > MAX_SEATS {
+        // A board of the wrong size is reported once, at its set; the figures' seats and the
+        // counts that fit it are then not checked (each would only repeat it), but the names
+        // still compile, so the rest of the description is checked as usual.
+        let sized = (2..=MAX_SEATS).contains(&seats);
+        if !sized {
             let msg = format!(
-                "a ring has at most {MAX_SEATS} seats; set `{}` has {seats}",
+                "ring `{}` has {seats} seat{} (the cards of set `{}`); a ring needs 2 to {MAX_SEATS}",
+                name.value,
+                if seats == 1 { "" } else { "s" },
                 def.holds.value
             );
-            self.error(
-                "invalid-value",
-                msg,
-                &def.holds.loc,
-                def.holds.loc.span.clone(),
-            );
-            return None;
+            self.at_set("board-size", msg, &def.holds.value, "the seats");
         }
         let mut dirs = [None; 3];
         for (i, d) in [&def.numbered, &def.forward, &def.displace]
@@ -93,6 +93,8 @@ impl Compiler<'_> {
                 }
             }
         }
+        // Each kind's `count`, beside `board.kinds`, to say where a count that does not fit is.
+        let mut counts_at = Vec::new();
         for (kname, f) in rb.figures.iter() {
             if f.on.value != board.name {
                 let msg = no_such("ring zone", &f.on.value, [board.name.as_str()]);
@@ -102,7 +104,9 @@ impl Compiler<'_> {
             let owned = f.owner.as_ref().map(|o| o.value) == Some(ZoneOwner::Each);
             let members = match (owned, &f.count, &f.set) {
                 (true, Some(count), None) => self.counts_by_players(count),
-                (false, None, Some(set)) => self.members_from_set(set, f.start.as_ref(), &board),
+                (false, None, Some(set)) => {
+                    self.members_from_set(set, f.start.as_ref(), &board, sized)
+                }
                 _ => {
                     let msg = format!(
                         "figure `{}` is either owned by each seat (`owner = \"each\"` and `count`) or drawn from a set (`set` and `start`)",
@@ -113,6 +117,7 @@ impl Compiler<'_> {
                 }
             };
             if let Some(members) = members {
+                counts_at.push(f.count.clone());
                 board.kinds.push(FigureKind {
                     name: kname.value.clone(),
                     members,
@@ -167,7 +172,9 @@ impl Compiler<'_> {
             &board,
             name,
         );
-        self.fits(&board, name);
+        if sized {
+            self.fits(&board, name, counts_at);
+        }
         Some(board)
     }
 
@@ -196,6 +203,7 @@ impl Compiler<'_> {
         set: &Sp<String>,
         start: Option<&Sp<String>>,
         board: &Board,
+        sized: bool,
     ) -> Option<Members> {
         let si = self.set_index(set)?;
         let Some(start) = start else {
@@ -216,24 +224,43 @@ impl Compiler<'_> {
             self.error("unknown-attribute", msg, &start.loc, start.loc.span.clone());
             return None;
         };
+        // Each figure's problem is reported at its card, and the figure kept (on seat 0), so
+        // that one figure off the board is one error.
         let mut seats = Vec::new();
-        let mut taken = vec![false; board.seats];
+        let mut taken: Vec<Option<usize>> = vec![None; board.seats];
+        let mut problems = Vec::new();
         for (t, &v) in s.values[a].iter().enumerate() {
-            let ok = usize::try_from(v)
-                .ok()
-                .filter(|&v| v < board.seats && !taken[v]);
-            let Some(seat) = ok else {
-                let msg = format!(
-                    "figure `{}` starts on seat {v}: the seats are 0 to {}, one figure each",
-                    s.cards[t],
-                    board.seats - 1
-                );
-                self.error("invalid-value", msg, &start.loc, start.loc.span.clone());
-                return None;
-            };
-            taken[seat] = true;
-            seats.push(seat as u8);
+            let seat = usize::try_from(v).ok().filter(|&v| v < board.seats);
+            match seat {
+                None if sized => problems.push((
+                    "no-such-seat",
+                    t,
+                    format!(
+                        "figure `{}` starts on seat {v}, but ring `{}`'s seats are 0 to {}",
+                        s.cards[t],
+                        board.name,
+                        board.seats - 1
+                    ),
+                )),
+                Some(seat) if sized && taken[seat].is_some() => problems.push((
+                    "seat-taken",
+                    t,
+                    format!(
+                        "figures `{}` and `{}` both start on seat {seat}: one figure a seat",
+                        s.cards[taken[seat].unwrap_or(0)],
+                        s.cards[t]
+                    ),
+                )),
+                Some(seat) => taken[seat] = Some(t),
+                None => {}
+            }
+            seats.push(seat.unwrap_or(0) as u8);
         }
+        let set_id = s.id.clone();
+        for (code, t, msg) in problems {
+            self.at_card(code, msg, &set_id, t, "this figure");
+        }
+        let s = &self.sets[si];
         let counters = (0..s.cards.len())
             .map(|t| {
                 board
@@ -282,7 +309,7 @@ impl Compiler<'_> {
         };
         let si = self.set_index(set)?;
         let pack_set = self.pack.sets.iter().find(|s| s.id == set.value)?;
-        let Some(order) = pack_set.by_position().filter(|o| o.len() == board.seats) else {
+        let Some(order) = pack_set.by_position() else {
             let msg = format!(
                 "the plates of `{}` need a `position` on each card, one per seat ({} seats)",
                 zone.value, board.seats
@@ -290,6 +317,24 @@ impl Compiler<'_> {
             self.error("invalid-value", msg, &set.loc, set.loc.span.clone());
             return None;
         };
+        // Plates and seats that differ in number are reported once; the plates still
+        // compile, so what reads them is checked as usual.
+        if order.len() != board.seats {
+            let msg = format!(
+                "ring `{}` has {} seat{} but set `{}` {} plates: {} (each seat faces exactly one plate)",
+                zone.value,
+                board.seats,
+                if board.seats == 1 { "" } else { "s" },
+                set.value,
+                order.len(),
+                if order.len() < board.seats {
+                    "a plate is missing"
+                } else {
+                    "there are plates to spare"
+                }
+            );
+            self.at_set("board-mismatch", msg, &set.value, "the plates");
+        }
         let Some(role) = board.roles.iter().position(|r| r.name == follow.value) else {
             let msg = no_such(
                 "role",
@@ -300,11 +345,27 @@ impl Compiler<'_> {
             return None;
         };
         let by_position: Vec<u16> = order.iter().map(|&t| t as u16).collect();
+        // `at = "$crown_plate"`: a text param naming the plate, reported where it is given.
+        let at = match at.value.strip_prefix('$') {
+            Some(name) => match self.pack.param(name) {
+                Ok(p) => match &p.value {
+                    grail_schema::model::ParamValue::Text(t) => Sp::new(t.clone(), p.loc.clone()),
+                    _ => self.param_text(at),
+                },
+                Err(_) => self.param_text(at),
+            },
+            None => at.clone(),
+        };
         let cards = &self.sets[si].cards;
-        let Some(t) = cards.iter().position(|c| *c == at.value) else {
-            let msg = no_such("plate", &at.value, cards.iter().map(String::as_str));
-            self.error("unknown-name", msg, &at.loc, at.loc.span.clone());
-            return None;
+        // An unknown plate is reported once; the first plate stands in for it, so that what
+        // reads the plates is checked as usual.
+        let t = match cards.iter().position(|c| *c == at.value) {
+            Some(t) => t,
+            None => {
+                let msg = no_such("plate", &at.value, cards.iter().map(String::as_str));
+                self.error("unknown-name", msg, &at.loc, at.loc.span.clone());
+                usize::from(by_position.first().copied().unwrap_or(0))
+            }
         };
         let at = by_position
             .iter()
@@ -318,19 +379,81 @@ impl Compiler<'_> {
         })
     }
 
-    /// Every figure needs an id and, once placed, a seat.
-    fn fits(&mut self, board: &Board, zone: &Sp<String>) {
-        let max = usize::from(self.pack.players.1);
-        let total: usize = (0..board.kinds.len())
-            .map(|k| board.kind_size(k, max))
-            .sum();
-        if total > MAX_FIGURES.min(board.seats) {
-            let msg = format!(
-                "{total} figures with {max} players do not fit ring `{}` ({} seats, at most {MAX_FIGURES} figures)",
-                zone.value, board.seats
-            );
-            self.error("invalid-value", msg, &zone.loc, zone.loc.span.clone());
+    /// With every player count allowed, each owned kind has figures and all of them fit the
+    /// ring, one a seat: reported at the count's value for that player count.
+    fn fits(&mut self, board: &Board, zone: &Sp<String>, counts_at: Vec<Option<Sp<String>>>) {
+        let (min, max) = self.pack.players;
+        for n in min..=max {
+            let players = usize::from(n);
+            for (k, count) in counts_at.iter().enumerate() {
+                let Some(count) = count else { continue };
+                let value = self.start_value(count, n).unwrap_or(0);
+                if value <= 0 {
+                    let msg = format!(
+                        "with {n} players figure `{}` has none: its count `{}` comes to {value}",
+                        board.kinds[k].name,
+                        count.value.trim()
+                    );
+                    self.at_count("no-figures", msg, count, n);
+                }
+            }
+            let total: usize = (0..board.kinds.len())
+                .map(|k| board.kind_size(k, players))
+                .sum();
+            if total > MAX_FIGURES.min(board.seats) {
+                let msg = format!(
+                    "with {n} players {total} figures need seats, but ring `{}` has {}",
+                    zone.value, board.seats
+                );
+                let count = counts_at.iter().flatten().next();
+                match count {
+                    Some(count) => self.at_count("seats-short", msg, count, n),
+                    None => self.error("seats-short", msg, &zone.loc, zone.loc.span.clone()),
+                }
+            }
         }
+    }
+
+    /// Reports at the value a count takes for `n` players: the param's entry for that count
+    /// when the count reads a param by player count, else the count itself.
+    fn at_count(&mut self, code: &'static str, msg: String, count: &Sp<String>, n: u8) {
+        let words: Vec<&str> = count
+            .value
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .collect();
+        let by_count = self
+            .pack
+            .by_players
+            .iter()
+            .find(|p| words.contains(&p.name.as_str()) && p.get(n).is_some());
+        let loc = by_count
+            .and_then(|p| p.get(n))
+            .map_or(count.loc.clone(), |v| v.loc.clone());
+        self.error(code, msg, &loc, loc.span.clone());
+    }
+
+    /// Reports at a set of the pack (its table's name).
+    fn at_set(&mut self, code: &'static str, msg: String, set: &str, label: &str) {
+        let Ok(loc) = self.pack.set(set).map(|s| s.loc.clone()) else {
+            return;
+        };
+        self.diags
+            .push(Diagnostic::error(code, msg).at(loc.source, loc.span, label));
+    }
+
+    /// Reports at a card of a set of the pack (its id).
+    fn at_card(&mut self, code: &'static str, msg: String, set: &str, t: usize, label: &str) {
+        let Some(loc) = self
+            .pack
+            .set(set)
+            .ok()
+            .and_then(|s| s.cards.get(t))
+            .map(|c| c.loc.clone())
+        else {
+            return;
+        };
+        self.diags
+            .push(Diagnostic::error(code, msg).at(loc.source, loc.span, label));
     }
 
     /// A figure kind and whose: `knight(current)`, `knight(P)`; `knight` or `prince`: all of

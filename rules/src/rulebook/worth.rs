@@ -6,6 +6,7 @@
 //! seat by seat in seat order); every other part (a count, a sum, `best`, a condition) is a
 //! whole number, converted. Dividing by zero, like an undefined part, leaves it undefined.
 
+use grail_engine::diag::Diagnostic;
 use grail_schema::model::Sp;
 
 use super::Rulebook;
@@ -43,8 +44,13 @@ impl Compiler<'_> {
     fn real(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> Option<Expr> {
         match &node.ast {
             Ast::Bin(op @ (Op::Add | Op::Sub | Op::Mul | Op::Div), l, r) => {
-                let (l, r) = (self.real(l, s, scope), self.real(r, s, scope));
-                Some(Expr::Bin(*op, Box::new(l?), Box::new(r?)))
+                let (le, re) = (self.real(l, s, scope), self.real(r, s, scope));
+                if *op == Op::Div
+                    && let Some(divisor) = &re
+                {
+                    self.check_divisor(divisor, s, l.span.end..r.span.start, &r.span);
+                }
+                Some(Expr::Bin(*op, Box::new(le?), Box::new(re?)))
             }
             Ast::Call(f, args) if f == "if" && args.len() == 3 => {
                 let c = self.typed(&args[0], s, scope, Kind::Bool);
@@ -57,6 +63,61 @@ impl Compiler<'_> {
             }
             _ => self.typed(node, s, scope, Kind::Int),
         }
+    }
+}
+
+impl Compiler<'_> {
+    /// A divisor fixed by the player count (`players - 1`) must not be 0 for any count the
+    /// pack allows: reported at the `/`, with the count.
+    fn check_divisor(
+        &mut self,
+        divisor: &Expr,
+        s: &Sp<String>,
+        between: std::ops::Range<usize>,
+        written: &std::ops::Range<usize>,
+    ) {
+        let (min, max) = self.pack.players;
+        let Some(n) = (min..=max).find(|&n| fixed(divisor, i64::from(n)) == Some(0)) else {
+            return;
+        };
+        let slash = s.value.get(between.clone()).and_then(|t| t.find('/'));
+        let at = self.span(
+            s,
+            &slash.map_or(written.clone(), |i| {
+                between.start + i..between.start + i + 1
+            }),
+        );
+        let text = s.value.get(written.clone()).unwrap_or("").trim();
+        let players = self.pack.players_loc().clone();
+        let d = Diagnostic::error(
+            "divide-by-zero",
+            format!(
+                "with {n} player{} `{text}` is 0, and this divides by it",
+                if n == 1 { "" } else { "s" }
+            ),
+        )
+        .at(s.loc.source, at, "divides by 0")
+        .also(players.source, players.span, format!("allows {n}"));
+        self.diags.push(d);
+    }
+}
+
+/// An expression's value when only the player count decides it (numbers, params, `players`,
+/// `+ - *`); `None` when the game's state does.
+fn fixed(e: &Expr, players: i64) -> Option<i64> {
+    match e {
+        Expr::Const(v) => Some(*v),
+        Expr::Counter(CounterExpr::Players) => Some(players),
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (fixed(a, players)?, fixed(b, players)?);
+            match op {
+                Op::Add => a.checked_add(b),
+                Op::Sub => a.checked_sub(b),
+                Op::Mul => a.checked_mul(b),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

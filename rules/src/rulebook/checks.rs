@@ -1,0 +1,262 @@
+//! What a description states about its own games (`[checks.*]`): a condition that must hold
+//! once the game is set up (`at = "setup"`) or once it is over (`at = "end"`), with words
+//! saying what a failure means. `grail lint` verifies each for every player count the pack
+//! allows, after the setup and at the end of a few seeded random games (a game of the
+//! rulebook plays in well under a millisecond): a mod that breaks what the rule text takes
+//! for granted (the King's rings, every card played by the last round) is told where.
+//!
+//! ```toml
+//! [checks.cards-played]
+//! at = "end"
+//! holds = "count(hand(P)) = 0"
+//! says = "{P} still holds {count(hand(P))} cards after the last round"
+//! ```
+
+use grail_engine::diag::Diagnostic;
+use grail_engine::game::{NoEvents, Rules, Setup};
+use grail_engine::rng::GameRng;
+use grail_schema::model::{Loc, Sp};
+
+use super::Rulebook;
+use super::compile::{Compiler, NO_SCOPE, Scope};
+use super::model::Expr;
+use super::run::{Ctx, State};
+use super::texts::Piece;
+
+/// Random games played per player count when a check is made at the end.
+const PLAYOUTS: u64 = 2;
+/// A random game that has not ended after this many moves is given up (no end check is made).
+const MAX_MOVES: usize = 20_000;
+
+#[derive(Debug)]
+pub struct Check {
+    name: String,
+    at_end: bool,
+    holds: Expr,
+    says: Vec<Piece>,
+    /// Where `holds` is written, for the error.
+    loc: Loc,
+    /// The params it reads (`$rounds`) and where each is given: what a mod changed is likely
+    /// among them, so the error shows them.
+    params: Vec<(String, Loc)>,
+}
+
+impl Compiler<'_> {
+    pub(super) fn checks(&mut self) -> Vec<Check> {
+        let scope = Scope {
+            player: true,
+            ..NO_SCOPE
+        };
+        let mut out = Vec::new();
+        for (name, def) in self.pack.rulebook.checks.iter() {
+            let at_end = match def.at.value.as_str() {
+                "setup" => false,
+                "end" => true,
+                other => {
+                    let msg = format!("a check is made at `setup` or `end`, not `{other}`");
+                    self.error("invalid-value", msg, &def.at.loc, def.at.loc.span.clone());
+                    continue;
+                }
+            };
+            let holds = self.expression(&def.holds, scope, true);
+            let says = self.says(&def.says, scope);
+            if let (Some(holds), Some(says)) = (holds, says) {
+                let mut params: Vec<(String, Loc)> = Vec::new();
+                for text in [&def.holds.value, &def.says.value] {
+                    for name in param_names(text) {
+                        let given = self.pack.param(name).ok().map(|p| p.loc.clone());
+                        if let Some(loc) = given
+                            && params.iter().all(|(n, _)| n != name)
+                        {
+                            params.push((name.to_string(), loc));
+                        }
+                    }
+                }
+                out.push(Check {
+                    name: name.value.clone(),
+                    at_end,
+                    holds,
+                    says,
+                    loc: def.holds.loc.clone(),
+                    params,
+                });
+            }
+        }
+        out
+    }
+
+    fn says(&mut self, s: &Sp<String>, scope: Scope) -> Option<Vec<Piece>> {
+        if s.value.contains('{') {
+            return self.template(s, scope, false);
+        }
+        Some(vec![Piece::Text(s.value.clone())])
+    }
+}
+
+/// A check's first failure and every player count it failed with.
+struct Failure {
+    counts: Vec<usize>,
+    /// How it failed the first time (the words after "fails with N players").
+    first: String,
+    /// A random game that came to no end, so the check could not be made.
+    stuck: bool,
+}
+
+/// The `$param`s a text names.
+fn param_names(text: &str) -> impl Iterator<Item = &str> {
+    text.split('$').skip(1).filter_map(|rest| {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
+}
+
+impl Rulebook {
+    /// Verifies the description's checks: for each player count, after the setup of a few
+    /// seeded games and at the end of each played at random. One error per failing check, at
+    /// its `holds`: its first failure and the player counts it failed with. A game that
+    /// comes to no end is reported (at the first end check) only when no check failed, since
+    /// a failed check is the likelier cause.
+    pub fn verify(&self) -> Vec<Diagnostic> {
+        if self.checks.is_empty() {
+            return Vec::new();
+        }
+        let mut failed: Vec<Option<Failure>> = self.checks.iter().map(|_| None).collect();
+        let mut stuck: Option<(usize, Failure)> = None;
+        let end_check = self.checks.iter().position(|c| c.at_end);
+        let mut moves = Vec::new();
+        for players in self.players.0..=self.players.1 {
+            for seed in 0..PLAYOUTS {
+                let Ok(mut state) = self.setup(&Setup::new(players, seed)) else {
+                    continue;
+                };
+                self.judge(&state, false, players, seed, &mut failed);
+                let Some(end_check) = end_check else { break };
+                let mut rng = GameRng::new(seed);
+                let mut played = 0;
+                while self.outcome(&state).is_none() && played < MAX_MOVES {
+                    self.legal_actions(&state, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.index(moves.len())].clone();
+                    self.apply(&mut state, &m, &mut NoEvents);
+                    played += 1;
+                }
+                if self.outcome(&state).is_some() {
+                    self.judge(&state, true, players, seed, &mut failed);
+                } else if stuck.is_none() {
+                    let why = if played >= MAX_MOVES {
+                        format!("has not ended after {MAX_MOVES} moves")
+                    } else {
+                        format!("came after {played} moves to a position with no move and no end")
+                    };
+                    let first = format!("a random game (seed {seed}) {why}");
+                    let counts = vec![players];
+                    stuck = Some((
+                        end_check,
+                        Failure {
+                            counts,
+                            first,
+                            stuck: true,
+                        },
+                    ));
+                }
+            }
+        }
+        if failed.iter().all(Option::is_none)
+            && let Some((c, f)) = stuck
+        {
+            failed[c] = Some(f);
+        }
+        let checks = self.checks.iter().zip(failed);
+        checks
+            .filter_map(|(check, f)| Some(check.report(f?)))
+            .collect()
+    }
+
+    /// Evaluates the checks made at this point for every seat; records each failure.
+    fn judge(
+        &self,
+        state: &State,
+        at_end: bool,
+        players: usize,
+        seed: u64,
+        failed: &mut [Option<Failure>],
+    ) {
+        for (check, slot) in self.checks.iter().zip(failed.iter_mut()) {
+            if check.at_end != at_end {
+                continue;
+            }
+            let ctx = |p| Ctx {
+                state,
+                player: p,
+                card: -1,
+                row: -1,
+            };
+            let Some(p) = (0..players).find(|&p| self.eval(&check.holds, &ctx(p)) == 0) else {
+                continue;
+            };
+            if let Some(f) = slot {
+                if f.counts.last() != Some(&players) {
+                    f.counts.push(players);
+                }
+                continue;
+            }
+            let mut says = String::new();
+            self.render_text(&check.says, &ctx(p), &mut says);
+            let when = if at_end {
+                format!("at the end of a random game (seed {seed})")
+            } else {
+                "once the game is set up".to_string()
+            };
+            *slot = Some(Failure {
+                counts: vec![players],
+                first: format!("{when}: {says}"),
+                stuck: false,
+            });
+        }
+    }
+}
+
+impl Check {
+    fn report(&self, f: Failure) -> Diagnostic {
+        let counts: Vec<String> = f.counts.iter().map(usize::to_string).collect();
+        let counts = match counts.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        let (message, label) = if f.stuck {
+            (
+                format!(
+                    "check `{}` cannot be made: with {counts} players {}",
+                    self.name, f.first
+                ),
+                "never reached",
+            )
+        } else {
+            (
+                format!(
+                    "check `{}` fails with {counts} players {}",
+                    self.name, f.first
+                ),
+                "does not hold",
+            )
+        };
+        let mut d = Diagnostic::error("check-failed", message).at(
+            self.loc.source,
+            self.loc.span.clone(),
+            label,
+        );
+        for (name, loc) in &self.params {
+            d = d.also(
+                loc.source,
+                loc.span.clone(),
+                format!("`{name}`, read by the check"),
+            );
+        }
+        d
+    }
+}
