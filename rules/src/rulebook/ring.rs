@@ -33,6 +33,18 @@ pub struct Board {
     pub roles: Vec<Role>,
     /// Counter names, over all kinds; each figure carries every counter.
     pub counters: Vec<String>,
+    /// The most a kind's figures hold of a counter together (`[figures.*] totals`).
+    pub totals: Vec<Total>,
+}
+
+/// `[figures.<kind>] totals`: the game has `by_players[n]` of `counter`'s things (rings), so
+/// the kind's figures never hold more together.
+#[derive(Debug)]
+pub struct Total {
+    pub kind: usize,
+    pub counter: usize,
+    /// By player count (index).
+    pub by_players: Vec<i64>,
 }
 
 /// Plates that turn with the table: the plate at position `at` always faces the figure
@@ -271,6 +283,19 @@ impl Board {
         let holder = f.ring.seat_of(f.roles[p.role]).map_or(0, usize::from);
         let n = self.seats;
         Some(p.by_position[(p.at + seat + n - holder) % n])
+    }
+
+    /// A counter the figures of a kind hold more of together than the game has
+    /// (`[figures.*] totals`): the total, what they hold, and what the game has.
+    pub fn over_total(&self, f: &Figures, players: u8) -> Option<(&Total, i64, i64)> {
+        self.totals.iter().find_map(|t| {
+            let held: i64 = self
+                .members(f, t.kind, None)
+                .map(|m| i64::from(f.counters[usize::from(m) * self.counters.len() + t.counter]))
+                .sum();
+            let game = t.by_players.get(usize::from(players)).copied().unwrap_or(0);
+            (held > game).then_some((t, held, game))
+        })
     }
 
     /// A figure's name in views: `P1 knight`, `silver-1`.
