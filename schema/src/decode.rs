@@ -529,6 +529,7 @@ fn figure(dec: &mut Decoder, node: &Node) -> Option<FigureDef> {
     let set = f.str("set");
     let start = f.str("start");
     let counters = f.strs("counters");
+    let totals = f.table("totals", |dec, _, n| dec.str(n, "a total"));
     f.finish();
     Some(FigureDef {
         on: on?,
@@ -537,6 +538,7 @@ fn figure(dec: &mut Decoder, node: &Node) -> Option<FigureDef> {
         set,
         start,
         counters,
+        totals,
     })
 }
 

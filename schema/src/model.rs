@@ -716,6 +716,11 @@ pub struct FigureDef {
     /// of that name when the set declares one, else at 0.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<Sp<String>>,
+    /// How many of a counter's things the game has (`rings = "$rings"`: a number or a param,
+    /// as a counter's `start`): the kind's figures never hold more of it together; a starting
+    /// position that would is refused.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub totals: Table<Sp<String>>,
 }
 
 /// `[checks.<name>]`: a condition the description states about its own games, verified by

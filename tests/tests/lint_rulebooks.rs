@@ -232,3 +232,8 @@ fn choices_of_figures_where_they_cannot_go() {
         ],
     );
 }
+
+#[test]
+fn totals_of_a_counter_the_figures_do_not_carry() {
+    check("rulebook-totals", &["unknown-name"]);
+}

@@ -82,7 +82,7 @@ fn a_figure_too_many_or_a_taken_seat_breaks_the_limits() {
     );
     assert!(text.starts_with("script.ron:6:9:"), "{text}");
     assert!(
-        text.contains("3 seats for 2 `knight` figures: each player has 2"),
+        text.contains("3 seats for P1's 2 `knight` figures"),
         "{text}"
     );
     let text = refusal(
@@ -95,7 +95,123 @@ fn a_figure_too_many_or_a_taken_seat_breaks_the_limits() {
     steps: [],
 )"#,
     );
-    assert!(text.contains("seat 3 is taken by silver"), "{text}");
+    assert!(
+        text.contains("seat 3 is taken by silver, which stays on its starting seat"),
+        "{text}"
+    );
+}
+
+/// Every refused position under `tests/positions/<game>/`: the failure points at an entry of
+/// the file, and the error as `grail replay` prints it is a snapshot.
+#[test]
+fn refused_positions() {
+    insta::glob!("../positions", "**/*.ron", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let file = ReplayFile::parse(&text).unwrap();
+        let game = grail_tests::open(&file.replay.game, file.replay.variant.as_deref());
+        let run = game.replay(&file, ReplayOptions::default());
+        let failure = run.failure.expect("the position is refused");
+        let (line, _) = failure.position.expect("the refusal points into the file");
+        assert!(
+            text.lines()
+                .nth(line - 1)
+                .is_some_and(|l| l.trim_start().starts_with('"')),
+            "{}: the refusal points at line {line}, not at an entry",
+            path.display()
+        );
+        let game_dir = path
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy();
+        let stem = path.file_stem().unwrap().to_string_lossy();
+        let shown = Path::new("tests/positions")
+            .join(&*game_dir)
+            .join(format!("{stem}.ron"));
+        let rendered =
+            grail_cli::exit::failure("replay-failed", grail_cli::replay::locate(&shown, &failure));
+        insta::with_settings!({ snapshot_suffix => format!("{game_dir}-{stem}"), prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!("refused", rendered.to_text());
+        });
+    });
+}
+
+/// Runs a script of a bundled game that must pass, expectations included.
+fn passes(script: &str) {
+    let file = ReplayFile::parse(script).unwrap();
+    let game = grail_tests::open(&file.replay.game, file.replay.variant.as_deref());
+    let run = game.replay(&file, ReplayOptions::default());
+    if let Some(f) = &run.failure {
+        panic!("{}", grail_cli::replay::locate(Path::new("script.ron"), f));
+    }
+}
+
+/// Figures named by the position leave their starting seats before any takes its new one, so
+/// two Princes may trade seats whatever the order of the entries (a map's order is its keys').
+#[test]
+fn figures_trade_seats_whatever_the_order() {
+    passes(
+        r#"(
+    game: "artus",
+    players: 2,
+    seed: 1,
+    position: {
+        "seat 0": ["bronze-1"],
+        "seat 7": ["silver-1"],
+        "knight P1 at": ["14"],
+        "seat 20": ["silver-2"],
+    },
+    steps: [
+        Expect("seat 0", "Prince (bronze, 1 ring)"),
+        Expect("seat 7", "King (silver, 3 rings)"),
+        Expect("seat 14", "P1 Knight"),
+        Expect("seat 20", "Prince (silver, 1 ring)"),
+        Expect("seat 21", "Prince (bronze, 1 ring)"),
+        Expect("king", "7"),
+        Expect("plate 8", "10"),
+    ],
+)"#,
+    );
+}
+
+/// In Artus `knight P1` is a pile (the Knight draw pile) and a figure kind: the pile keeps the
+/// name, and the seats are `knight P1 at`. A name two things answer to is refused.
+#[test]
+fn a_name_two_things_answer_to_is_refused() {
+    let dir = std::env::temp_dir().join(format!("grail-positions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A mod keeping a pile per seat called like the `points` counter.
+    std::fs::write(
+        dir.join("pack.toml"),
+        r#"[pack]
+id = "points-pile"
+extends = "@artus"
+
+[zones.points]
+holds = "scoring-cards"
+owner = "each"
+layout = "hand"
+visible = "public"
+"#,
+    )
+    .unwrap();
+    let text = refusal(
+        &dir.to_string_lossy(),
+        r#"(
+    game: "points-pile",
+    players: 2,
+    seed: 1,
+    position: { "points P1": ["score-all"] },
+    steps: [],
+)"#,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(text.starts_with("script.ron:5:17:"), "{text}");
+    assert!(
+        text.contains("it names both the pile `points P1` and the counter `points`"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -121,5 +237,29 @@ fn rules_that_take_no_position_refuse_the_script() {
             .contains("do not take a starting position"),
         "{}",
         failure.problem
+    );
+}
+
+/// A map keeps the last of two equal keys; a position refuses the second instead.
+#[test]
+fn an_entry_given_twice_is_refused() {
+    let e = ReplayFile::parse(
+        r#"(
+    game: "artus",
+    players: 2,
+    seed: 1,
+    position: {
+        "seat 3": ["bronze-1"],
+        "seat 3": ["silver-2"],
+    },
+    steps: [],
+)"#,
+    )
+    .expect_err("refused");
+    assert_eq!(e.position.map(|(line, _)| line), Some(7));
+    assert!(
+        e.message.contains("position entry `seat 3` is given twice"),
+        "{}",
+        e.message
     );
 }

@@ -71,7 +71,11 @@ pub struct Replay {
     /// The position the game starts from instead of its setup (rules that take one):
     /// entry → what it holds, named as the game's script queries name them
     /// (`"hand P1": ["red-5"]`, `"knight P1": ["4", "8"]`, `"turn": ["P2"]`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "unique_entries",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub position: BTreeMap<String, Vec<String>>,
     /// Who played each seat (`"human"`, `"greedy"`), for the reader; also how a saved game
     /// knows its bots when resumed.
@@ -235,6 +239,35 @@ impl ReplayFile {
         });
         Some(line_col(text, found.unwrap_or(at)))
     }
+}
+
+/// A position's entries; one given twice is refused (a map would keep the last silently).
+fn unique_entries<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, Vec<String>>, D::Error> {
+    struct Entries;
+    impl<'de> serde::de::Visitor<'de> for Entries {
+        type Value = BTreeMap<String, Vec<String>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a map from entries to lists of names")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((entry, held)) = map.next_entry::<String, Vec<String>>()? {
+                if out.contains_key(&entry) {
+                    return Err(serde::de::Error::custom(format!(
+                        "position entry `{entry}` is given twice"
+                    )));
+                }
+                out.insert(entry, held);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Entries)
 }
 
 fn parse_ron(text: &str) -> Result<Replay, FileError> {

@@ -284,12 +284,15 @@ pub(super) fn run_to_match<'r, R: Rules>(
     let mut m = match Match::new(rules, replay.setup()) {
         Ok(m) => m,
         Err(e) => {
-            // A refused position names the entry it refuses in backticks: point at it.
+            // A refused position names the entry it refuses in backticks first (others it
+            // mentions come later): point at it.
             let position = (!replay.position.is_empty()).then(|| {
                 let entry = replay
                     .position
                     .keys()
-                    .find(|k| e.contains(&format!("`{k}`")));
+                    .filter_map(|k| e.find(&format!("`{k}`")).map(|at| (at, k)))
+                    .min()
+                    .map(|(_, k)| k);
                 file.position_entry(entry.map(String::as_str))
             });
             run.failure = Some(Failure {

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use grail_engine::ring::{MAX_FIGURES, Ring};
-use grail_engine::seats::{Direction, parse_seat};
+use grail_engine::seats::Direction;
 
 use super::Rulebook;
 use super::model::{Expr, Who};
@@ -33,6 +33,18 @@ pub struct Board {
     pub roles: Vec<Role>,
     /// Counter names, over all kinds; each figure carries every counter.
     pub counters: Vec<String>,
+    /// The most a kind's figures hold of a counter together (`[figures.*] totals`).
+    pub totals: Vec<Total>,
+}
+
+/// `[figures.<kind>] totals`: the game has `by_players[n]` of `counter`'s things (rings), so
+/// the kind's figures never hold more together.
+#[derive(Debug)]
+pub struct Total {
+    pub kind: usize,
+    pub counter: usize,
+    /// By player count (index).
+    pub by_players: Vec<i64>,
 }
 
 /// Plates that turn with the table: the plate at position `at` always faces the figure
@@ -273,6 +285,19 @@ impl Board {
         Some(p.by_position[(p.at + seat + n - holder) % n])
     }
 
+    /// A counter the figures of a kind hold more of together than the game has
+    /// (`[figures.*] totals`): the total, what they hold, and what the game has.
+    pub fn over_total(&self, f: &Figures, players: u8) -> Option<(&Total, i64, i64)> {
+        self.totals.iter().find_map(|t| {
+            let held: i64 = self
+                .members(f, t.kind, None)
+                .map(|m| i64::from(f.counters[usize::from(m) * self.counters.len() + t.counter]))
+                .sum();
+            let game = t.by_players.get(usize::from(players)).copied().unwrap_or(0);
+            (held > game).then_some((t, held, game))
+        })
+    }
+
     /// A figure's name in views: `P1 knight`, `silver-1`.
     pub fn figure_name(&self, sets: &[super::model::CardSet], f: &Figures, figure: u8) -> String {
         let (k, owner, i) = self.figure(f, figure);
@@ -478,140 +503,5 @@ impl Rulebook {
             .map(|(s, m)| format!("{s}: {}", board.figure_name(&self.sets, f, m)))
             .collect();
         let _ = writeln!(out, "{}: {}", board.name, seats.join("; "));
-    }
-}
-
-impl Rulebook {
-    /// The figure drawn from a set whose card id is `id`.
-    fn figure_by_id(&self, board: &Board, f: &Figures, id: &str) -> Option<u8> {
-        let total: u8 = f.size.iter().sum();
-        (0..total).find(|&m| {
-            let (k, _, _) = board.figure(f, m);
-            matches!(board.kinds[k].members, Members::Cards { .. })
-                && board.figure_name(&self.sets, f, m) == id
-        })
-    }
-
-    /// A ring entry of a script's position: `knight P1` (the seats of P1's Knights),
-    /// `seat 4` (a figure drawn from a set, by card id), `rings silver` (a counter), `king`
-    /// (the role's holder). `None`: not a ring entry.
-    pub(super) fn ring_position(
-        &self,
-        state: &mut State,
-        words: &[&str],
-        held: &[String],
-    ) -> Option<Result<(), String>> {
-        let board = self.board.as_ref()?;
-        let players = usize::from(state.players);
-        let f = state.figures.0.as_mut()?;
-        let seat_of = |w: &str| {
-            w.parse::<u8>()
-                .ok()
-                .filter(|&s| usize::from(s) < board.seats)
-                .ok_or_else(|| format!("the seats are 0 to {}, not `{w}`", board.seats - 1))
-        };
-        let one = || match held {
-            [one] => Ok(one.as_str()),
-            _ => Err(format!("give one value, not {}", held.len())),
-        };
-        let taken = |f: &Figures, s: u8| {
-            f.ring.figure_at(s).map(|m| {
-                format!(
-                    "seat {s} is taken by {}",
-                    board.figure_name(&self.sets, f, m)
-                )
-            })
-        };
-        Some((|| match words {
-            [kind, rest @ ..] if board.kinds.iter().any(|k| k.name == *kind) => {
-                let k = board
-                    .kinds
-                    .iter()
-                    .position(|x| x.name == *kind)
-                    .unwrap_or(0);
-                let [p] = rest else {
-                    return Err(format!("name whose they are: `{kind} P1`"));
-                };
-                let Members::Each { .. } = board.kinds[k].members else {
-                    return Err(format!(
-                        "`{kind}` figures belong to no seat: place each with `seat <n>`"
-                    ));
-                };
-                let owner = parse_seat(p, players)
-                    .ok_or_else(|| format!("`{p}` is not a seat here (P1 … P{players})"))?;
-                let members = board.members(f, k, Some(owner));
-                if held.len() > members.len() {
-                    return Err(format!(
-                        "{} seats for {} `{kind}` figures: each player has {}",
-                        held.len(),
-                        members.len(),
-                        members.len()
-                    ));
-                }
-                for m in members.clone() {
-                    f.ring.remove(m);
-                }
-                for (m, s) in members.zip(held) {
-                    let s = seat_of(s)?;
-                    if let Some(e) = taken(f, s) {
-                        return Err(e);
-                    }
-                    f.ring.place(m, s);
-                }
-                Ok(())
-            }
-            ["seat", n] => {
-                let s = seat_of(n)?;
-                let id = one()?;
-                let m = self
-                    .figure_by_id(board, f, id)
-                    .ok_or_else(|| format!("there is no figure `{id}` drawn from a set"))?;
-                f.ring.remove(m);
-                if let Some(e) = taken(f, s) {
-                    return Err(e);
-                }
-                f.ring.place(m, s);
-                Ok(())
-            }
-            [counter, id] if board.counters.iter().any(|c| c == counter) => {
-                let c = board
-                    .counters
-                    .iter()
-                    .position(|x| x == counter)
-                    .unwrap_or(0);
-                let m = self
-                    .figure_by_id(board, f, id)
-                    .ok_or_else(|| format!("there is no figure `{id}` drawn from a set"))?;
-                let v = one()?;
-                let v = v
-                    .parse::<i16>()
-                    .ok()
-                    .filter(|v| *v >= 0)
-                    .ok_or_else(|| format!("a counter is a number from 0, not `{v}`"))?;
-                f.counters[usize::from(m) * board.counters.len() + c] = v;
-                Ok(())
-            }
-            [role] if board.roles.iter().any(|r| r.name == *role) => {
-                let r = board
-                    .roles
-                    .iter()
-                    .position(|x| x.name == *role)
-                    .unwrap_or(0);
-                let id = one()?;
-                let m = self
-                    .figure_by_id(board, f, id)
-                    .filter(|&m| board.figure(f, m).0 == board.roles[r].kind)
-                    .ok_or_else(|| {
-                        format!(
-                            "`{role}` is held by a `{}` figure, and `{id}` is none",
-                            board.kinds[board.roles[r].kind].name
-                        )
-                    })?;
-                f.roles[r] = m;
-                Ok(())
-            }
-            _ => Err(String::new()),
-        })())
-        .filter(|r| r.as_ref().err().is_none_or(|e| !e.is_empty()))
     }
 }

@@ -2,14 +2,14 @@
 //! `[roles.*]`, the seat parameter, `place`, and the ring's functions in expressions. Every
 //! problem is a diagnostic pointing into the pack, with did-you-mean for names.
 
-use grail_engine::diag::{Diagnostic, no_such};
+use grail_engine::diag::{Diagnostic, did_you_mean, no_such};
 use grail_engine::ring::{MAX_FIGURES, MAX_SEATS};
 use grail_engine::seats::Direction;
 use grail_schema::model::{Layout, Sp, ZoneOwner};
 
 use super::compile::{Compiler, Kind, Scope};
 use super::model::{Effect, Expr, Param, Who};
-use super::ring::{Board, FigureExpr, FigureKind, Members, Plates, Role};
+use super::ring::{Board, FigureExpr, FigureKind, Members, Plates, Role, Total};
 use super::syntax::{self, Ast, Node};
 
 fn direction(s: Option<&Sp<String>>) -> Result<Option<Direction>, String> {
@@ -85,6 +85,7 @@ impl Compiler<'_> {
             kinds: Vec::new(),
             roles: Vec::new(),
             counters: Vec::new(),
+            totals: Vec::new(),
         };
         for (_, f) in rb.figures.iter() {
             for c in &f.counters {
@@ -175,6 +176,7 @@ impl Compiler<'_> {
         if sized {
             self.fits(&board, name, counts_at);
         }
+        board.totals = self.figure_totals(&board);
         Some(board)
     }
 
@@ -802,5 +804,54 @@ impl Compiler<'_> {
         }
         let seat = self.typed(seat, s, scope, Kind::Int)?;
         Some(Effect::Place { kind, seat })
+    }
+}
+
+impl Compiler<'_> {
+    /// `[figures.*] totals`: how many of a counter's things the game has, for every count
+    /// played; each names one of the kind's counters.
+    fn figure_totals(&mut self, board: &Board) -> Vec<Total> {
+        let (min, max) = self.pack.players;
+        let mut out = Vec::new();
+        for (kname, def) in self.pack.rulebook.figures.iter() {
+            let Some(kind) = board.kinds.iter().position(|k| k.name == kname.value) else {
+                continue;
+            };
+            for (counter, total) in def.totals.iter() {
+                if !def.counters.iter().any(|c| c.value == counter.value) {
+                    let near = did_you_mean(
+                        &counter.value,
+                        def.counters.iter().map(|c| c.value.as_str()),
+                    )
+                    .map_or(String::new(), |c| format!("; did you mean `{c}`?"));
+                    let msg = format!(
+                        "`totals` counts a counter the `{}` figures carry, and `{}` is none{near}",
+                        kname.value, counter.value
+                    );
+                    self.error("unknown-name", msg, &counter.loc, counter.loc.span.clone());
+                    continue;
+                }
+                let mut by_players = vec![0; usize::from(max) + 1];
+                for n in min..=max {
+                    match self.start_value(total, n) {
+                        Ok(v) => by_players[usize::from(n)] = v,
+                        Err(d) => {
+                            self.diags.push(d);
+                            break;
+                        }
+                    }
+                }
+                out.push(Total {
+                    kind,
+                    counter: board
+                        .counters
+                        .iter()
+                        .position(|c| *c == counter.value)
+                        .unwrap_or(0),
+                    by_players,
+                });
+            }
+        }
+        out
     }
 }

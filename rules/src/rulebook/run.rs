@@ -1255,6 +1255,14 @@ impl Rules for Rulebook {
                 f.ring
             ));
         }
+        if let (Some(board), Some(f)) = (&self.board, &state.figures.0)
+            && let Some((t, held, game)) = board.over_total(f, state.players)
+        {
+            return Err(format!(
+                "the `{}` figures hold {held} {}, and the game has {game}",
+                board.kinds[t.kind].name, board.counters[t.counter]
+            ));
+        }
         self.check_held(state)?;
         // Sets no zone holds (a ring's seats and plates) are not cards in play.
         let held = |si: usize| self.zones.iter().any(|z| z.set == si);
