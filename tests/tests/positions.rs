@@ -263,3 +263,29 @@ fn an_entry_given_twice_is_refused() {
         e.message
     );
 }
+
+/// `[figures.*] totals` is also a law of play: a game whose Princes come to hold more rings
+/// than it has breaks it. Here the pack says 6, what the Princes hold at the start, and P1
+/// adds a seventh (the derived supply still offers one).
+#[test]
+fn figures_holding_more_than_the_game_has_break_a_law() {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    let mut pack = grail_tests::ported::pack("artus", None);
+    let prince = pack.rulebook.figures.get_mut("prince").unwrap();
+    for (_, total) in prince.totals.0.iter_mut() {
+        total.value = "6".into();
+    }
+    let rules = grail_tests::ported::as_rulebook(&pack);
+    let mut setup = Setup::new(2, 1);
+    for (entry, held) in [("hand P1", "silver-ring"), ("turn", "P1"), ("step", "play")] {
+        setup.position.push((entry.into(), vec![held.into()]));
+    }
+    let mut state = rules.setup(&setup).unwrap();
+    rules.check_invariants(&state).unwrap();
+    let ring = rules
+        .parse_action(&state, "play silver-ring silver@14")
+        .unwrap();
+    rules.apply(&mut state, &ring, &mut NoEvents);
+    let e = rules.check_invariants(&state).unwrap_err();
+    assert_eq!(e, "the `prince` figures hold 7 rings, and the game has 6");
+}

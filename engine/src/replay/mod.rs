@@ -70,7 +70,7 @@ pub struct Replay {
     pub stack: BTreeMap<String, Vec<String>>,
     /// The position the game starts from instead of its setup (rules that take one):
     /// entry → what it holds, named as the game's script queries name them
-    /// (`"hand P1": ["red-5"]`, `"knight P1": ["4", "8"]`, `"turn": ["P2"]`).
+    /// (`"hand P1": ["red-5"]`, `"knight P1 at": ["4", "8"]`, `"turn": ["P2"]`).
     #[serde(
         default,
         deserialize_with = "unique_entries",

@@ -337,7 +337,7 @@ impl Rulebook {
             }
             seated.push(s);
         }
-        // A player's figures the position seats are all of them it has at the table.
+        // An entry seating a player's figures seats all he has at the table: the rest leave it.
         for &(_, kind, _) in entries {
             if let Entry::Seats { kind, owner } = kind {
                 for m in board.members(f, kind, Some(owner)) {
