@@ -143,7 +143,17 @@ fn only_the_worths_arithmetic_divides() {
         worth("if(players > 3, others(1 / 3), 0) - 1 / 3", 4),
         (1.0f64 / 3.0 + 1.0 / 3.0 + 1.0 / 3.0) - 1.0 / 3.0
     );
-    assert_eq!(worth("1 / (players - 4)", 4), i64::MIN as f64);
+    // Dividing by a zero the state gives leaves the worth undefined; a divisor the player
+    // count alone makes zero is refused (`divide-by-zero`, at the `/`).
+    assert_eq!(worth("1 / points(P)", 4), i64::MIN as f64);
+    let zero = compiled("points(P)", "1 / (players - 4)").map(|_| ());
+    assert_eq!(
+        zero.map_err(|d| d
+            .iter()
+            .map(|d| d.split(':').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()),
+        Err(vec!["divide-by-zero".to_string()])
+    );
     assert_eq!(
         worth("points(P) - 1", 4),
         -1.0,

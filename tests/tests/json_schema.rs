@@ -82,6 +82,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
         [
             "actions",
             "bot",
+            "checks",
             "conditions",
             "counters",
             "end",

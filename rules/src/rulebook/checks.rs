@@ -260,3 +260,18 @@ impl Check {
         d
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::param_names;
+
+    /// The params a check reads are shown with its error: every `$name`, once per mention.
+    #[test]
+    fn param_names_are_read_from_the_text() {
+        let names: Vec<&str> =
+            param_names("$rings > $crown_rings + (placed(prince) - 1) * ($crown_rings - 1)")
+                .collect();
+        assert_eq!(names, ["rings", "crown_rings", "crown_rings"]);
+        assert_eq!(param_names("{$a}$ and $").count(), 1);
+    }
+}

@@ -178,3 +178,24 @@ impl Rulebook {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fixed;
+    use crate::rulebook::counters::CounterExpr;
+    use crate::rulebook::model::Expr;
+    use crate::rulebook::syntax::Op;
+
+    /// `players - 1` is fixed by the player count; a read of the game's state is not.
+    #[test]
+    fn a_divisor_fixed_by_the_player_count() {
+        let less_one = Expr::Bin(
+            Op::Sub,
+            Box::new(Expr::Counter(CounterExpr::Players)),
+            Box::new(Expr::Const(1)),
+        );
+        assert_eq!(fixed(&less_one, 1), Some(0));
+        assert_eq!(fixed(&less_one, 4), Some(3));
+        assert_eq!(fixed(&Expr::Counter(CounterExpr::Turn), 4), None);
+    }
+}
