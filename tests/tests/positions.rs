@@ -270,12 +270,17 @@ fn an_entry_given_twice_is_refused() {
 #[test]
 fn figures_holding_more_than_the_game_has_break_a_law() {
     use grail_engine::game::{NoEvents, Rules, Setup};
-    let mut pack = grail_tests::ported::pack("artus", None);
+    let mut pack = grail_schema::Loader::new(&grail_schema::Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load_game("artus", None)
+        .pack
+        .expect("the bundled pack loads");
     let prince = pack.rulebook.figures.get_mut("prince").unwrap();
     for (_, total) in prince.totals.0.iter_mut() {
         total.value = "6".into();
     }
-    let rules = grail_tests::ported::as_rulebook(&pack);
+    let rules = grail_rules::rulebook::compile(&pack).expect("the description compiles");
     let mut setup = Setup::new(2, 1);
     for (entry, held) in [("hand P1", "silver-ring"), ("turn", "P1"), ("step", "play")] {
         setup.position.push((entry.into(), vec![held.into()]));

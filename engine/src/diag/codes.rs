@@ -40,16 +40,6 @@ pub fn lookup(code: &str, group: Group) -> Option<&'static Code> {
 /// pack finding and a command-line error).
 pub const CODES: &[Code] = &[
     Code {
-        code: "ambiguous-effects",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "Artus: more than one `ring` or `score` effect on a card",
-        fix: "keep one `ring` and one `score` effect per card",
-        no_fixture: Some(
-            "raised only by the hand-written Artus module, deleted with it (its mistakes are the rulebook checker's now: tests/lint/artus-*)",
-        ),
-    },
-    Code {
         code: "board-mismatch",
         severity: Error,
         group: Group::Rulebook,
@@ -322,26 +312,6 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
-        code: "no-king",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "Artus: not exactly one Prince starts with `crown_rings` rings",
-        fix: "give exactly one Prince `crown_rings` rings at the start",
-        no_fixture: Some(
-            "raised only by the hand-written Artus module, deleted with it (its mistakes are the rulebook checker's now: tests/lint/artus-*)",
-        ),
-    },
-    Code {
-        code: "no-knights",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "Artus: the figures of a player count do not fit the board, or no Knight is left for the table",
-        fix: "lower the param `knights` for that player count, or allow fewer players",
-        no_fixture: Some(
-            "raised only by the hand-written Artus module, deleted with it (its mistakes are the rulebook checker's now: tests/lint/artus-*)",
-        ),
-    },
-    Code {
         code: "no-such-seat",
         severity: Error,
         group: Group::Rulebook,
@@ -404,26 +374,6 @@ pub const CODES: &[Code] = &[
         summary: "an `include` or `extends` path that is absolute or leaves the pack folder",
         fix: "use a relative path inside the pack folder, or `@id` for a bundled pack",
         no_fixture: None,
-    },
-    Code {
-        code: "ring-supply",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "Artus: the Princes start with more rings than there are, or the supply could run dry",
-        fix: "start the Princes with fewer rings",
-        no_fixture: Some(
-            "raised only by the hand-written Artus module, deleted with it (its mistakes are the rulebook checker's now: tests/lint/artus-*)",
-        ),
-    },
-    Code {
-        code: "rounds-mismatch",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "Artus: a hand runs short of cards to play, or cards are left after the last round",
-        fix: "change `rounds` or the number of cards so each hand plays out exactly",
-        no_fixture: Some(
-            "raised only by the hand-written Artus module, deleted with it (its mistakes are the rulebook checker's now: tests/lint/artus-*)",
-        ),
     },
     Code {
         code: "seat-taken",
@@ -616,16 +566,6 @@ pub const CODES: &[Code] = &[
         summary: "no combination of the declared cards can ever meet the condition; the note says why",
         fix: "change the condition or the cards so some hand meets it",
         no_fixture: None,
-    },
-    Code {
-        code: "unsupported-players",
-        severity: Error,
-        group: Group::Rulebook,
-        summary: "Artus: fewer than 2 players (the Knight counts are a param by player count, `[params.by-players] knights`; any count it covers plays, see `docs/examples/artus-five`)",
-        fix: "allow 2 or more players",
-        no_fixture: Some(
-            "raised only by the hand-written Artus module, deleted with it (its mistakes are the rulebook checker's now: tests/lint/artus-*)",
-        ),
     },
     Code {
         code: "unused-card",
