@@ -3,6 +3,7 @@
 //! `docs/pack-format.md`) and plays it. Parse ([`syntax`]) → check and compile
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
+mod card_tables;
 mod compile;
 mod counters;
 mod explain;
@@ -90,6 +91,12 @@ pub struct Rulebook {
     first_args: Vec<Option<Box<[i64]>>>,
     /// Per action, which conjuncts of its guard read its figure and distance (`params.rs`).
     conjuncts: Vec<params::Conjuncts>,
+    /// Per action of a step offered card by card with a figure, the tables its listing
+    /// reads (`card_tables.rs`).
+    card_plans: Vec<Option<card_tables::Plan>>,
+    /// Per action with a seat or figure parameter, the conjuncts of its guard a listing asks
+    /// once (`card_tables.rs`).
+    binding_once: Vec<Option<card_tables::BindingSplit>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -237,6 +244,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         guard_splits: Vec::new(),
         first_args: Vec::new(),
         conjuncts: Vec::new(),
+        card_plans: Vec::new(),
+        binding_once: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook
@@ -250,5 +259,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
         .collect();
     rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
+    rulebook.binding_once = rulebook.binding_splits();
+    // Last: it sets up games of the compiled description.
+    rulebook.card_plans = rulebook.plan_card_listings();
     Ok(rulebook)
 }
