@@ -109,6 +109,41 @@ fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
+/// The `i`-th conjunct of a guard's `and` chain (counting down `i`), without a list.
+fn nth_conjunct<'e>(e: &'e Expr, i: &mut usize) -> Option<&'e Expr> {
+    if let Expr::Bin(Op::And, l, r) = e {
+        return nth_conjunct(l, i).or_else(|| nth_conjunct(r, i));
+    }
+    match *i {
+        0 => Some(e),
+        _ => {
+            *i -= 1;
+            None
+        }
+    }
+}
+
+/// `figure = E` (either way round), or its negation, where `E` reads no card, figure or
+/// distance (`holder(king)`, `best_figure(…)`): `E`, and whether negated. A listing asks
+/// `E` once, not once per figure.
+fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
+    let (e, negated) = match e {
+        Expr::Not(x) => (&**x, true),
+        _ => (e, false),
+    };
+    let Expr::Bin(Op::Eq, l, r) = e else {
+        return None;
+    };
+    let param = |x: &Expr| matches!(x, Expr::Figures(FigureExpr::ParamFigure));
+    let named = match (param(l), param(r)) {
+        (true, false) => r,
+        (false, true) => l,
+        _ => return None,
+    };
+    let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
+    (!reads(named).any(binding)).then_some((&**named, negated))
+}
+
 /// What each conjunct of a guard's `and` chain reads, left to right.
 fn conjuncts(e: &Expr, out: &mut Vec<Reads>) {
     let mut parts = Vec::new();
@@ -147,6 +182,8 @@ pub(super) struct Plan {
     per_card: u64,
     /// Read the state and the figure alone: asked once per figure the tables allow.
     per_figure: u64,
+    /// When `per_figure` is one conjunct naming the figure ([`figure_named`]): its index.
+    named: Option<usize>,
     /// Read the state, and the figure and the card or the distance: asked per binding the
     /// tables allow.
     per_binding: u64,
@@ -297,6 +334,7 @@ impl Rulebook {
             once: 0,
             per_card: 0,
             per_figure: 0,
+            named: None,
             per_binding: 0,
             fewest: self.players.0,
             tables: Vec::new(),
@@ -319,6 +357,14 @@ impl Rulebook {
             } else {
                 plan.per_binding |= bit;
             }
+        }
+        if plan.per_figure.count_ones() == 1 {
+            let i = plan.per_figure.trailing_zeros() as usize;
+            let mut parts = Vec::new();
+            if let Some(g) = &action.guard {
+                chain(&g.expr, &mut parts);
+            }
+            plan.named = parts.get(i).and_then(|e| figure_named(e)).map(|_| i);
         }
         let cards = self.sets[self.zones[zone.zone].set].cards.len();
         let distances = steps.len().max(1);
@@ -397,8 +443,10 @@ impl Rulebook {
         let players = usize::from(state.players);
         let share = self.by_card_shares.get(usize::from(state.step));
         let ctx = Ctx::current(state, -1);
-        // Per action: its plan and table, or `None` when what it asks once refuses.
+        // Per action: its plan and table, or `None` when it lists nothing at this step or
+        // what it asks once refuses (asked when a card first needs it).
         let mut live: [Option<(usize, &Plan, &Table)>; 8] = [None; 8];
+        let mut once_asked = 0u8;
         for (k, &a) in step.actions.iter().enumerate() {
             let Some(plan) = self.card_plans.get(a).and_then(Option::as_ref) else {
                 return false;
@@ -409,14 +457,7 @@ impl Rulebook {
             let at_step = 1u64
                 .checked_shl(u32::from(state.step))
                 .is_some_and(|s| table.at_steps & s != 0);
-            let holds = at_step
-                && match &self.actions[a].guard {
-                    Some(g) if plan.once != 0 => {
-                        self.conjuncts_hold(&g.expr, &ctx, plan.once, &mut 0)
-                    }
-                    _ => true,
-                };
-            live[k] = holds.then_some((a, plan, table));
+            live[k] = at_step.then_some((a, plan, table));
         }
         // Per action, the figures whose conjuncts reading the figure alone were asked, and
         // those where they hold.
@@ -430,14 +471,21 @@ impl Rulebook {
                 }
                 let card = i32::from(c);
                 let t = usize::from(c & TYPE_MASK);
-                for (k, slot) in live.iter().enumerate().take(step.actions.len()) {
-                    let Some((a, plan, table)) = *slot else {
+                for k in 0..step.actions.len() {
+                    let Some((a, plan, table)) = live[k] else {
                         continue;
                     };
                     if !table.any.get(t).copied().unwrap_or(false) {
                         continue;
                     }
                     let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
+                    if plan.once != 0 && once_asked & 1 << k == 0 {
+                        once_asked |= 1 << k;
+                        if guard.is_some_and(|g| !self.conjuncts_hold(g, &ctx, plan.once, &mut 0)) {
+                            live[k] = None;
+                            continue;
+                        }
+                    }
                     let ask = |mask: u64, row: i32| {
                         mask == 0
                             || guard.is_none_or(|g| {
@@ -476,6 +524,23 @@ impl Rulebook {
                                 continue;
                             }
                             let mut bits = row.get(usize::from(m)).copied().unwrap_or(0);
+                            if bits != 0 && asked[k] == 0 {
+                                // The figure the conjunct names, asked once: the mask of
+                                // the figures it allows.
+                                if let Some((e, negated)) = (plan.named)
+                                    .zip(guard)
+                                    .and_then(|(i, g)| nth_conjunct(g, &mut { i }))
+                                    .and_then(figure_named)
+                                {
+                                    let named = self.eval(e, &ctx);
+                                    let bit = u32::try_from(named)
+                                        .ok()
+                                        .and_then(|n| 1u64.checked_shl(n))
+                                        .unwrap_or(0);
+                                    asked[k] = u64::MAX;
+                                    allowed[k] = if negated { !bit } else { bit };
+                                }
+                            }
                             if bits != 0 && plan.per_figure != 0 {
                                 let figure_ok = || ask(plan.per_figure, FigureArg::pack(m, 0));
                                 let holds = match 1u64.checked_shl(u32::from(m)) {
@@ -553,6 +618,11 @@ mod tests {
             (plan.once, plan.per_card, plan.per_figure, plan.per_binding),
             (0b10000, 0, 0b00100, 0)
         );
+        assert_eq!(plan.named, Some(2), "the King is named once per listing");
+        let best = rules.card_plans[play[4]]
+            .as_ref()
+            .expect("`score best` is tabled");
+        assert_eq!(best.named, Some(2), "so is the best Knight");
         let plan = rules.card_plans[play[0]]
             .as_ref()
             .expect("`march` is tabled");
