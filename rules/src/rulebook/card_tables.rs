@@ -206,6 +206,12 @@ struct Table {
     allowed: Box<[u64]>,
     /// Per card type: whether any figure and distance is allowed.
     any: Box<[bool]>,
+    /// For a card-and-figure action, the figures and distances `allowed` gives each seat to
+    /// move and card type, in the order of `figure_bindings` (`FigureArg`s): what a listing
+    /// offers when all the figures it names stand on the ring. `moves[starts[i]..starts[i +
+    /// 1]]` for `i = seat * cards + card`.
+    moves: Box<[i32]>,
+    starts: Box<[u32]>,
 }
 
 /// Bindings whose guard is asked over a card, a figure and a distance (`FigureArg`).
@@ -415,7 +421,34 @@ impl Rulebook {
                             .any(|&b| b != 0)
                     })
                     .collect();
+                let (mut moves, mut starts) = (Vec::new(), vec![0u32]);
+                if let (Param::CardFigure { refs, .. }, Some(board), Some(fig)) =
+                    (&action.param, &self.board, &state.figures.0)
+                {
+                    for seat in 0..usize::from(state.players) {
+                        for card in 0..cards {
+                            for &(kind, who) in refs {
+                                let owner = (who == super::model::Who::Current).then_some(seat);
+                                for m in board.members(fig, kind, owner) {
+                                    let at = card * figures + usize::from(m);
+                                    let mut bits = allowed.get(at).copied().unwrap_or(0);
+                                    while bits != 0 {
+                                        moves.push(binding(
+                                            usize::from(m),
+                                            steps,
+                                            bits.trailing_zeros(),
+                                        ));
+                                        bits &= bits - 1;
+                                    }
+                                }
+                            }
+                            starts.push(u32::try_from(moves.len()).ok()?);
+                        }
+                    }
+                }
                 Some(Table {
+                    moves: moves.into_boxed_slice(),
+                    starts: starts.into_boxed_slice(),
                     at_steps,
                     figures,
                     allowed: allowed.into_boxed_slice(),
@@ -462,6 +495,8 @@ impl Rulebook {
         // Per action, the figures whose conjuncts reading the figure alone were asked, and
         // those where they hold.
         let (mut asked, mut allowed) = ([0u64; 8], [0u64; 8]);
+        // Per action, whether all the figures it names stand on the ring, once asked.
+        let (mut seated_asked, mut seated) = (0u8, 0u8);
         for p in self.piles_of(zone, &ctx) {
             let cards = &state.piles[p];
             let mut seen = Seen::default();
@@ -513,6 +548,57 @@ impl Rulebook {
                     let (Some(board), Some(fig)) = (&self.board, &state.figures.0) else {
                         continue;
                     };
+                    // The figure a conjunct names, asked once: the mask of those it allows.
+                    if asked[k] == 0
+                        && let Some((e, negated)) = (plan.named)
+                            .zip(guard)
+                            .and_then(|(i, g)| nth_conjunct(g, &mut { i }))
+                            .and_then(figure_named)
+                    {
+                        let named = self.eval(e, &ctx);
+                        let bit = u32::try_from(named)
+                            .ok()
+                            .and_then(|n| 1u64.checked_shl(n))
+                            .unwrap_or(0);
+                        asked[k] = u64::MAX;
+                        allowed[k] = if negated { !bit } else { bit };
+                    }
+                    // With all its figures on the ring, the moves the tables give the card,
+                    // as they are.
+                    if seated_asked & 1 << k == 0 {
+                        seated_asked |= 1 << k;
+                        let on_ring = refs.iter().all(|&(kind, who)| {
+                            let owner = (who == super::model::Who::Current)
+                                .then_some(usize::from(state.current));
+                            board
+                                .members(fig, kind, owner)
+                                .all(|m| fig.ring.seat_of(m).is_some())
+                        });
+                        seated |= u8::from(on_ring) << k;
+                    }
+                    let whole = plan.per_binding == 0
+                        && (plan.per_figure == 0 || asked[k] == u64::MAX)
+                        && seated & 1 << k != 0;
+                    let i = usize::from(state.current) * table.any.len() + t;
+                    if whole && let Some(w) = table.starts.get(i..i + 2) {
+                        let moves = &table.moves[w[0] as usize..w[1] as usize];
+                        out.reserve(moves.len());
+                        for &fa in moves {
+                            let m = FigureArg::figure(fa);
+                            if plan.per_figure == 0
+                                || 1u64
+                                    .checked_shl(u32::from(m))
+                                    .is_some_and(|b| allowed[k] & b != 0)
+                            {
+                                out.push(Action {
+                                    action: a as u16,
+                                    arg: super::params::CardFigureArg::pack(card, fa),
+                                    paid: None,
+                                });
+                            }
+                        }
+                        continue;
+                    }
                     let row = &table.allowed[t * table.figures..(t + 1) * table.figures];
                     // In the order of `figure_bindings`: the references as listed, each
                     // kind's figures on the ring by id, each one's distances as declared.
@@ -524,23 +610,6 @@ impl Rulebook {
                                 continue;
                             }
                             let mut bits = row.get(usize::from(m)).copied().unwrap_or(0);
-                            if bits != 0 && asked[k] == 0 {
-                                // The figure the conjunct names, asked once: the mask of
-                                // the figures it allows.
-                                if let Some((e, negated)) = (plan.named)
-                                    .zip(guard)
-                                    .and_then(|(i, g)| nth_conjunct(g, &mut { i }))
-                                    .and_then(figure_named)
-                                {
-                                    let named = self.eval(e, &ctx);
-                                    let bit = u32::try_from(named)
-                                        .ok()
-                                        .and_then(|n| 1u64.checked_shl(n))
-                                        .unwrap_or(0);
-                                    asked[k] = u64::MAX;
-                                    allowed[k] = if negated { !bit } else { bit };
-                                }
-                            }
                             if bits != 0 && plan.per_figure != 0 {
                                 let figure_ok = || ask(plan.per_figure, FigureArg::pack(m, 0));
                                 let holds = match 1u64.checked_shl(u32::from(m)) {
