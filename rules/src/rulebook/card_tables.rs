@@ -127,6 +127,12 @@ fn nth_conjunct<'e>(e: &'e Expr, i: &mut usize) -> Option<&'e Expr> {
 /// distance (`holder(king)`, `best_figure(…)`): `E`, and whether negated. A listing asks
 /// `E` once, not once per figure.
 fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
+    let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
+    figure_compared(e).filter(|(named, _)| !reads(named).any(binding))
+}
+
+/// `figure = E` (either way round), or its negation: `E`, and whether negated.
+fn figure_compared(e: &Expr) -> Option<(&Expr, bool)> {
     let (e, negated) = match e {
         Expr::Not(x) => (&**x, true),
         _ => (e, false),
@@ -140,8 +146,7 @@ fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
         (false, true) => l,
         _ => return None,
     };
-    let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
-    (!reads(named).any(binding)).then_some((&**named, negated))
+    Some((&**named, negated))
 }
 
 /// What each conjunct of a guard's `and` chain reads, left to right.
@@ -553,7 +558,8 @@ impl Rulebook {
                         && let Some((e, negated)) = (plan.named)
                             .zip(guard)
                             .and_then(|(i, g)| nth_conjunct(g, &mut { i }))
-                            .and_then(figure_named)
+                            // Its shape and reads were found when the plan was made.
+                            .and_then(figure_compared)
                     {
                         let named = self.eval(e, &ctx);
                         let bit = u32::try_from(named)
