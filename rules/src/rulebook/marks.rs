@@ -245,6 +245,9 @@ impl Rulebook {
             return;
         };
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
+        if self.by_card_tabled(state, step, zone, &dearest, out) {
+            return;
+        }
         let share = self.by_card_shares.get(usize::from(state.step));
         let guards: [(bool, Option<&Expr>); 8] = std::array::from_fn(|k| {
             step.actions

@@ -3,6 +3,7 @@
 //! `docs/pack-format.md`) and plays it. Parse ([`syntax`]) → check and compile
 //! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
 
+mod card_tables;
 mod checks;
 mod compile;
 mod counters;
@@ -93,6 +94,12 @@ pub struct Rulebook {
     conjuncts: Vec<params::Conjuncts>,
     /// What the description states about its games, verified by lint (`checks.rs`).
     checks: Vec<checks::Check>,
+    /// Per action of a step offered card by card with a figure, the tables its listing
+    /// reads (`card_tables.rs`).
+    card_plans: Vec<Option<card_tables::Plan>>,
+    /// Per action with a seat or figure parameter, the conjuncts of its guard a listing asks
+    /// once (`card_tables.rs`).
+    binding_once: Vec<Option<card_tables::BindingSplit>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -242,6 +249,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         first_args: Vec::new(),
         conjuncts: Vec::new(),
         checks,
+        card_plans: Vec::new(),
+        binding_once: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook
@@ -255,5 +264,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
         .collect();
     rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
+    rulebook.binding_once = rulebook.binding_splits();
+    // Last: it sets up games of the compiled description.
+    rulebook.card_plans = rulebook.plan_card_listings();
     Ok(rulebook)
 }

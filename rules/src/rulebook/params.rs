@@ -170,7 +170,11 @@ impl Rulebook {
 
     /// Whether the conjuncts of `e`'s `and` chain picked by `mask` (bit `i`: the `i`-th,
     /// left to right) hold.
-    fn conjuncts_hold(&self, e: &Expr, ctx: &Ctx, mask: u64, i: &mut u32) -> bool {
+    pub(super) fn conjuncts_hold(&self, e: &Expr, ctx: &Ctx, mask: u64, i: &mut u32) -> bool {
+        // None picked from here on: the rest of the chain need not be walked.
+        if mask.checked_shr(*i).unwrap_or(0) == 0 {
+            return true;
+        }
         if let Expr::Bin(Op::And, l, r) = e {
             return self.conjuncts_hold(l, ctx, mask, i) && self.conjuncts_hold(r, ctx, mask, i);
         }

@@ -676,7 +676,15 @@ impl Rulebook {
                 }
             }
             Param::Figure { refs, steps } => {
-                self.figure_bindings(state, refs, steps, |arg| !holds(-1, arg) || f(arg));
+                // The part of the guard that reads no figure is asked once.
+                let Some(rest) = self.binding_guard(state, a) else {
+                    return;
+                };
+                self.figure_bindings(state, refs, steps, |arg| {
+                    !(self.binding_holds(state, a, rest, arg)
+                        && self.payable(state, a, -1, dearest))
+                        || f(arg)
+                });
             }
             p @ Param::CardFigure { .. } => {
                 self.card_figure_bindings(state, p, |arg| {
@@ -685,9 +693,15 @@ impl Rulebook {
                 });
             }
             Param::Seat => {
+                let Some(rest) = self.binding_guard(state, a) else {
+                    return;
+                };
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
                 for s in 0..seats as i32 {
-                    if holds(-1, s) && !f(s) {
+                    if self.binding_holds(state, a, rest, s)
+                        && self.payable(state, a, -1, dearest)
+                        && !f(s)
+                    {
                         return;
                     }
                 }
@@ -716,7 +730,7 @@ impl Rulebook {
 
     /// The moves of the step the state is at (a payment's, when one is awaited);
     /// `memo_fits`: the state's memo was just made for the payer's cards.
-    fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
+    pub(super) fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
         out.clear();
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return;

@@ -1,0 +1,754 @@
+//! Card-by-card listings read from tables. The conjuncts of a guard that read only the
+//! action's card, its figure and distance and the description itself (`moves_knight(card) =
+//! 1`, `color(figure) = silver`, `steps <= high(card)`) give the same answer in every state
+//! of a game: they are asked once, when the description compiles, for every player count,
+//! card type, figure and distance, and a listing reads their answers as bits. Only the
+//! conjuncts that read the state are asked as the game goes, each as seldom as what it reads
+//! allows: once per listing (`step(play)`, `$rings - total(rings, prince) > 0`), per card, or
+//! per binding the tables allow (`not (figure = holder(king))`).
+//!
+//! Whether a conjunct reads the state is decided from its expression alone ([`reads`]),
+//! conservatively: anything not known to be free of the state is asked as the game goes.
+
+use grail_engine::game::{NoEvents, Setup};
+
+use super::Rulebook;
+use super::counters::CounterExpr;
+use super::model::{Expr, Param, Step, TYPE_MASK, ZoneRef};
+use super::payment::Dearest;
+use super::ring::{FigureArg, FigureExpr};
+use super::run::{Action, Ctx, Seen, State};
+use super::syntax::Op;
+
+/// What an expression may read: the action's card, its figure, its distance, the step the
+/// game is at, the rest of the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reads(u8);
+
+impl Reads {
+    const NOTHING: Reads = Reads(0);
+    const CARD: Reads = Reads(1);
+    const FIGURE: Reads = Reads(2);
+    const STEPS: Reads = Reads(4);
+    const STATE: Reads = Reads(8);
+    const STEP: Reads = Reads(16);
+    const ALL: Reads = Reads(31);
+
+    fn and(self, other: Reads) -> Reads {
+        Reads(self.0 | other.0)
+    }
+
+    fn any(self, of: Reads) -> bool {
+        self.0 & of.0 != 0
+    }
+}
+
+/// What `e` may read. Reads of the figures' own cards (`color(figure)`) are the
+/// description's: which card a figure stands for depends on the player count alone.
+fn reads(e: &Expr) -> Reads {
+    let zone = |z: &ZoneRef| {
+        z.row
+            .as_deref()
+            .map_or(Reads::NOTHING, reads)
+            .and(Reads::STATE)
+    };
+    match e {
+        Expr::Const(_) => Reads::NOTHING,
+        Expr::Card => Reads::CARD,
+        // A row, seat or figure parameter: the whole binding.
+        Expr::Row => Reads::FIGURE.and(Reads::STEPS),
+        Expr::Attr { card, .. } => reads(card),
+        Expr::Not(x) => reads(x),
+        Expr::Bin(_, l, r) => reads(l).and(reads(r)),
+        Expr::If(c, a, b) => reads(c).and(reads(a)).and(reads(b)),
+        Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
+        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => zone(z),
+        Expr::Sum { zone: z, .. } | Expr::Last { zone: z, .. } => zone(z),
+        Expr::Figures(f) => match f {
+            FigureExpr::ParamFigure => Reads::FIGURE,
+            FigureExpr::ParamSteps => Reads::STEPS,
+            FigureExpr::CardAttr { figure, .. }
+            | FigureExpr::CardOf { figure, .. }
+            | FigureExpr::Owner(figure) => reads(figure),
+            FigureExpr::Empty(x)
+            | FigureExpr::Plate(x)
+            | FigureExpr::SeatOf(x)
+            | FigureExpr::Occupant(x) => reads(x).and(Reads::STATE),
+            FigureExpr::Count { .. }
+            | FigureExpr::RoleSeat(_)
+            | FigureExpr::Total { .. }
+            | FigureExpr::PlateSum { .. }
+            | FigureExpr::Plates(_)
+            | FigureExpr::Chosen => Reads::STATE,
+        },
+        Expr::Counter(c) => match c {
+            CounterExpr::Players => Reads::NOTHING,
+            CounterExpr::Min(a, b)
+            | CounterExpr::Max(a, b)
+            | CounterExpr::Div(a, b)
+            | CounterExpr::Mod(a, b) => reads(a).and(reads(b)),
+            CounterExpr::Holder(_) | CounterExpr::Turn | CounterExpr::Over | CounterExpr::Taken => {
+                Reads::STATE
+            }
+            // A listing is of the step the game is at: known for each step.
+            CounterExpr::AtStep(_) => Reads::STEP,
+            CounterExpr::Read(_) | CounterExpr::Others(_) => Reads::ALL,
+        },
+        Expr::Best { .. } | Expr::Cheapest { .. } | Expr::Marked(_) | Expr::Mine(_) => Reads::ALL,
+    }
+}
+
+/// The conjuncts of a guard's `and` chain, left to right.
+fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Bin(Op::And, l, r) => {
+            chain(l, out);
+            chain(r, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// The `i`-th conjunct of a guard's `and` chain (counting down `i`), without a list.
+fn nth_conjunct<'e>(e: &'e Expr, i: &mut usize) -> Option<&'e Expr> {
+    if let Expr::Bin(Op::And, l, r) = e {
+        return nth_conjunct(l, i).or_else(|| nth_conjunct(r, i));
+    }
+    match *i {
+        0 => Some(e),
+        _ => {
+            *i -= 1;
+            None
+        }
+    }
+}
+
+/// `figure = E` (either way round), or its negation, where `E` reads no card, figure or
+/// distance (`holder(king)`, `best_figure(…)`): `E`, and whether negated. A listing asks
+/// `E` once, not once per figure.
+fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
+    let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
+    figure_compared(e).filter(|(named, _)| !reads(named).any(binding))
+}
+
+/// `figure = E` (either way round), or its negation: `E`, and whether negated.
+fn figure_compared(e: &Expr) -> Option<(&Expr, bool)> {
+    let (e, negated) = match e {
+        Expr::Not(x) => (&**x, true),
+        _ => (e, false),
+    };
+    let Expr::Bin(Op::Eq, l, r) = e else {
+        return None;
+    };
+    let param = |x: &Expr| matches!(x, Expr::Figures(FigureExpr::ParamFigure));
+    let named = match (param(l), param(r)) {
+        (true, false) => r,
+        (false, true) => l,
+        _ => return None,
+    };
+    Some((&**named, negated))
+}
+
+/// What each conjunct of a guard's `and` chain reads, left to right.
+fn conjuncts(e: &Expr, out: &mut Vec<Reads>) {
+    let mut parts = Vec::new();
+    chain(e, &mut parts);
+    out.extend(parts.into_iter().map(reads));
+}
+
+/// How a listing over seats or figures asks an action's guard (`step(place) and
+/// empty(seat)`): the conjuncts reading no seat or figure once, and the rest per binding.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BindingSplit {
+    /// Bit `i`: the `i`-th conjunct of its `and` chain is asked once.
+    once: u64,
+    /// The one conjunct asked per binding is `empty(seat)`: a free seat of the ring.
+    free_seat: bool,
+}
+
+/// Which conjuncts of an action's guard a listing asks per seat or figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PerBinding {
+    /// The whole guard (it has more conjuncts than a mask holds).
+    Whole,
+    /// These (bit `i`: the `i`-th of its `and` chain).
+    Conjuncts(u64),
+    /// `empty(seat)` alone, answered by the ring without evaluating it.
+    FreeSeat,
+}
+
+/// How a listing asks one action's guard: which conjuncts (bit `i`: the `i`-th of its `and`
+/// chain) are asked as the game goes, and the answers of the others by player count.
+#[derive(Debug)]
+pub(super) struct Plan {
+    /// Read the state, and no card, figure or distance: asked once per listing.
+    once: u64,
+    /// Read the state and the card, not the figure or distance: asked per card.
+    per_card: u64,
+    /// Read the state and the figure alone: asked once per figure the tables allow.
+    per_figure: u64,
+    /// When `per_figure` is one conjunct naming the figure ([`figure_named`]): its index.
+    named: Option<usize>,
+    /// Read the state, and the figure and the card or the distance: asked per binding the
+    /// tables allow.
+    per_binding: u64,
+    /// The fewest players the tables are for.
+    fewest: usize,
+    /// By player count from `fewest`: the tables, if a game of that many could be set up.
+    tables: Vec<Option<Table>>,
+}
+
+/// What the conjuncts free of the state answer in games of one player count.
+#[derive(Debug)]
+struct Table {
+    /// Per step (bit `s`: step `s`), whether the conjuncts reading nothing but the step the
+    /// game is at hold (`step(play)`) when that step is listed.
+    at_steps: u64,
+    /// Figures in such a game (for an action without a figure: 1).
+    figures: usize,
+    /// Per card type and figure (`card * figures + figure`): which of the action's distances
+    /// they allow (bit `i`: its `i`-th; bit 0 for an action without distances).
+    allowed: Box<[u64]>,
+    /// Per card type: whether any figure and distance is allowed.
+    any: Box<[bool]>,
+    /// For a card-and-figure action, the figures and distances `allowed` gives each seat to
+    /// move and card type, in the order of `figure_bindings` (`FigureArg`s): what a listing
+    /// offers when all the figures it names stand on the ring. `moves[starts[i]..starts[i +
+    /// 1]]` for `i = seat * cards + card`.
+    moves: Box<[i32]>,
+    starts: Box<[u32]>,
+}
+
+/// Bindings whose guard is asked over a card, a figure and a distance (`FigureArg`).
+fn binding(figure: usize, steps: &[i8], i: u32) -> i32 {
+    FigureArg::pack(figure as u8, steps.get(i as usize).copied().unwrap_or(0))
+}
+
+impl Rulebook {
+    /// Per action with a seat or figure parameter, the conjuncts of its guard that read
+    /// neither (`step(place)` of `step(place) and empty(seat)`): a listing asks them once.
+    pub(super) fn binding_splits(&self) -> Vec<Option<BindingSplit>> {
+        (self.actions.iter())
+            .map(|action| {
+                let guard = action.guard.as_ref()?;
+                if !matches!(action.param, Param::Seat | Param::Figure { .. }) {
+                    return None;
+                }
+                let mut parts = Vec::new();
+                chain(&guard.expr, &mut parts);
+                if parts.len() > 64 {
+                    return None;
+                }
+                let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
+                let once = (parts.iter().enumerate())
+                    .filter(|(_, e)| !reads(e).any(binding))
+                    .fold(0, |once, (i, _)| once | 1 << i);
+                let mut rest = (parts.iter().enumerate()).filter(|&(i, _)| once & 1 << i == 0);
+                let free_seat = matches!(action.param, Param::Seat)
+                    && matches!(
+                        (rest.next(), rest.next()),
+                        (Some((_, Expr::Figures(FigureExpr::Empty(s)))), None)
+                            if matches!(**s, Expr::Row)
+                    );
+                Some(BindingSplit { once, free_seat })
+            })
+            .collect()
+    }
+
+    /// For a listing of action `a` over its seats or figures: `None` when the conjuncts of
+    /// its guard asked once refuse, else those left to ask per binding.
+    pub(super) fn binding_guard(&self, state: &State, a: usize) -> Option<PerBinding> {
+        let Some(&Some(BindingSplit { once, free_seat })) = self.binding_once.get(a) else {
+            return Some(PerBinding::Whole);
+        };
+        let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
+        let ctx = Ctx::current(state, -1);
+        guard
+            .is_none_or(|g| once == 0 || self.conjuncts_hold(g, &ctx, once, &mut 0))
+            .then_some(match free_seat {
+                true => PerBinding::FreeSeat,
+                false => PerBinding::Conjuncts(!once),
+            })
+    }
+
+    /// Whether the conjuncts `rest` of action `a`'s guard hold for seat or figure `row`.
+    pub(super) fn binding_holds(
+        &self,
+        state: &State,
+        a: usize,
+        rest: PerBinding,
+        row: i32,
+    ) -> bool {
+        if rest == PerBinding::FreeSeat {
+            let seats = self.board.as_ref().map_or(0, |b| b.seats);
+            return (state.figures.0.as_ref())
+                .zip(u8::try_from(row).ok().filter(|&s| usize::from(s) < seats))
+                .is_some_and(|(f, s)| f.ring.is_free(s));
+        }
+        self.actions[a].guard.as_ref().is_none_or(|g| {
+            let ctx = Ctx {
+                row,
+                ..Ctx::current(state, -1)
+            };
+            match rest {
+                PerBinding::Whole => self.eval(&g.expr, &ctx) != 0,
+                PerBinding::Conjuncts(mask) => self.conjuncts_hold(&g.expr, &ctx, mask, &mut 0),
+                PerBinding::FreeSeat => true,
+            }
+        })
+    }
+
+    /// The plans of the actions of steps offered card by card that name a figure with the
+    /// card (the steps that list slowly without them), by action; `None` for the others.
+    pub(super) fn plan_card_listings(&self) -> Vec<Option<Plan>> {
+        let mut plans: Vec<Option<Plan>> = self.actions.iter().map(|_| None).collect();
+        let tabled = |s: &&Step| {
+            s.by_card
+                && s.actions.len() <= 8
+                && s.actions
+                    .iter()
+                    .any(|&a| matches!(self.actions[a].param, Param::CardFigure { .. }))
+        };
+        // A game of each player count, set up to ask the conjuncts free of the state in.
+        let games: Vec<Option<State>> = (self.players.0..=self.players.1)
+            .map(|p| self.new_state(&Setup::new(p, 0), &mut NoEvents).ok())
+            .collect();
+        for step in self.steps.iter().filter(tabled) {
+            for &a in &step.actions {
+                if plans[a].is_none() {
+                    plans[a] = self.plan(a, &games);
+                }
+            }
+        }
+        plans
+    }
+
+    /// Action `a`'s plan; `None` for an action listed otherwise.
+    fn plan(&self, a: usize, games: &[Option<State>]) -> Option<Plan> {
+        let action = &self.actions[a];
+        let (zone, steps) = match &action.param {
+            Param::Card(z) => (z, &[][..]),
+            Param::CardFigure { card, steps, .. } => (card, &steps[..]),
+            _ => return None,
+        };
+        if self.zones[zone.zone].marks.is_some() || steps.len() > 64 || self.steps.len() > 64 {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if let Some(g) = &action.guard {
+            conjuncts(&g.expr, &mut parts);
+        }
+        if parts.len() > 64 {
+            return None;
+        }
+        let mut plan = Plan {
+            once: 0,
+            per_card: 0,
+            per_figure: 0,
+            named: None,
+            per_binding: 0,
+            fewest: self.players.0,
+            tables: Vec::new(),
+        };
+        let with_figure = matches!(action.param, Param::CardFigure { .. });
+        let (mut by_step, mut free) = (0u64, 0u64);
+        let params = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
+        for (i, r) in parts.iter().enumerate() {
+            let bit = 1 << i;
+            if !r.any(params.and(Reads::STATE)) {
+                by_step |= bit;
+            } else if !r.any(params) {
+                plan.once |= bit;
+            } else if !r.any(Reads::STATE.and(Reads::STEP)) {
+                free |= bit;
+            } else if !r.any(Reads::FIGURE.and(Reads::STEPS)) {
+                plan.per_card |= bit;
+            } else if with_figure && !r.any(Reads::CARD.and(Reads::STEPS)) {
+                plan.per_figure |= bit;
+            } else {
+                plan.per_binding |= bit;
+            }
+        }
+        if plan.per_figure.count_ones() == 1 {
+            let i = plan.per_figure.trailing_zeros() as usize;
+            let mut parts = Vec::new();
+            if let Some(g) = &action.guard {
+                chain(&g.expr, &mut parts);
+            }
+            plan.named = parts.get(i).and_then(|e| figure_named(e)).map(|_| i);
+        }
+        let cards = self.sets[self.zones[zone.zone].set].cards.len();
+        let distances = steps.len().max(1);
+        plan.tables = games
+            .iter()
+            .map(|game| {
+                let state = game.as_ref()?;
+                let figures = match (&state.figures.0, with_figure) {
+                    (Some(f), true) => f.size.iter().map(|&n| usize::from(n)).sum(),
+                    (None, true) => 0,
+                    (_, false) => 1,
+                };
+                let mut allowed = vec![0u64; cards * figures];
+                for card in 0..cards {
+                    for figure in 0..figures {
+                        let mut bits = 0u64;
+                        for i in 0..distances as u32 {
+                            let ctx = Ctx {
+                                row: if with_figure {
+                                    binding(figure, steps, i)
+                                } else {
+                                    -1
+                                },
+                                ..Ctx::current(state, card as i32)
+                            };
+                            let guard = action.guard.as_ref().map(|g| &g.expr);
+                            if guard.is_none_or(|g| self.conjuncts_hold(g, &ctx, free, &mut 0)) {
+                                bits |= 1 << i;
+                            }
+                        }
+                        allowed[card * figures + figure] = bits;
+                    }
+                }
+                let at_steps = (0..self.steps.len().min(64)).fold(0u64, |at, s| {
+                    let mut listed = state.clone();
+                    listed.step = s as u8;
+                    let ctx = Ctx::current(&listed, -1);
+                    let guard = action.guard.as_ref().map(|g| &g.expr);
+                    match guard.is_none_or(|g| self.conjuncts_hold(g, &ctx, by_step, &mut 0)) {
+                        true => at | 1 << s,
+                        false => at,
+                    }
+                });
+                let any = (0..cards)
+                    .map(|c| {
+                        allowed[c * figures..(c + 1) * figures]
+                            .iter()
+                            .any(|&b| b != 0)
+                    })
+                    .collect();
+                let (mut moves, mut starts) = (Vec::new(), vec![0u32]);
+                if let (Param::CardFigure { refs, .. }, Some(board), Some(fig)) =
+                    (&action.param, &self.board, &state.figures.0)
+                {
+                    for seat in 0..usize::from(state.players) {
+                        for card in 0..cards {
+                            for &(kind, who) in refs {
+                                let owner = (who == super::model::Who::Current).then_some(seat);
+                                for m in board.members(fig, kind, owner) {
+                                    let at = card * figures + usize::from(m);
+                                    let mut bits = allowed.get(at).copied().unwrap_or(0);
+                                    while bits != 0 {
+                                        moves.push(binding(
+                                            usize::from(m),
+                                            steps,
+                                            bits.trailing_zeros(),
+                                        ));
+                                        bits &= bits - 1;
+                                    }
+                                }
+                            }
+                            starts.push(u32::try_from(moves.len()).ok()?);
+                        }
+                    }
+                }
+                Some(Table {
+                    moves: moves.into_boxed_slice(),
+                    starts: starts.into_boxed_slice(),
+                    at_steps,
+                    figures,
+                    allowed: allowed.into_boxed_slice(),
+                    any,
+                })
+            })
+            .collect();
+        Some(plan)
+    }
+
+    /// The moves of a step offered card by card read from the tables of its actions' plans
+    /// ([`Rulebook::by_card`] says what they are); false, listing nothing, when a plan or
+    /// its table for this player count is missing.
+    pub(super) fn by_card_tabled(
+        &self,
+        state: &State,
+        step: &Step,
+        zone: &ZoneRef,
+        dearest: &[Dearest; 8],
+        out: &mut Vec<Action>,
+    ) -> bool {
+        if step.actions.len() > 8 {
+            return false;
+        }
+        let players = usize::from(state.players);
+        let share = self.by_card_shares.get(usize::from(state.step));
+        let ctx = Ctx::current(state, -1);
+        // Per action: its plan and table, or `None` when it lists nothing at this step or
+        // what it asks once refuses (asked when a card first needs it).
+        let mut live: [Option<(usize, &Plan, &Table)>; 8] = [None; 8];
+        let mut once_asked = 0u8;
+        for (k, &a) in step.actions.iter().enumerate() {
+            let Some(plan) = self.card_plans.get(a).and_then(Option::as_ref) else {
+                return false;
+            };
+            let Some(Some(table)) = plan.tables.get(players.wrapping_sub(plan.fewest)) else {
+                return false;
+            };
+            let at_step = 1u64
+                .checked_shl(u32::from(state.step))
+                .is_some_and(|s| table.at_steps & s != 0);
+            live[k] = at_step.then_some((a, plan, table));
+        }
+        // Per action, the figures whose conjuncts reading the figure alone were asked, and
+        // those where they hold.
+        let (mut asked, mut allowed) = ([0u64; 8], [0u64; 8]);
+        // Per action, whether all the figures it names stand on the ring, once asked.
+        let (mut seated_asked, mut seated) = (0u8, 0u8);
+        for p in self.piles_of(zone, &ctx) {
+            let cards = &state.piles[p];
+            let mut seen = Seen::default();
+            for (i, &c) in cards.iter().enumerate() {
+                if !seen.first(cards, i) {
+                    continue;
+                }
+                let card = i32::from(c);
+                let t = usize::from(c & TYPE_MASK);
+                for k in 0..step.actions.len() {
+                    let Some((a, plan, table)) = live[k] else {
+                        continue;
+                    };
+                    if !table.any.get(t).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
+                    if plan.once != 0 && once_asked & 1 << k == 0 {
+                        once_asked |= 1 << k;
+                        if guard.is_some_and(|g| !self.conjuncts_hold(g, &ctx, plan.once, &mut 0)) {
+                            live[k] = None;
+                            continue;
+                        }
+                    }
+                    let ask = |mask: u64, row: i32| {
+                        mask == 0
+                            || guard.is_none_or(|g| {
+                                let ctx = Ctx {
+                                    row,
+                                    ..Ctx::current(state, card)
+                                };
+                                self.conjuncts_hold(g, &ctx, mask, &mut 0)
+                            })
+                    };
+                    if !ask(plan.per_card, -1) {
+                        continue;
+                    }
+                    let Param::CardFigure { refs, steps, .. } = &self.actions[a].param else {
+                        let d = &dearest[share.map_or(k, |s| s[k]).min(7)];
+                        if ask(plan.per_binding, -1) && self.payable(state, a, card, d) {
+                            out.push(Action {
+                                action: a as u16,
+                                arg: card,
+                                paid: None,
+                            });
+                        }
+                        continue;
+                    };
+                    let (Some(board), Some(fig)) = (&self.board, &state.figures.0) else {
+                        continue;
+                    };
+                    // The figure a conjunct names, asked once: the mask of those it allows.
+                    if asked[k] == 0
+                        && let Some((e, negated)) = (plan.named)
+                            .zip(guard)
+                            .and_then(|(i, g)| nth_conjunct(g, &mut { i }))
+                            // Its shape and reads were found when the plan was made.
+                            .and_then(figure_compared)
+                    {
+                        let named = self.eval(e, &ctx);
+                        let bit = u32::try_from(named)
+                            .ok()
+                            .and_then(|n| 1u64.checked_shl(n))
+                            .unwrap_or(0);
+                        asked[k] = u64::MAX;
+                        allowed[k] = if negated { !bit } else { bit };
+                    }
+                    // With all its figures on the ring, the moves the tables give the card,
+                    // as they are.
+                    if seated_asked & 1 << k == 0 {
+                        seated_asked |= 1 << k;
+                        let on_ring = refs.iter().all(|&(kind, who)| {
+                            let owner = (who == super::model::Who::Current)
+                                .then_some(usize::from(state.current));
+                            board
+                                .members(fig, kind, owner)
+                                .all(|m| fig.ring.seat_of(m).is_some())
+                        });
+                        seated |= u8::from(on_ring) << k;
+                    }
+                    let whole = plan.per_binding == 0
+                        && (plan.per_figure == 0 || asked[k] == u64::MAX)
+                        && seated & 1 << k != 0;
+                    let i = usize::from(state.current) * table.any.len() + t;
+                    if whole && let Some(w) = table.starts.get(i..i + 2) {
+                        let moves = &table.moves[w[0] as usize..w[1] as usize];
+                        out.reserve(moves.len());
+                        for &fa in moves {
+                            let m = FigureArg::figure(fa);
+                            if plan.per_figure == 0
+                                || 1u64
+                                    .checked_shl(u32::from(m))
+                                    .is_some_and(|b| allowed[k] & b != 0)
+                            {
+                                out.push(Action {
+                                    action: a as u16,
+                                    arg: super::params::CardFigureArg::pack(card, fa),
+                                    paid: None,
+                                });
+                            }
+                        }
+                        continue;
+                    }
+                    let row = &table.allowed[t * table.figures..(t + 1) * table.figures];
+                    // In the order of `figure_bindings`: the references as listed, each
+                    // kind's figures on the ring by id, each one's distances as declared.
+                    for &(kind, who) in refs {
+                        let owner = (who == super::model::Who::Current)
+                            .then_some(usize::from(state.current));
+                        for m in board.members(fig, kind, owner) {
+                            if fig.ring.seat_of(m).is_none() {
+                                continue;
+                            }
+                            let mut bits = row.get(usize::from(m)).copied().unwrap_or(0);
+                            if bits != 0 && plan.per_figure != 0 {
+                                let figure_ok = || ask(plan.per_figure, FigureArg::pack(m, 0));
+                                let holds = match 1u64.checked_shl(u32::from(m)) {
+                                    Some(bit) => {
+                                        if asked[k] & bit == 0 {
+                                            asked[k] |= bit;
+                                            allowed[k] |= if figure_ok() { bit } else { 0 };
+                                        }
+                                        allowed[k] & bit != 0
+                                    }
+                                    None => figure_ok(),
+                                };
+                                if !holds {
+                                    bits = 0;
+                                }
+                            }
+                            while bits != 0 {
+                                let fa = binding(usize::from(m), steps, bits.trailing_zeros());
+                                bits &= bits - 1;
+                                if ask(plan.per_binding, fa) {
+                                    out.push(Action {
+                                        action: a as u16,
+                                        arg: super::params::CardFigureArg::pack(card, fa),
+                                        paid: None,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    use grail_engine::rng::GameRng;
+    use grail_schema::{Disk, Loader};
+
+    use super::*;
+
+    fn artus() -> Rulebook {
+        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        let mut pack = Loader::new(&Disk)
+            .with_content(&content)
+            .with_rules(crate::catalog())
+            .load_game("artus", Some("advanced"))
+            .pack
+            .expect("the bundled pack loads");
+        pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
+        super::super::compile(&pack).expect("the description compiles")
+    }
+
+    /// Artus' `ring`: `step(play) and adds_ring(card) = 1 and not (figure = holder(king))
+    /// and (silver(card) = 1 and color(figure) = silver or …) and $rings - total(rings,
+    /// prince) > 0`: the step known for each step, the supply asked once, the card's
+    /// attribute and the colours from the tables, the King once per figure.
+    #[test]
+    fn each_conjunct_is_asked_as_seldom_as_what_it_reads_allows() {
+        let rules = artus();
+        // The play step's actions: march, ride, ring, score all, score best, claim.
+        let play = &rules
+            .steps
+            .iter()
+            .find(|s| s.name == "play")
+            .unwrap()
+            .actions;
+        let plan = rules.card_plans[play[2]]
+            .as_ref()
+            .expect("`ring` is tabled");
+        assert_eq!(
+            (plan.once, plan.per_card, plan.per_figure, plan.per_binding),
+            (0b10000, 0, 0b00100, 0)
+        );
+        assert_eq!(plan.named, Some(2), "the King is named once per listing");
+        let best = rules.card_plans[play[4]]
+            .as_ref()
+            .expect("`score best` is tabled");
+        assert_eq!(best.named, Some(2), "so is the best Knight");
+        let plan = rules.card_plans[play[0]]
+            .as_ref()
+            .expect("`march` is tabled");
+        assert_eq!(
+            (plan.once, plan.per_card, plan.per_figure, plan.per_binding),
+            (0, 0, 0, 0),
+            "`step(play)` is known for each step, the rest is the card's"
+        );
+        let play_step = rules.steps.iter().position(|s| s.name == "play").unwrap();
+        let at_steps = plan.tables[0].as_ref().unwrap().at_steps;
+        assert_eq!(at_steps, 1 << play_step);
+    }
+
+    /// Artus' `place`: `step(place) and empty(seat)`: the step asked once, the seat read
+    /// off the ring.
+    #[test]
+    fn a_seat_that_must_be_empty_is_read_off_the_ring() {
+        let rules = artus();
+        let place = &rules
+            .steps
+            .iter()
+            .find(|s| s.name == "place")
+            .unwrap()
+            .actions;
+        let split = rules.binding_once[place[0]].expect("`place` is split");
+        assert_eq!((split.once, split.free_seat), (0b01, true));
+    }
+
+    /// The tables list what asking the whole guard of every binding lists, in the same
+    /// order, in every state of random games at every player count.
+    #[test]
+    fn the_tables_list_what_the_guards_allow() {
+        let rules = artus();
+        let mut slow = artus();
+        slow.card_plans.clear();
+        slow.binding_once.clear();
+        for seed in 0..24 {
+            let players = 2 + (seed as usize) % 3;
+            let mut state = rules.setup(&Setup::new(players, seed)).unwrap();
+            let mut rng = GameRng::new(seed);
+            let (mut fast, mut general) = (Vec::new(), Vec::new());
+            let mut played = 0;
+            while rules.to_move(&state).is_some() {
+                rules.list(&state, &mut fast, false);
+                slow.list(&state, &mut general, false);
+                assert_eq!(fast, general, "seed {seed}, move {played}");
+                let i = rng.index(fast.len());
+                rules.apply(&mut state, &fast[i], &mut NoEvents);
+                played += 1;
+            }
+            assert!(played > 50, "a whole game: {played} moves");
+        }
+    }
+}
