@@ -1,7 +1,7 @@
-//! King Arthur played by the generic rulebook (its description in `content/king-arthur/`;
-//! the hand-written module it was measured against is deleted, BENCHMARKS.md keeps the
-//! side-by-side figures), and Artus advanced by the rulebook beside its hand-written module,
-//! one thread: `cargo bench -p grail-rules --bench rulebook_vs_module` (`-- artus` for Artus
+//! King Arthur and Artus advanced played by the generic rulebook from their descriptions
+//! (`content/<game>/rulebook.toml`). The hand-written modules they were measured against are
+//! deleted; BENCHMARKS.md keeps the side-by-side figures and the commits they were taken at.
+//! One thread: `cargo bench -p grail-rules --bench rulebook_vs_module` (`-- artus` for Artus
 //! alone). Each sample plays 1,000 4-player games with random bots through the simulation
 //! loop: games/s is 1,000 divided by the time shown.
 
@@ -58,13 +58,6 @@ fn rulebook_random_4p_1000(bencher: divan::Bencher) {
 fn rulebook_seals_random_4p_1000(bencher: divan::Bencher) {
     let pack = game_pack("king-arthur", Some("seals"));
     playouts(bencher, &as_rulebook(pack), 4, 1000);
-}
-
-#[divan::bench(sample_count = 10)]
-fn artus_advanced_module_random_4p_1000(bencher: divan::Bencher) {
-    let pack = game_pack("artus", Some("advanced"));
-    let rules = grail_rules::artus::compile(&pack).expect("the module builds");
-    playouts(bencher, &rules, 4, 1000);
 }
 
 #[divan::bench(sample_count = 10)]
