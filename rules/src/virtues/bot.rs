@@ -485,7 +485,10 @@ impl Virtues {
             _ => return 0.0,
         };
         let Some(side) = showdown.side_of(me) else {
-            return 0.0;
+            // An onlooker's prize goes to the winner (F: "If someone won, any prizes go to the
+            // winner"); it comes back only from a drawn match.
+            let mine = prizes.and_then(|p| p[usize::from(me)]);
+            return mine.map_or(0.0, |t| -(self.treasure_points[usize::from(t)] as f64));
         };
         let other = showdown.seats[usize::from(1 - side)];
         let mask = if duel {

@@ -2,7 +2,7 @@
 
 use grail_engine::agent::{Agent, GreedyAgent};
 use grail_engine::counts::Counts;
-use grail_engine::game::{Rules, Setup};
+use grail_engine::game::{NoEvents, Rules, Setup};
 use grail_engine::rng::GameRng;
 use grail_schema::{Disk, Loader};
 
@@ -75,4 +75,38 @@ fn a_card_for_another_knights_quest_is_kept_by_the_other_quests_weight() {
         without.iter().any(|d| d == "discard courage"),
         "with the weight at 0 the Courage is worth no more than the Sin: {without:?}"
     );
+}
+
+/// F: "Anyone not at quest may choose to draw a treasure and place it face up on the table as
+/// a reward ... If someone won, any prizes go to the winner." An onlooker's prize (his own
+/// treasure, ref gap 3) goes to another knight unless the match is drawn, so a greedy onlooker
+/// keeps it. (The bot used to count nothing for it, as the prize stays in his hand until the
+/// match ends, and put it up at random.)
+#[test]
+fn a_greedy_onlooker_puts_up_no_prize() {
+    let rules = rules();
+    let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+    let goblet = rules.treasures.index("silver-goblet").unwrap();
+    state.player_mut(2).treasures.add(goblet, 1);
+    assert_eq!(rules.to_move(&state), Some(0));
+    rules.apply(&mut state, &Action::Joust(1), &mut NoEvents);
+    // The challenger (the king, who holds the Crown) is asked first; he puts up nothing.
+    while rules.to_move(&state) != Some(2) {
+        rules.apply(&mut state, &Action::Pass, &mut NoEvents);
+    }
+    let mut legal = Vec::new();
+    rules.legal_actions(&state, &mut legal);
+    assert!(
+        legal.contains(&Action::Prize(goblet)),
+        "P3 may put up a prize"
+    );
+    for seed in 0..16 {
+        let mut view = rules.observe(&state, 2, &mut GameRng::new(seed));
+        let i = GreedyAgent::new(seed).choose(&rules, 2, Some(&mut view), &legal);
+        assert_eq!(
+            rules.format_action(&state, &legal[i]),
+            "pass",
+            "agent {seed}: an onlooker gives his treasure away"
+        );
+    }
 }
