@@ -385,7 +385,10 @@ impl Virtues {
         }
         let called = x.offers().is_empty() && !x.participants().iter().any(|&s| x.is_done(s));
         if called && x.is_participant(me) && x.offers_left(me) > 0 {
-            value += LIKELY * self.best_deal(state, x, me, virtues, ready);
+            // The view's hidden hands are already a guess at who holds what, and `best_deal`
+            // keeps only swaps the holder would take by his own count: these are the odds of
+            // the deal, not to be discounted again by `LIKELY` (issue 17, part 6 cont. 4).
+            value += self.best_deal(state, x, me, virtues, ready);
         }
         value
     }
@@ -482,7 +485,10 @@ impl Virtues {
             _ => return 0.0,
         };
         let Some(side) = showdown.side_of(me) else {
-            return 0.0;
+            // An onlooker's prize goes to the winner (F: "If someone won, any prizes go to the
+            // winner"); it comes back only from a drawn match.
+            let mine = prizes.and_then(|p| p[usize::from(me)]);
+            return mine.map_or(0.0, |t| -(self.treasure_points[usize::from(t)] as f64));
         };
         let other = showdown.seats[usize::from(1 - side)];
         let mask = if duel {

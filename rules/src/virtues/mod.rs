@@ -21,6 +21,9 @@ mod state;
 mod turn;
 mod view;
 
+#[cfg(test)]
+mod tests;
+
 use std::ops::RangeInclusive;
 
 use grail_engine::cond::Program;

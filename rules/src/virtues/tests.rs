@@ -1,0 +1,112 @@
+//! Bot checks that need the state's insides: positions set up by hand.
+
+use grail_engine::agent::{Agent, GreedyAgent};
+use grail_engine::counts::Counts;
+use grail_engine::game::{NoEvents, Rules, Setup};
+use grail_engine::rng::GameRng;
+use grail_schema::{Disk, Loader};
+
+use super::Virtues;
+use super::state::{Action, Slot, Stage, bit};
+
+fn rules() -> Virtues {
+    let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+    let loaded = Loader::new(&Disk)
+        .with_content(content)
+        .with_rules(crate::catalog())
+        .load_game("virtues", None);
+    super::compile(loaded.pack.as_ref().unwrap()).unwrap()
+}
+
+/// The card P3 discards, over 16 greedy agents: P3 at court holds Courage, Mercy and Sin (no
+/// treasure, so Sin doubles nothing) and must discard one; Feed the Poor (Mercy, no trials,
+/// nobody on it) is the quest its hand serves best, and P1 and P2 are on the Green Knight's
+/// Challenge (Courage), which P3 could join.
+fn discards_in_the_feed_the_poor_position(rules: &Virtues) -> Vec<String> {
+    let quest = |id| rules.quest_cards.index(id).unwrap();
+    let virtue = |id| rules.virtues.index(id).unwrap();
+    let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+    state.layout = vec![
+        Slot {
+            quest: quest("feed-the-poor"),
+            knights: 0,
+        },
+        Slot {
+            quest: quest("green-knight"),
+            knights: bit(0) | bit(1),
+        },
+    ];
+    state.stage = Stage::Act;
+    state.current = 2;
+    let p3 = state.player_mut(2);
+    p3.virtues = Counts::from_types(&[virtue("courage"), virtue("mercy"), virtue("sin")]);
+    p3.treasures = Counts::new();
+    state.discards[2] = 1;
+    assert_eq!(rules.to_move(&state), Some(2));
+    let mut legal = Vec::new();
+    rules.legal_actions(&state, &mut legal);
+    (0..16)
+        .map(|seed| {
+            let mut view = rules.observe(&state, 2, &mut GameRng::new(seed));
+            let mut agent = GreedyAgent::new(seed);
+            let i = agent.choose(rules, 2, Some(&mut view), &legal);
+            assert!(matches!(legal[i], Action::Discard(_)));
+            rules.format_action(&state, &legal[i])
+        })
+        .collect()
+}
+
+/// `bot_other_quests_pct` (docs/rules/virtues.md, part 6 cont. 3): a card that serves only
+/// another quest in reach — here one another knight is on and the bot could join — is worth
+/// keeping, so the bot discards the card no quest asks for. With the weight at 0 the two
+/// cards are worth the same to it and it discards either.
+#[test]
+fn a_card_for_another_knights_quest_is_kept_by_the_other_quests_weight() {
+    let mut rules = rules();
+    assert!(rules.n.bot.other_quests > 0.0, "the pack gives the weight");
+    let kept = discards_in_the_feed_the_poor_position(&rules);
+    assert!(
+        kept.iter().all(|d| d == "discard sin"),
+        "with bot_other_quests_pct > 0 the bot keeps the Courage: {kept:?}"
+    );
+    rules.n.bot.other_quests = 0.0;
+    let without = discards_in_the_feed_the_poor_position(&rules);
+    assert!(
+        without.iter().any(|d| d == "discard courage"),
+        "with the weight at 0 the Courage is worth no more than the Sin: {without:?}"
+    );
+}
+
+/// F: "Anyone not at quest may choose to draw a treasure and place it face up on the table as
+/// a reward ... If someone won, any prizes go to the winner." An onlooker's prize (his own
+/// treasure, ref gap 3) goes to another knight unless the match is drawn, so a greedy onlooker
+/// keeps it. (The bot used to count nothing for it, as the prize stays in his hand until the
+/// match ends, and put it up at random.)
+#[test]
+fn a_greedy_onlooker_puts_up_no_prize() {
+    let rules = rules();
+    let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+    let goblet = rules.treasures.index("silver-goblet").unwrap();
+    state.player_mut(2).treasures.add(goblet, 1);
+    assert_eq!(rules.to_move(&state), Some(0));
+    rules.apply(&mut state, &Action::Joust(1), &mut NoEvents);
+    // The challenger (the king, who holds the Crown) is asked first; he puts up nothing.
+    while rules.to_move(&state) != Some(2) {
+        rules.apply(&mut state, &Action::Pass, &mut NoEvents);
+    }
+    let mut legal = Vec::new();
+    rules.legal_actions(&state, &mut legal);
+    assert!(
+        legal.contains(&Action::Prize(goblet)),
+        "P3 may put up a prize"
+    );
+    for seed in 0..16 {
+        let mut view = rules.observe(&state, 2, &mut GameRng::new(seed));
+        let i = GreedyAgent::new(seed).choose(&rules, 2, Some(&mut view), &legal);
+        assert_eq!(
+            rules.format_action(&state, &legal[i]),
+            "pass",
+            "agent {seed}: an onlooker gives his treasure away"
+        );
+    }
+}
