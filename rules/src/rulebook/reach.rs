@@ -164,12 +164,7 @@ fn card_value(e: &Expr, sets: &[CardSet], set: usize, t: usize) -> Option<i64> {
         }
         Expr::Bin(op, a, b) => {
             let (a, b) = (card_value(a, sets, set, t)?, card_value(b, sets, set, t)?);
-            match op {
-                Op::Add => a.checked_add(b),
-                Op::Sub => a.checked_sub(b),
-                Op::Mul => a.checked_mul(b),
-                _ => None,
-            }
+            op.arith(a, b)
         }
         _ => None,
     }
@@ -307,9 +302,7 @@ impl Probe<'_> {
                     return None;
                 }
                 Some(match op {
-                    Op::Add => a.checked_add(b)?,
-                    Op::Sub => a.checked_sub(b)?,
-                    Op::Mul => a.checked_mul(b)?,
+                    Op::Add | Op::Sub | Op::Mul => op.arith(a, b)?,
                     Op::Lt => i64::from(a < b),
                     Op::Le => i64::from(a <= b),
                     Op::Gt => i64::from(a > b),

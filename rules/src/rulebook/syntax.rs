@@ -55,6 +55,17 @@ impl Op {
             Op::Div => "/",
         }
     }
+
+    /// `+ - *` of two whole numbers, `None` on overflow or for any other operator: what the
+    /// checker folds when it works a value out before play.
+    pub fn arith(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Op::Add => a.checked_add(b),
+            Op::Sub => a.checked_sub(b),
+            Op::Mul => a.checked_mul(b),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

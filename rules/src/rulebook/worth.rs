@@ -110,12 +110,7 @@ fn fixed(e: &Expr, players: i64) -> Option<i64> {
         Expr::Counter(CounterExpr::Players) => Some(players),
         Expr::Bin(op, a, b) => {
             let (a, b) = (fixed(a, players)?, fixed(b, players)?);
-            match op {
-                Op::Add => a.checked_add(b),
-                Op::Sub => a.checked_sub(b),
-                Op::Mul => a.checked_mul(b),
-                _ => None,
-            }
+            op.arith(a, b)
         }
         _ => None,
     }
