@@ -13,6 +13,7 @@ use super::Rulebook;
 use super::counters::CounterExpr;
 use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
+use super::ring::{FigureArg, FigureExpr};
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
 
@@ -301,6 +302,20 @@ impl Rulebook {
                     .max()
                     .unwrap_or(0)
             }
+            // `figure` and `steps`: most effects on the ring (0 without one, as
+            // [`Rulebook::eval_figures`] gives them).
+            Expr::Figures(FigureExpr::ParamFigure) if self.board.is_some() => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(0, |_| i64::from(FigureArg::figure(ctx.row))),
+            Expr::Figures(FigureExpr::ParamSteps) if self.board.is_some() => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(0, |_| FigureArg::steps(ctx.row)),
             // `value(card)`: most payment arguments.
             Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
                 let c = i64::from(ctx.card) & i64::from(TYPE_MASK);
@@ -578,19 +593,19 @@ impl Rulebook {
                     }
                 }
                 Effect::Add { amount, to } => {
-                    let amount = self.eval(amount, &ctx);
+                    let amount = self.operand(amount, &ctx);
                     let figure = match to {
-                        super::counters::CounterRef::Figure(_, f) => self.eval(f, &ctx),
+                        super::counters::CounterRef::Figure(_, f) => self.operand(f, &ctx),
                         _ => -1,
                     };
                     self.add_to(state, to, amount, figure);
                 }
                 Effect::Give { role, figure } => {
-                    let figure = self.eval(figure, &ctx);
+                    let figure = self.operand(figure, &ctx);
                     self.give(state, *role, figure);
                 }
                 Effect::Step { figure, by } => {
-                    let (figure, by) = (self.eval(figure, &ctx), self.eval(by, &ctx));
+                    let (figure, by) = (self.operand(figure, &ctx), self.operand(by, &ctx));
                     self.step_figure(state, figure, by, events);
                 }
                 Effect::Place { kind, seat } => {
@@ -714,12 +729,13 @@ impl Rulebook {
                 let Some(rest) = self.binding_guard(state, a) else {
                     return;
                 };
+                // What it costs does not depend on the seat: asked once.
+                if !self.payable(state, a, -1, dearest) {
+                    return;
+                }
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
                 for s in 0..seats as i32 {
-                    if self.binding_holds(state, a, rest, s)
-                        && self.payable(state, a, -1, dearest)
-                        && !f(s)
-                    {
+                    if self.binding_holds(state, a, rest, s) && !f(s) {
                         return;
                     }
                 }
