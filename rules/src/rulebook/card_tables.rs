@@ -123,6 +123,50 @@ fn nth_conjunct<'e>(e: &'e Expr, i: &mut usize) -> Option<&'e Expr> {
     }
 }
 
+/// Where a conjunct stands in a guard's `and` chain: the turns from the root (bit `i`: the
+/// right side at depth `i`), so that a listing reaches it in a few steps, not by walking
+/// the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Path {
+    rights: u64,
+    depth: u8,
+}
+
+/// The paths of the conjuncts of `e`'s `and` chain, left to right; `None` when one lies
+/// deeper than a path holds.
+fn paths(e: &Expr, at: Path, out: &mut Vec<Path>) -> Option<()> {
+    match e {
+        Expr::Bin(Op::And, l, r) if at.depth < 64 => {
+            let down = at.depth + 1;
+            paths(l, Path { depth: down, ..at }, out)?;
+            let rights = at.rights | 1 << at.depth;
+            paths(
+                r,
+                Path {
+                    rights,
+                    depth: down,
+                },
+                out,
+            )
+        }
+        Expr::Bin(Op::And, ..) => None,
+        _ => {
+            out.push(at);
+            Some(())
+        }
+    }
+}
+
+/// The conjunct at `path` of the chain it was found in.
+fn follow(mut e: &Expr, path: Path) -> &Expr {
+    for i in 0..path.depth {
+        if let Expr::Bin(Op::And, l, r) = e {
+            e = if path.rights >> i & 1 != 0 { r } else { l };
+        }
+    }
+    e
+}
+
 /// `figure = E` (either way round), or its negation, where `E` reads no card, figure or
 /// distance (`holder(king)`, `best_figure(…)`): `E`, and whether negated. A listing asks
 /// `E` once, not once per figure.
@@ -189,6 +233,8 @@ pub(super) struct Plan {
     per_figure: u64,
     /// When `per_figure` is one conjunct naming the figure ([`figure_named`]): its index.
     named: Option<usize>,
+    /// Where each conjunct stands ([`Path`]); empty when the chain is too deep for paths.
+    paths: Vec<Path>,
     /// Read the state, and the figure and the card or the distance: asked per binding the
     /// tables allow.
     per_binding: u64,
@@ -346,6 +392,7 @@ impl Rulebook {
             per_card: 0,
             per_figure: 0,
             named: None,
+            paths: Vec::new(),
             per_binding: 0,
             fewest: self.players.0,
             tables: Vec::new(),
@@ -368,6 +415,19 @@ impl Rulebook {
             } else {
                 plan.per_binding |= bit;
             }
+        }
+        if let Some(g) = &action.guard
+            && paths(
+                &g.expr,
+                Path {
+                    rights: 0,
+                    depth: 0,
+                },
+                &mut plan.paths,
+            )
+            .is_none()
+        {
+            plan.paths.clear();
         }
         if plan.per_figure.count_ones() == 1 {
             let i = plan.per_figure.trailing_zeros() as usize;
@@ -464,6 +524,24 @@ impl Rulebook {
         Some(plan)
     }
 
+    /// Whether the conjuncts of `guard` a listing asks once hold, reached by their paths
+    /// (out of line: asked once per listing, it would only crowd the card loop).
+    #[inline(never)]
+    fn once_holds(&self, plan: &Plan, guard: &Expr, ctx: &Ctx) -> bool {
+        if plan.paths.is_empty() {
+            return self.conjuncts_hold(guard, ctx, plan.once, &mut 0);
+        }
+        let mut once = plan.once;
+        while once != 0 {
+            let i = once.trailing_zeros() as usize;
+            once &= once - 1;
+            if self.eval(follow(guard, plan.paths[i]), ctx) == 0 {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The moves of a step offered card by card read from the tables of its actions' plans
     /// ([`Rulebook::by_card`] says what they are); false, listing nothing, when a plan or
     /// its table for this player count is missing.
@@ -521,7 +599,7 @@ impl Rulebook {
                     let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
                     if plan.once != 0 && once_asked & 1 << k == 0 {
                         once_asked |= 1 << k;
-                        if guard.is_some_and(|g| !self.conjuncts_hold(g, &ctx, plan.once, &mut 0)) {
+                        if guard.is_some_and(|g| !self.once_holds(plan, g, &ctx)) {
                             live[k] = None;
                             continue;
                         }
@@ -557,7 +635,10 @@ impl Rulebook {
                     if asked[k] == 0
                         && let Some((e, negated)) = (plan.named)
                             .zip(guard)
-                            .and_then(|(i, g)| nth_conjunct(g, &mut { i }))
+                            .and_then(|(i, g)| match plan.paths.get(i) {
+                                Some(&path) => Some(follow(g, path)),
+                                None => nth_conjunct(g, &mut { i }),
+                            })
                             // Its shape and reads were found when the plan was made.
                             .and_then(figure_compared)
                     {
@@ -659,6 +740,45 @@ mod tests {
     use grail_schema::{Disk, Loader};
 
     use super::*;
+
+    #[test]
+    fn a_path_reaches_each_conjunct_however_the_chain_leans() {
+        let and = |l, r| Expr::Bin(Op::And, Box::new(l), Box::new(r));
+        let c = Expr::Const;
+        // ((0 and 1) and (2 and 3)) and 4
+        let guard = and(and(and(c(0), c(1)), and(c(2), c(3))), c(4));
+        let mut found = Vec::new();
+        paths(
+            &guard,
+            Path {
+                rights: 0,
+                depth: 0,
+            },
+            &mut found,
+        )
+        .unwrap();
+        let reached: Vec<_> = found.iter().map(|&p| follow(&guard, p)).collect();
+        assert!(
+            reached.len() == 5
+                && reached
+                    .iter()
+                    .enumerate()
+                    .all(|(i, e)| { matches!(e, Expr::Const(v) if *v == i as i64) })
+        );
+        // A chain deeper than a path holds has none.
+        let deep = (1..=65).fold(c(0), |e, i| and(e, c(i)));
+        assert!(
+            paths(
+                &deep,
+                Path {
+                    rights: 0,
+                    depth: 0
+                },
+                &mut Vec::new()
+            )
+            .is_none()
+        );
+    }
 
     fn artus() -> Rulebook {
         let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");

@@ -10,8 +10,10 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
+use super::counters::CounterExpr;
 use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
+use super::ring::{FigureArg, FigureExpr};
 use super::syntax::Op;
 use grail_engine::cond::solve::Payment;
 
@@ -283,6 +285,10 @@ impl Rulebook {
             Expr::Const(v) => *v,
             Expr::Card => i64::from(ctx.card),
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
+            // `step(x)`: the first conjunct of most guards.
+            Expr::Counter(CounterExpr::AtStep(mask)) => {
+                i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
+            }
             // `count(Z)`: most guards and ends.
             Expr::Count(z) if z.row.is_none() => {
                 let p = self.piles_of(z, ctx);
@@ -296,6 +302,20 @@ impl Rulebook {
                     .max()
                     .unwrap_or(0)
             }
+            // `figure` and `steps`: most effects on the ring (0 without one, as
+            // [`Rulebook::eval_figures`] gives them).
+            Expr::Figures(FigureExpr::ParamFigure) if self.board.is_some() => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(0, |_| i64::from(FigureArg::figure(ctx.row))),
+            Expr::Figures(FigureExpr::ParamSteps) if self.board.is_some() => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(0, |_| FigureArg::steps(ctx.row)),
             // `value(card)`: most payment arguments.
             Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
                 let c = i64::from(ctx.card) & i64::from(TYPE_MASK);
@@ -573,19 +593,19 @@ impl Rulebook {
                     }
                 }
                 Effect::Add { amount, to } => {
-                    let amount = self.eval(amount, &ctx);
+                    let amount = self.operand(amount, &ctx);
                     let figure = match to {
-                        super::counters::CounterRef::Figure(_, f) => self.eval(f, &ctx),
+                        super::counters::CounterRef::Figure(_, f) => self.operand(f, &ctx),
                         _ => -1,
                     };
                     self.add_to(state, to, amount, figure);
                 }
                 Effect::Give { role, figure } => {
-                    let figure = self.eval(figure, &ctx);
+                    let figure = self.operand(figure, &ctx);
                     self.give(state, *role, figure);
                 }
                 Effect::Step { figure, by } => {
-                    let (figure, by) = (self.eval(figure, &ctx), self.eval(by, &ctx));
+                    let (figure, by) = (self.operand(figure, &ctx), self.operand(by, &ctx));
                     self.step_figure(state, figure, by, events);
                 }
                 Effect::Place { kind, seat } => {
@@ -650,7 +670,20 @@ impl Rulebook {
         };
         match &action.param {
             Param::None => {
-                if holds(-1, -1) {
+                // The `step(…)` conjuncts the state's step makes true are not asked again.
+                let guard = action
+                    .guard
+                    .as_ref()
+                    .map(|g| after_steps(&g.expr, state.step));
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: -1,
+                    row: -1,
+                };
+                if guard.is_none_or(|g| g.is_some_and(|g| self.operand(g, &ctx) != 0))
+                    && self.payable(state, a, -1, dearest)
+                {
                     f(-1);
                 }
             }
@@ -696,12 +729,13 @@ impl Rulebook {
                 let Some(rest) = self.binding_guard(state, a) else {
                     return;
                 };
+                // What it costs does not depend on the seat: asked once.
+                if !self.payable(state, a, -1, dearest) {
+                    return;
+                }
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
                 for s in 0..seats as i32 {
-                    if self.binding_holds(state, a, rest, s)
-                        && self.payable(state, a, -1, dearest)
-                        && !f(s)
-                    {
+                    if self.binding_holds(state, a, rest, s) && !f(s) {
                         return;
                     }
                 }
@@ -1359,5 +1393,44 @@ pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
         Op::Mul => a.saturating_mul(b),
         // Only a worth divides, in real numbers (`worth.rs`); never reached.
         Op::Div => a.checked_div(b).unwrap_or(NONE),
+    }
+}
+
+/// What is left to ask of a guard at `step` once its leading `step(…)` conjuncts are
+/// answered: `None` when one of them is false (the guard is), else the rest of the chain.
+fn after_steps(guard: &Expr, step: u8) -> Option<&Expr> {
+    let at = |mask: u64| step < 64 && mask & (1 << step) != 0;
+    match guard {
+        Expr::Counter(CounterExpr::AtStep(mask)) if !at(*mask) => None,
+        Expr::Bin(Op::And, l, r) => match &**l {
+            Expr::Counter(CounterExpr::AtStep(mask)) => at(*mask).then(|| after_steps(r, step))?,
+            _ => Some(guard),
+        },
+        _ => Some(guard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(mask: u64) -> Expr {
+        Expr::Counter(CounterExpr::AtStep(mask))
+    }
+
+    #[test]
+    fn a_guard_keeps_only_what_its_step_leaves_to_ask() {
+        let rest = || Expr::Bin(Op::Gt, Box::new(Expr::Const(3)), Box::new(Expr::Const(0)));
+        let guard = Expr::Bin(Op::And, Box::new(at(0b10)), Box::new(rest()));
+        // At step 1 only the count is left; at step 0 the guard is false.
+        assert!(matches!(
+            after_steps(&guard, 1),
+            Some(Expr::Bin(Op::Gt, ..))
+        ));
+        assert!(after_steps(&guard, 0).is_none());
+        assert!(after_steps(&at(0b10), 0).is_none());
+        // A guard not led by a step is asked whole.
+        let plain = rest();
+        assert!(std::ptr::eq(after_steps(&plain, 0).unwrap(), &plain));
     }
 }
