@@ -7,8 +7,8 @@
 //! - `"turn"` (the seat to move) and `"step"` (the step of its turn);
 //! - a counter (`"points P1"`, `"supply"`);
 //! - on a ring: the seats of a player's figures (`"knight P1 at": ["12", "13"]`; the word
-//!   `at` keeps them apart from a pile named like the kind, Artus' Knight draw pile
-//!   `knight P1`, and may be left out where no pile is called so), the figure drawn from a
+//!   `at` keeps them apart from a pile named like the kind (a player's draw pile
+//!   `knight P1`), and may be left out where no pile is called so), the figure drawn from a
 //!   set on a seat (`"seat 7": ["bronze-1"]`), a figure's counter (`"rings bronze-1"`) and a
 //!   role's holder (`"king"`).
 //!
@@ -184,7 +184,7 @@ impl Rulebook {
     }
 
     /// A pile entry refused for values meant as the seats of figures of a kind named like
-    /// the pile (`knight P1`, Artus' Knight draw pile): says so.
+    /// the pile (`knight P1`, a player's draw pile of Knight cards): says so.
     fn seats_hint(&self, name: &str, held: &[String]) -> Option<String> {
         let words: Vec<&str> = name.split_whitespace().collect();
         match (&self.board, &words[..], held) {
