@@ -543,9 +543,16 @@ impl Virtues {
         win * won + (1.0 - win) * lost
     }
 
-    /// How likely `side` wins the showdown: the forecast of the rounds, with the other side's
-    /// hidden cards taken at their expected share of allowed cards.
-    fn chance_to_win(&self, state: &State, showdown: &Showdown, side: u8, mask: u64) -> f64 {
+    /// How likely `side` (the bot's own) wins the showdown: the forecast of the rounds, with
+    /// the other side's hidden cards taken at the share of allowed cards among those `side`
+    /// cannot see.
+    pub(super) fn chance_to_win(
+        &self,
+        state: &State,
+        showdown: &Showdown,
+        side: u8,
+        mask: u64,
+    ) -> f64 {
         if let Some(end) = showdown.end() {
             return match end {
                 ShowdownEnd::Won { winner, .. } if winner == side => 1.0,
@@ -561,13 +568,30 @@ impl Virtues {
                 .sum()
         };
         let mine = allowed(usize::from(side));
-        // The opponent's allowed share, as the deck holds them (rounded up: caution).
-        let total: u32 = self.virtues.copies.iter().map(|&c| u32::from(c)).sum();
+        // The opponent's allowed share, as the cards it cannot see hold them: the deck less
+        // its own hand, the (public) discards and the cards the opponent has shown (rounded
+        // up: caution).
+        let other = usize::from(1 - side);
+        let mut seen = state.player(showdown.seats[usize::from(side)]).virtues;
+        seen.add_all(&Counts::from_types(state.virtue_discard.as_slice()));
+        let seen_good: u32 = seen
+            .iter()
+            .filter(|&(t, _)| mask & (1 << t) != 0)
+            .map(|(_, n)| u32::from(n))
+            .sum();
+        let shown = showdown.shown[other].total();
+        let total: u32 = self
+            .virtues
+            .copies
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum::<u32>()
+            .saturating_sub(seen.total() + shown);
         let good: u32 = (0..self.virtues.len())
             .filter(|&t| mask & (1 << t) != 0)
             .map(|t| u32::from(self.virtues.copies[t]))
-            .sum();
-        let other = usize::from(1 - side);
+            .sum::<u32>()
+            .saturating_sub(seen_good + shown);
         let hand = state.player(showdown.seats[other]).virtues.total()
             - showdown.shown[other]
                 .total()

@@ -4,6 +4,7 @@ use grail_engine::agent::{Agent, GreedyAgent};
 use grail_engine::counts::Counts;
 use grail_engine::game::{NoEvents, Rules, Setup};
 use grail_engine::rng::GameRng;
+use grail_engine::showdown::Showdown;
 use grail_schema::{Disk, Loader};
 
 use super::Virtues;
@@ -109,4 +110,30 @@ fn a_greedy_onlooker_puts_up_no_prize() {
             "agent {seed}: an onlooker gives his treasure away"
         );
     }
+}
+
+/// F Duel: "only courage, swordsmanship, and guile cards count". A duellist forecasting the
+/// match takes the opponent's hidden hand at the share of duel cards among the cards it
+/// cannot see: the deck less its own hand and the (public) discards (issue 17, part 6
+/// cont. 5). P1 challenges P2 (4 hidden cards; 31 of the 60 virtue cards count).
+#[test]
+fn a_duellist_counts_the_cards_it_sees_out_of_the_opponents_hand() {
+    let rules = rules();
+    let virtue = |id| rules.virtues.index(id).unwrap();
+    let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+    assert_eq!(state.player(1).virtues.total(), 4);
+    assert!(state.virtue_discard.is_empty());
+    let duel = Showdown::new(0, 1, rules.duel_mask);
+    // Two Courage of two cards: 29 of the 58 unseen count, so P2 holds two, a draw (the
+    // whole deck's share, rounded up, gave him three and P1 the loss: 0.2).
+    state.player_mut(0).virtues = Counts::from_types(&[virtue("courage"), virtue("courage")]);
+    assert_eq!(rules.chance_to_win(&state, &duel, 0, rules.duel_mask), 0.5);
+    // Two Courage and two Mercy: 29 of 56 count, so three, and P1 loses ...
+    state.player_mut(0).virtues.add(virtue("mercy"), 2);
+    assert_eq!(rules.chance_to_win(&state, &duel, 0, rules.duel_mask), 0.2);
+    // ... unless five Guile lie in the discards: 24 of 51, two again.
+    for _ in 0..5 {
+        state.virtue_discard.push(virtue("guile"));
+    }
+    assert_eq!(rules.chance_to_win(&state, &duel, 0, rules.duel_mask), 0.5);
 }
