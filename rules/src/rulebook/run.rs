@@ -277,6 +277,24 @@ impl Rulebook {
         self.eval(e, ctx)
     }
 
+    /// `count(Z)` of a whole zone (no row): the cards in all its piles.
+    #[inline(always)]
+    fn whole_count(&self, z: &ZoneRef, ctx: &Ctx) -> i64 {
+        let p = self.piles_of(z, ctx);
+        ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+    }
+
+    /// `fullest(Z)` of a whole zone (no row): the cards in its fullest pile.
+    #[inline(always)]
+    fn whole_fullest(&self, z: &ZoneRef, ctx: &Ctx) -> i64 {
+        let p = self.piles_of(z, ctx);
+        ctx.state.piles[p]
+            .iter()
+            .map(|c| c.len() as i64)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The value of a leaf read in place: a number, the card parameter, `done`, a whole
     /// zone's count or fullest pile, an attribute of the card; `None` for anything else.
     #[inline(always)]
@@ -290,18 +308,8 @@ impl Rulebook {
                 i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
             }
             // `count(Z)`: most guards and ends.
-            Expr::Count(z) if z.row.is_none() => {
-                let p = self.piles_of(z, ctx);
-                ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
-            }
-            Expr::Fullest(z) if z.row.is_none() => {
-                let p = self.piles_of(z, ctx);
-                ctx.state.piles[p]
-                    .iter()
-                    .map(|c| c.len() as i64)
-                    .max()
-                    .unwrap_or(0)
-            }
+            Expr::Count(z) if z.row.is_none() => self.whole_count(z, ctx),
+            Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
             // `figure` and `steps`: most effects on the ring (0 without one, as
             // [`Rulebook::eval_figures`] gives them).
             Expr::Figures(FigureExpr::ParamFigure) if self.board.is_some() => ctx
@@ -345,18 +353,8 @@ impl Rulebook {
                     .copied()
                     .unwrap_or(0)
             }
-            Expr::Count(z) if z.row.is_none() => {
-                let p = self.piles_of(z, ctx);
-                ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
-            }
-            Expr::Fullest(z) if z.row.is_none() => {
-                let p = self.piles_of(z, ctx);
-                ctx.state.piles[p]
-                    .iter()
-                    .map(|c| c.len() as i64)
-                    .max()
-                    .unwrap_or(0)
-            }
+            Expr::Count(z) if z.row.is_none() => self.whole_count(z, ctx),
+            Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
             Expr::Not(inner) => i64::from(self.operand(inner, ctx) == 0),
             // The guards of actions on marked cards, asked card by card.
             Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
