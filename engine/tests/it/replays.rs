@@ -72,18 +72,24 @@ fn a_tampered_digest_is_reported_at_its_step_and_line() {
     );
 }
 
-#[test]
-fn a_tampered_move_is_reported_at_the_first_step_that_differs() {
-    let text = recorded(23);
-    let file = ReplayFile::parse(&text).unwrap();
-    // Replace the first "draw" with "bank v9": unparsable at that step.
+/// The recorded game with its first `draw` replaced by `bank v9`, a move no state allows, and
+/// that move's index among the steps.
+fn first_draw_garbled(text: &str) -> (usize, String) {
+    let file = ReplayFile::parse(text).unwrap();
     let index = file
         .replay
         .steps
         .iter()
         .position(|s| matches!(s, Step::Move(m, _) if m == "draw"))
         .unwrap();
-    let tampered = text.replacen("Move(\"draw\"", "Move(\"bank v9\"", 1);
+    (index, text.replacen("Move(\"draw\"", "Move(\"bank v9\"", 1))
+}
+
+#[test]
+fn a_tampered_move_is_reported_at_the_first_step_that_differs() {
+    let text = recorded(23);
+    // Replace the first "draw" with "bank v9": unparsable at that step.
+    let (index, tampered) = first_draw_garbled(&text);
     let failure = run_text(&tampered, VERIFY).unwrap_err();
     assert_eq!(failure.step, Some(index + 1));
     let Problem::Move { error, legal } = &failure.problem else {
@@ -185,15 +191,8 @@ fn rerecording_rewrites_only_the_stale_digests() {
 #[test]
 fn rerecording_refuses_a_game_that_fails_otherwise() {
     let (stale, _, _) = stale_copy(27);
-    let file = ReplayFile::parse(&stale).unwrap();
     // A move that is not legal any more.
-    let index = file
-        .replay
-        .steps
-        .iter()
-        .position(|s| matches!(s, Step::Move(m, _) if m == "draw"))
-        .unwrap();
-    let broken = stale.replacen("Move(\"draw\"", "Move(\"bank v9\"", 1);
+    let (index, broken) = first_draw_garbled(&stale);
     let failure = rerecord(
         &Toy,
         Some(HASH),
