@@ -620,11 +620,7 @@ impl Rulebook {
                     let Param::CardFigure { refs, steps, .. } = &self.actions[a].param else {
                         let d = &dearest[share.map_or(k, |s| s[k]).min(7)];
                         if ask(plan.per_binding, -1) && self.payable(state, a, card, d) {
-                            out.push(Action {
-                                action: a as u16,
-                                arg: card,
-                                paid: None,
-                            });
+                            out.push(Action::new(a as u16, card));
                         }
                         continue;
                     };
@@ -677,11 +673,10 @@ impl Rulebook {
                                     .checked_shl(u32::from(m))
                                     .is_some_and(|b| allowed[k] & b != 0)
                             {
-                                out.push(Action {
-                                    action: a as u16,
-                                    arg: super::params::CardFigureArg::pack(card, fa),
-                                    paid: None,
-                                });
+                                out.push(Action::new(
+                                    a as u16,
+                                    super::params::CardFigureArg::pack(card, fa),
+                                ));
                             }
                         }
                         continue;
@@ -717,11 +712,10 @@ impl Rulebook {
                                 let fa = binding(usize::from(m), steps, bits.trailing_zeros());
                                 bits &= bits - 1;
                                 if ask(plan.per_binding, fa) {
-                                    out.push(Action {
-                                        action: a as u16,
-                                        arg: super::params::CardFigureArg::pack(card, fa),
-                                        paid: None,
-                                    });
+                                    out.push(Action::new(
+                                        a as u16,
+                                        super::params::CardFigureArg::pack(card, fa),
+                                    ));
                                 }
                             }
                         }

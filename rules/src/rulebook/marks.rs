@@ -292,11 +292,7 @@ impl Rulebook {
                             CardTest::Other(e) => self.eval(e, &Ctx { card, ..ctx }) != 0,
                         };
                         if holds && self.payable(state, a, card, &dearest[d]) {
-                            out.push(Action {
-                                action: a as u16,
-                                arg: card,
-                                paid: None,
-                            });
+                            out.push(Action::new(a as u16, card));
                         }
                     }
                     continue;
@@ -313,11 +309,7 @@ impl Rulebook {
                             if (steps.is_empty() || distances.allows(n))
                                 && self.holds_with(state, a, i32::from(c), fa)
                             {
-                                out.push(Action {
-                                    action: a as u16,
-                                    arg,
-                                    paid: None,
-                                });
+                                out.push(Action::new(a as u16, arg));
                             }
                             true
                         });
@@ -329,11 +321,7 @@ impl Rulebook {
                     };
                     let d = &dearest[share.map_or(k, |s| s[k.min(7)]).min(7)];
                     if free && self.admits(state, a, i32::from(c), per_card, d) {
-                        out.push(Action {
-                            action: a as u16,
-                            arg: i32::from(c),
-                            paid: None,
-                        });
+                        out.push(Action::new(a as u16, i32::from(c)));
                     }
                 }
             }

@@ -41,11 +41,7 @@ impl Rulebook {
         let mut words = text.split_whitespace();
         match words.next()? {
             "pass" => Some(match words.next() {
-                None => Ok(Action {
-                    action: PASS,
-                    arg: -1,
-                    paid: None,
-                }),
+                None => Ok(Action::new(PASS, -1)),
                 Some(w) => Err(format!("`pass` takes nothing after it, not `{w}`")),
             }),
             "pay" if !self.actions.iter().any(|a| a.name == "pay") => Some((|| {

@@ -100,6 +100,17 @@ pub struct Action {
     pub paid: Option<Payment>,
 }
 
+impl Action {
+    /// A move with no payment: an action and its parameter (or `pass`).
+    pub fn new(action: u16, arg: i32) -> Action {
+        Action {
+            action,
+            arg,
+            paid: None,
+        }
+    }
+}
+
 /// `pass`: leave an optional step out.
 pub const PASS: u16 = u16::MAX - 1;
 /// `pay …`: pay for the action just chosen.
@@ -785,21 +796,13 @@ impl Rulebook {
             for &a in &step.actions {
                 let dearest = Dearest::after_refresh(memo_fits);
                 self.bindings_with(state, a, &dearest, |arg| {
-                    out.push(Action {
-                        action: a as u16,
-                        arg,
-                        paid: None,
-                    });
+                    out.push(Action::new(a as u16, arg));
                     true
                 });
             }
         }
         if step.optional && !out.is_empty() {
-            out.push(Action {
-                action: PASS,
-                arg: -1,
-                paid: None,
-            });
+            out.push(Action::new(PASS, -1));
         }
     }
 

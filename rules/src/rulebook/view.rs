@@ -229,11 +229,7 @@ impl Rulebook {
             }
         };
         let _ = state;
-        Ok(Action {
-            action: ai as u16,
-            arg,
-            paid: None,
-        })
+        Ok(Action::new(ai as u16, arg))
     }
 
     /// Why a parsed move is not legal now: not offered in this step, no such card where the
