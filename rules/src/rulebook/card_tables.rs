@@ -263,6 +263,8 @@ struct Table {
     /// 1]]` for `i = seat * cards + card`.
     moves: Box<[i32]>,
     starts: Box<[u32]>,
+    /// `moves` as the moves a listing offers for an unmarked card: copied as they are.
+    ready: Box<[Action]>,
 }
 
 /// Bindings whose guard is asked over a card, a figure and a distance (`FigureArg`).
@@ -486,7 +488,7 @@ impl Rulebook {
                             .any(|&b| b != 0)
                     })
                     .collect();
-                let (mut moves, mut starts) = (Vec::new(), vec![0u32]);
+                let (mut moves, mut starts, mut ready) = (Vec::new(), vec![0u32], Vec::new());
                 if let (Param::CardFigure { refs, .. }, Some(board), Some(fig)) =
                     (&action.param, &self.board, &state.figures.0)
                 {
@@ -498,10 +500,12 @@ impl Rulebook {
                                     let at = card * figures + usize::from(m);
                                     let mut bits = allowed.get(at).copied().unwrap_or(0);
                                     while bits != 0 {
-                                        moves.push(binding(
-                                            usize::from(m),
-                                            steps,
-                                            bits.trailing_zeros(),
+                                        let fa =
+                                            binding(usize::from(m), steps, bits.trailing_zeros());
+                                        moves.push(fa);
+                                        ready.push(Action::new(
+                                            a as u16,
+                                            super::params::CardFigureArg::pack(card as i32, fa),
                                         ));
                                         bits &= bits - 1;
                                     }
@@ -513,6 +517,7 @@ impl Rulebook {
                 }
                 Some(Table {
                     moves: moves.into_boxed_slice(),
+                    ready: ready.into_boxed_slice(),
                     starts: starts.into_boxed_slice(),
                     at_steps,
                     figures,
@@ -522,6 +527,48 @@ impl Rulebook {
             })
             .collect();
         Some(plan)
+    }
+
+    /// Per step and player count (from the fewest), per card type, the step's actions whose
+    /// tables give the type any move (bit `k`: its `k`-th action); empty where a step is not
+    /// read from tables.
+    pub(super) fn card_masks(&self) -> Vec<Vec<Box<[u8]>>> {
+        let counts = self.players.0..=self.players.1;
+        (self.steps.iter())
+            .map(|step| {
+                let plans: Option<Vec<&Plan>> = (step.actions.len() <= 8)
+                    .then(|| {
+                        (step.actions.iter())
+                            .map(|&a| self.card_plans.get(a).and_then(Option::as_ref))
+                            .collect()
+                    })
+                    .flatten();
+                let Some(plans) = plans.filter(|p| !p.is_empty()) else {
+                    return Vec::new();
+                };
+                (counts.clone())
+                    .map(|players| {
+                        let tables: Option<Vec<&Table>> = (plans.iter())
+                            .map(|plan| {
+                                let i = players.checked_sub(plan.fewest)?;
+                                plan.tables.get(i)?.as_ref()
+                            })
+                            .collect();
+                        let Some(tables) = tables else {
+                            return Box::default();
+                        };
+                        let types = tables.iter().map(|t| t.any.len()).max().unwrap_or(0);
+                        (0..types)
+                            .map(|t| {
+                                (tables.iter().enumerate())
+                                    .filter(|(_, table)| table.any.get(t).copied().unwrap_or(false))
+                                    .fold(0u8, |mask, (k, _)| mask | 1 << k)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Whether the conjuncts of `guard` a listing asks once hold, reached by their paths
@@ -575,6 +622,12 @@ impl Rulebook {
                 .is_some_and(|s| table.at_steps & s != 0);
             live[k] = at_step.then_some((a, plan, table));
         }
+        let Some(masks) = (self.card_masks.get(usize::from(state.step)))
+            .and_then(|m| m.get(players.wrapping_sub(self.players.0)))
+            .filter(|m| !m.is_empty())
+        else {
+            return false;
+        };
         // Per action, the figures whose conjuncts reading the figure alone were asked, and
         // those where they hold.
         let (mut asked, mut allowed) = ([0u64; 8], [0u64; 8]);
@@ -589,13 +642,14 @@ impl Rulebook {
                 }
                 let card = i32::from(c);
                 let t = usize::from(c & TYPE_MASK);
-                for k in 0..step.actions.len() {
+                // The actions the tables give this card type any move, in order.
+                let mut ks = masks.get(t).copied().unwrap_or(0);
+                while ks != 0 {
+                    let k = ks.trailing_zeros() as usize;
+                    ks &= ks - 1;
                     let Some((a, plan, table)) = live[k] else {
                         continue;
                     };
-                    if !table.any.get(t).copied().unwrap_or(false) {
-                        continue;
-                    }
                     let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
                     if plan.once != 0 && once_asked & 1 << k == 0 {
                         once_asked |= 1 << k;
@@ -664,7 +718,12 @@ impl Rulebook {
                         && seated & 1 << k != 0;
                     let i = usize::from(state.current) * table.any.len() + t;
                     if whole && let Some(w) = table.starts.get(i..i + 2) {
-                        let moves = &table.moves[w[0] as usize..w[1] as usize];
+                        let (lo, hi) = (w[0] as usize, w[1] as usize);
+                        if plan.per_figure == 0 && usize::try_from(card) == Ok(t) {
+                            out.extend_from_slice(&table.ready[lo..hi]);
+                            continue;
+                        }
+                        let moves = &table.moves[lo..hi];
                         out.reserve(moves.len());
                         for &fa in moves {
                             let m = FigureArg::figure(fa);

@@ -100,6 +100,9 @@ pub struct Rulebook {
     /// Per action with a seat or figure parameter, the conjuncts of its guard a listing asks
     /// once (`card_tables.rs`).
     binding_once: Vec<Option<card_tables::BindingSplit>>,
+    /// Per step offered card by card from tables and player count, which of its actions the
+    /// tables give each card type any move (`card_tables.rs`).
+    card_masks: Vec<Vec<Box<[u8]>>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -251,6 +254,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         checks,
         card_plans: Vec::new(),
         binding_once: Vec::new(),
+        card_masks: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook
@@ -267,5 +271,6 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     rulebook.binding_once = rulebook.binding_splits();
     // Last: it sets up games of the compiled description.
     rulebook.card_plans = rulebook.plan_card_listings();
+    rulebook.card_masks = rulebook.card_masks();
     Ok(rulebook)
 }
