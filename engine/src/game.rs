@@ -127,6 +127,12 @@ pub trait Rules: Send + Sync {
     fn to_move(&self, state: &Self::State) -> Option<Seat>;
     /// Every legal action for `to_move`, in a stable order. `out` is cleared first.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+    /// The legal actions, read in place when the state keeps them listed (what
+    /// `legal_actions` would copy out, in its order); `None`: ask `legal_actions`.
+    fn listed<'s>(&self, state: &'s Self::State) -> Option<&'s [Self::Action]> {
+        let _ = state;
+        None
+    }
     /// Carries out a legal action.
     fn apply(
         &self,

@@ -359,16 +359,23 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
         let Some(agent) = agents.get_mut(seat) else {
             return Ok((GameEnd::Abandoned(SEAT_OUT_OF_RANGE), moves));
         };
-        rules.legal_actions(&state, legal);
-        if legal.is_empty() {
+        // Read in place when the state keeps its moves listed: nothing copied but the move.
+        let listed = match rules.listed(&state) {
+            Some(listed) => listed,
+            None => {
+                rules.legal_actions(&state, legal);
+                &legal[..]
+            }
+        };
+        if listed.is_empty() {
             return stuck_or(rules, &state, setup.players, index, moves);
         }
-        let i = agent::decide(rules, &state, seat, legal, agent, &mut observer);
-        let action = &legal[i];
+        let i = agent::decide(rules, &state, seat, listed, agent, &mut observer);
+        let action = listed[i].clone();
         if Rec::ON {
-            rec.before(rules, &state, action, seat);
+            rec.before(rules, &state, &action, seat);
         }
-        rules.apply(&mut state, action, &mut NoEvents);
+        rules.apply(&mut state, &action, &mut NoEvents);
         if Rec::ON {
             rec.after(rules, &state);
         }

@@ -1069,6 +1069,10 @@ impl Rules for Rulebook {
         }
     }
 
+    fn listed<'s>(&self, state: &'s State) -> Option<&'s [Action]> {
+        (state.ended.is_none() && state.listed.fresh).then_some(&state.listed.moves[..])
+    }
+
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
         state.listed.fresh = false;
         let (a, arg) = match (action.action, state.pending) {
