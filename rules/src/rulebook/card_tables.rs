@@ -238,10 +238,39 @@ pub(super) struct Plan {
     /// Read the state, and the figure and the card or the distance: asked per binding the
     /// tables allow.
     per_binding: u64,
+    /// What a listing can offer for a card without asking anything more.
+    quick: Quick,
     /// The fewest players the tables are for.
     fewest: usize,
     /// By player count from `fewest`: the tables, if a game of that many could be set up.
     tables: Vec<Option<Table>>,
+}
+
+/// What a listing offers for a card of an action whose conjuncts left to ask, if any, are
+/// asked once per listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quick {
+    /// Its table's moves for the seat and card (when all its figures stand on the ring).
+    Table,
+    /// The card alone: an action with no figure and nothing to pay.
+    One,
+    /// Its table's moves of the figures one conjunct allows (`not (figure = holder(king))`),
+    /// the figure it names asked once per listing.
+    Named,
+    /// Nothing without asking more ([`Rulebook::card_moves`]).
+    Ask,
+}
+
+/// What a card-by-card listing has asked so far, per action of its step (slot or bit `k`).
+#[derive(Default)]
+struct Asked {
+    /// The figures whose conjuncts reading the figure alone were asked, and those where they
+    /// hold (`u64::MAX` asked: one named figure, asked once).
+    asked: [u64; 8],
+    allowed: [u64; 8],
+    /// Whether all the figures the action names stand on the ring, once asked.
+    seated_asked: u8,
+    seated: u8,
 }
 
 /// What the conjuncts free of the state answer in games of one player count.
@@ -396,6 +425,7 @@ impl Rulebook {
             named: None,
             paths: Vec::new(),
             per_binding: 0,
+            quick: Quick::Ask,
             fewest: self.players.0,
             tables: Vec::new(),
         };
@@ -438,6 +468,16 @@ impl Rulebook {
                 chain(&g.expr, &mut parts);
             }
             plan.named = parts.get(i).and_then(|e| figure_named(e)).map(|_| i);
+        }
+        if plan.per_card | plan.per_figure | plan.per_binding == 0 {
+            plan.quick = match with_figure {
+                true => Quick::Table,
+                // A choice of figures is the move after it: the card is listed alone.
+                false if action.pay.is_none() => Quick::One,
+                false => Quick::Ask,
+            };
+        } else if with_figure && plan.per_card | plan.per_binding == 0 && plan.named.is_some() {
+            plan.quick = Quick::Named;
         }
         let cards = self.sets[self.zones[zone.zone].set].cards.len();
         let distances = steps.len().max(1);
@@ -604,12 +644,11 @@ impl Rulebook {
             return false;
         }
         let players = usize::from(state.players);
-        let share = self.by_card_shares.get(usize::from(state.step));
         let ctx = Ctx::current(state, -1);
-        // Per action: its plan and table, or `None` when it lists nothing at this step or
-        // what it asks once refuses (asked when a card first needs it).
+        // Per action: its plan and table, and whether it lists anything at this step (bit
+        // `k`; cleared when what it asks once refuses, asked when a card first needs it).
         let mut live: [Option<(usize, &Plan, &Table)>; 8] = [None; 8];
-        let mut once_asked = 0u8;
+        let mut live_mask = 0u8;
         for (k, &a) in step.actions.iter().enumerate() {
             let Some(plan) = self.card_plans.get(a).and_then(Option::as_ref) else {
                 return false;
@@ -617,10 +656,11 @@ impl Rulebook {
             let Some(Some(table)) = plan.tables.get(players.wrapping_sub(plan.fewest)) else {
                 return false;
             };
+            live[k] = Some((a, plan, table));
             let at_step = 1u64
                 .checked_shl(u32::from(state.step))
                 .is_some_and(|s| table.at_steps & s != 0);
-            live[k] = at_step.then_some((a, plan, table));
+            live_mask |= u8::from(at_step) << k;
         }
         let Some(masks) = (self.card_masks.get(usize::from(state.step)))
             .and_then(|m| m.get(players.wrapping_sub(self.players.0)))
@@ -628,11 +668,8 @@ impl Rulebook {
         else {
             return false;
         };
-        // Per action, the figures whose conjuncts reading the figure alone were asked, and
-        // those where they hold.
-        let (mut asked, mut allowed) = ([0u64; 8], [0u64; 8]);
-        // Per action, whether all the figures it names stand on the ring, once asked.
-        let (mut seated_asked, mut seated) = (0u8, 0u8);
+        let mut once_asked = 0u8;
+        let mut asked = Asked::default();
         for p in self.piles_of(zone, &ctx) {
             let cards = &state.piles[p];
             let mut seen = Seen::default();
@@ -640,149 +677,240 @@ impl Rulebook {
                 if !seen.first(cards, i) {
                     continue;
                 }
-                let card = i32::from(c);
                 let t = usize::from(c & TYPE_MASK);
-                // The actions the tables give this card type any move, in order.
-                let mut ks = masks.get(t).copied().unwrap_or(0);
+                // The live actions the tables give this card type any move, in order.
+                let mut ks = masks.get(t).copied().unwrap_or(0) & live_mask;
                 while ks != 0 {
                     let k = ks.trailing_zeros() as usize;
                     ks &= ks - 1;
                     let Some((a, plan, table)) = live[k] else {
                         continue;
                     };
-                    let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
                     if plan.once != 0 && once_asked & 1 << k == 0 {
                         once_asked |= 1 << k;
+                        let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
                         if guard.is_some_and(|g| !self.once_holds(plan, g, &ctx)) {
-                            live[k] = None;
+                            live_mask &= !(1 << k);
                             continue;
                         }
                     }
-                    let ask = |mask: u64, row: i32| {
-                        mask == 0
-                            || guard.is_none_or(|g| {
-                                let ctx = Ctx {
-                                    row,
-                                    ..Ctx::current(state, card)
-                                };
-                                self.conjuncts_hold(g, &ctx, mask, &mut 0)
-                            })
-                    };
-                    if !ask(plan.per_card, -1) {
-                        continue;
-                    }
-                    let Param::CardFigure { refs, steps, .. } = &self.actions[a].param else {
-                        let d = &dearest[share.map_or(k, |s| s[k]).min(7)];
-                        if ask(plan.per_binding, -1) && self.payable(state, a, card, d) {
-                            out.push(Action::new(a as u16, card));
-                        }
-                        continue;
-                    };
-                    let (Some(board), Some(fig)) = (&self.board, &state.figures.0) else {
-                        continue;
-                    };
-                    // The figure a conjunct names, asked once: the mask of those it allows.
-                    if asked[k] == 0
-                        && let Some((e, negated)) = (plan.named)
-                            .zip(guard)
-                            .and_then(|(i, g)| match plan.paths.get(i) {
-                                Some(&path) => Some(follow(g, path)),
-                                None => nth_conjunct(g, &mut { i }),
-                            })
-                            // Its shape and reads were found when the plan was made.
-                            .and_then(figure_compared)
-                    {
-                        let named = self.eval(e, &ctx);
-                        let bit = u32::try_from(named)
-                            .ok()
-                            .and_then(|n| 1u64.checked_shl(n))
-                            .unwrap_or(0);
-                        asked[k] = u64::MAX;
-                        allowed[k] = if negated { !bit } else { bit };
-                    }
-                    // With all its figures on the ring, the moves the tables give the card,
-                    // as they are.
-                    if seated_asked & 1 << k == 0 {
-                        seated_asked |= 1 << k;
-                        let on_ring = refs.iter().all(|&(kind, who)| {
-                            let owner = (who == super::model::Who::Current)
-                                .then_some(usize::from(state.current));
-                            board
-                                .members(fig, kind, owner)
-                                .all(|m| fig.ring.seat_of(m).is_some())
-                        });
-                        seated |= u8::from(on_ring) << k;
-                    }
-                    let whole = plan.per_binding == 0
-                        && (plan.per_figure == 0 || asked[k] == u64::MAX)
-                        && seated & 1 << k != 0;
-                    let i = usize::from(state.current) * table.any.len() + t;
-                    if whole && let Some(w) = table.starts.get(i..i + 2) {
-                        let (lo, hi) = (w[0] as usize, w[1] as usize);
-                        if plan.per_figure == 0 && usize::try_from(card) == Ok(t) {
-                            out.extend_from_slice(&table.ready[lo..hi]);
+                    match plan.quick {
+                        // The table's moves for this seat and card, copied as they are.
+                        Quick::Table
+                            if usize::from(c) == t
+                                && self.all_seated(state, &mut asked, k, a)
+                                && let Some(w) = table
+                                    .starts
+                                    .get(usize::from(state.current) * table.any.len() + t..)
+                                    .and_then(|w| w.get(..2)) =>
+                        {
+                            out.extend_from_slice(&table.ready[w[0] as usize..w[1] as usize]);
                             continue;
                         }
-                        let moves = &table.moves[lo..hi];
-                        out.reserve(moves.len());
-                        for &fa in moves {
-                            let m = FigureArg::figure(fa);
-                            if plan.per_figure == 0
-                                || 1u64
-                                    .checked_shl(u32::from(m))
-                                    .is_some_and(|b| allowed[k] & b != 0)
-                            {
-                                out.push(Action::new(
-                                    a as u16,
-                                    super::params::CardFigureArg::pack(card, fa),
-                                ));
-                            }
+                        Quick::One => {
+                            out.push(Action::new(a as u16, i32::from(c)));
+                            continue;
                         }
-                        continue;
-                    }
-                    let row = &table.allowed[t * table.figures..(t + 1) * table.figures];
-                    // In the order of `figure_bindings`: the references as listed, each
-                    // kind's figures on the ring by id, each one's distances as declared.
-                    for &(kind, who) in refs {
-                        let owner = (who == super::model::Who::Current)
-                            .then_some(usize::from(state.current));
-                        for m in board.members(fig, kind, owner) {
-                            if fig.ring.seat_of(m).is_none() {
-                                continue;
-                            }
-                            let mut bits = row.get(usize::from(m)).copied().unwrap_or(0);
-                            if bits != 0 && plan.per_figure != 0 {
-                                let figure_ok = || ask(plan.per_figure, FigureArg::pack(m, 0));
-                                let holds = match 1u64.checked_shl(u32::from(m)) {
-                                    Some(bit) => {
-                                        if asked[k] & bit == 0 {
-                                            asked[k] |= bit;
-                                            allowed[k] |= if figure_ok() { bit } else { 0 };
-                                        }
-                                        allowed[k] & bit != 0
-                                    }
-                                    None => figure_ok(),
-                                };
-                                if !holds {
-                                    bits = 0;
+                        Quick::Named
+                            if usize::from(c) == t
+                                && self.all_seated(state, &mut asked, k, a)
+                                && let Some(w) = table
+                                    .starts
+                                    .get(usize::from(state.current) * table.any.len() + t..)
+                                    .and_then(|w| w.get(..2)) =>
+                        {
+                            let allowed = self.named_figures(state, &mut asked, k, a, plan);
+                            let (lo, hi) = (w[0] as usize, w[1] as usize);
+                            let moves = table.moves[lo..hi].iter().zip(&table.ready[lo..hi]);
+                            for (&fa, ready) in moves {
+                                let figure = u32::from(FigureArg::figure(fa));
+                                if 1u64.checked_shl(figure).is_some_and(|b| allowed & b != 0) {
+                                    out.push(ready.clone());
                                 }
                             }
-                            while bits != 0 {
-                                let fa = binding(usize::from(m), steps, bits.trailing_zeros());
-                                bits &= bits - 1;
-                                if ask(plan.per_binding, fa) {
-                                    out.push(Action::new(
-                                        a as u16,
-                                        super::params::CardFigureArg::pack(card, fa),
-                                    ));
-                                }
-                            }
+                            continue;
                         }
+                        _ => {}
                     }
+                    let card = (k, a, plan, table, i32::from(c));
+                    self.card_moves(state, card, dearest, &mut asked, out);
                 }
             }
         }
         true
+    }
+
+    /// Whether all the figures action `a` (the `k`-th of the step) names stand on the ring,
+    /// asked once per listing.
+    fn all_seated(&self, state: &State, asked: &mut Asked, k: usize, a: usize) -> bool {
+        if asked.seated_asked & 1 << k == 0 {
+            asked.seated_asked |= 1 << k;
+            let (Some(board), Some(fig), Param::CardFigure { refs, .. }) =
+                (&self.board, &state.figures.0, &self.actions[a].param)
+            else {
+                return false;
+            };
+            let on_ring = refs.iter().all(|&(kind, who)| {
+                let owner =
+                    (who == super::model::Who::Current).then_some(usize::from(state.current));
+                board
+                    .members(fig, kind, owner)
+                    .all(|m| fig.ring.seat_of(m).is_some())
+            });
+            asked.seated |= u8::from(on_ring) << k;
+        }
+        asked.seated & 1 << k != 0
+    }
+
+    /// The figures the one conjunct naming a figure allows (`not (figure = holder(king))`),
+    /// its named figure asked once per listing.
+    fn named_figures(
+        &self,
+        state: &State,
+        asked: &mut Asked,
+        k: usize,
+        a: usize,
+        plan: &Plan,
+    ) -> u64 {
+        if asked.asked[k] == 0 {
+            self.ask_named(state, asked, k, a, plan);
+        }
+        asked.allowed[k]
+    }
+
+    /// Asks the figure the conjunct naming one names, once per listing (out of line: the
+    /// listing's loops stay small).
+    #[inline(never)]
+    fn ask_named(&self, state: &State, asked: &mut Asked, k: usize, a: usize, plan: &Plan) {
+        let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
+        let named = (plan.named)
+            .zip(guard)
+            .and_then(|(i, g)| match plan.paths.get(i) {
+                Some(&path) => Some(follow(g, path)),
+                None => nth_conjunct(g, &mut { i }),
+            })
+            // Its shape and reads were found when the plan was made.
+            .and_then(figure_compared);
+        let Some((e, negated)) = named else {
+            return;
+        };
+        let named = self.eval(e, &Ctx::current(state, -1));
+        let bit = u32::try_from(named)
+            .ok()
+            .and_then(|n| 1u64.checked_shl(n))
+            .unwrap_or(0);
+        asked.asked[k] = u64::MAX;
+        asked.allowed[k] = if negated { !bit } else { bit };
+    }
+
+    /// The moves of one card for the `k`-th action `a` of the step when its table's moves
+    /// cannot be copied as they are: conjuncts left to ask per card, figure or binding, a
+    /// figure off the ring, a payment. Out of line, to keep the copying loop small.
+    #[inline(never)]
+    fn card_moves(
+        &self,
+        state: &State,
+        (k, a, plan, table, card): (usize, usize, &Plan, &Table, i32),
+        dearest: &[Dearest; 8],
+        asked: &mut Asked,
+        out: &mut Vec<Action>,
+    ) {
+        let t = (card & i32::from(TYPE_MASK)) as usize;
+        let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
+        let ask = |mask: u64, row: i32| {
+            mask == 0
+                || guard.is_none_or(|g| {
+                    let ctx = Ctx {
+                        row,
+                        ..Ctx::current(state, card)
+                    };
+                    self.conjuncts_hold(g, &ctx, mask, &mut 0)
+                })
+        };
+        if !ask(plan.per_card, -1) {
+            return;
+        }
+        let Param::CardFigure { refs, steps, .. } = &self.actions[a].param else {
+            let share = self.by_card_shares.get(usize::from(state.step));
+            let d = &dearest[share.map_or(k, |s| s[k]).min(7)];
+            if ask(plan.per_binding, -1) && self.payable(state, a, card, d) {
+                out.push(Action::new(a as u16, card));
+            }
+            return;
+        };
+        let (Some(board), Some(fig)) = (&self.board, &state.figures.0) else {
+            return;
+        };
+        // The figure a conjunct names, asked once: the mask of those it allows.
+        if asked.asked[k] == 0 && plan.named.is_some() {
+            self.ask_named(state, asked, k, a, plan);
+        }
+        // With all its figures on the ring, the moves the tables give the card, those of
+        // figures the conjuncts reading the figure allow.
+        let whole = plan.per_binding == 0
+            && (plan.per_figure == 0 || asked.asked[k] == u64::MAX)
+            && self.all_seated(state, asked, k, a);
+        let i = usize::from(state.current) * table.any.len() + t;
+        if whole && let Some(w) = table.starts.get(i..i + 2) {
+            let (lo, hi) = (w[0] as usize, w[1] as usize);
+            let allowed = asked.allowed[k];
+            let figure_ok = |fa: i32| {
+                plan.per_figure == 0
+                    || 1u64
+                        .checked_shl(u32::from(FigureArg::figure(fa)))
+                        .is_some_and(|b| allowed & b != 0)
+            };
+            out.reserve(hi - lo);
+            for (&fa, ready) in table.moves[lo..hi].iter().zip(&table.ready[lo..hi]) {
+                if figure_ok(fa) {
+                    out.push(match usize::try_from(card) == Ok(t) {
+                        true => ready.clone(),
+                        false => {
+                            Action::new(a as u16, super::params::CardFigureArg::pack(card, fa))
+                        }
+                    });
+                }
+            }
+            return;
+        }
+        let row = &table.allowed[t * table.figures..(t + 1) * table.figures];
+        // In the order of `figure_bindings`: the references as listed, each kind's figures
+        // on the ring by id, each one's distances as declared.
+        for &(kind, who) in refs {
+            let owner = (who == super::model::Who::Current).then_some(usize::from(state.current));
+            for m in board.members(fig, kind, owner) {
+                if fig.ring.seat_of(m).is_none() {
+                    continue;
+                }
+                let mut bits = row.get(usize::from(m)).copied().unwrap_or(0);
+                if bits != 0 && plan.per_figure != 0 {
+                    let figure_ok = || ask(plan.per_figure, FigureArg::pack(m, 0));
+                    let holds = match 1u64.checked_shl(u32::from(m)) {
+                        Some(bit) => {
+                            if asked.asked[k] & bit == 0 {
+                                asked.asked[k] |= bit;
+                                asked.allowed[k] |= if figure_ok() { bit } else { 0 };
+                            }
+                            asked.allowed[k] & bit != 0
+                        }
+                        None => figure_ok(),
+                    };
+                    if !holds {
+                        bits = 0;
+                    }
+                }
+                while bits != 0 {
+                    let fa = binding(usize::from(m), steps, bits.trailing_zeros());
+                    bits &= bits - 1;
+                    if ask(plan.per_binding, fa) {
+                        out.push(Action::new(
+                            a as u16,
+                            super::params::CardFigureArg::pack(card, fa),
+                        ));
+                    }
+                }
+            }
+        }
     }
 }
 
