@@ -16,6 +16,7 @@ mod marks;
 mod mechanics;
 mod model;
 mod moves;
+mod paid;
 mod params;
 mod payment;
 mod position;
@@ -100,6 +101,8 @@ pub struct Rulebook {
     /// Per action with a seat or figure parameter, the conjuncts of its guard a listing asks
     /// once (`card_tables.rs`).
     binding_once: Vec<Option<card_tables::BindingSplit>>,
+    /// The payments too large to be held in a move (`paid.rs`).
+    paid: paid::PaidTable,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -251,6 +254,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         checks,
         card_plans: Vec::new(),
         binding_once: Vec::new(),
+        paid: Default::default(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook
