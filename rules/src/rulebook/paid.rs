@@ -19,8 +19,8 @@ const NONE: u8 = 0xff;
 const KEPT: u8 = 0xfe;
 
 /// A move's payment: (type, count) pairs in type order, unused pairs `(0, 0)` (no pair at
-/// all is the empty payment); or [`NONE`], or [`KEPT`] and a number into [`PaidTable`]. Card types
-/// are below 64, so the two markers are never a type.
+/// all is the empty payment); or [`NONE`]; or [`KEPT`] and a number into [`PaidTable`]. Card
+/// types are below 64, so the two markers are never a type.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Paid([u8; 2 * FEW]);
 
@@ -45,8 +45,8 @@ impl std::fmt::Debug for Paid {
             (NONE, _) => write!(f, "None"),
             (_, Some(n)) => write!(f, "Kept({n})"),
             _ => {
-                let pairs: Vec<(u8, u8)> = (self.0.chunks(2))
-                    .filter(|p| p[1] > 0)
+                let pairs: Vec<(u8, u8)> = (self.0.chunks_exact(2))
+                    .take_while(|p| p[1] > 0)
                     .map(|p| (p[0], p[1]))
                     .collect();
                 write!(f, "Few{pairs:?}")
@@ -57,7 +57,8 @@ impl std::fmt::Debug for Paid {
 
 /// The payments of more than [`FEW`] card types moves have held, each once (by its counts
 /// with trailing zeros cut, so that equal payments get one number), numbered in the order
-/// first seen. Only the move's identity depends on the number, never what it does.
+/// first seen: with games in parallel that order varies, but only a move's identity depends
+/// on the number, never what it does or how it reads (the map is only looked up).
 #[derive(Debug, Default)]
 pub(super) struct PaidTable(Mutex<(Vec<Payment>, HashMap<Payment, u32>)>);
 
