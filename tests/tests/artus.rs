@@ -43,7 +43,7 @@ fn play(
             "seed {seed}: a player to move has a legal move"
         );
         each(rules, &state, &legal);
-        let action = legal[rng.index(legal.len())].clone();
+        let action = legal[rng.index(legal.len())];
         rules.apply(&mut state, &action, &mut NoEvents);
         if let Err(e) = rules.check_invariants(&state) {
             panic!("{players}p seed {seed} after {action:?}: {e}");
@@ -191,7 +191,7 @@ proptest! {
             }
             for action in legal {
                 if seen.len() < 200 && !seen.contains(action) {
-                    seen.push(action.clone());
+                    seen.push(*action);
                 }
             }
         });

@@ -725,7 +725,7 @@ impl Rulebook {
                             for (&fa, ready) in moves {
                                 let figure = u32::from(FigureArg::figure(fa));
                                 if 1u64.checked_shl(figure).is_some_and(|b| allowed & b != 0) {
-                                    out.push(ready.clone());
+                                    out.push(*ready);
                                 }
                             }
                             continue;
@@ -864,7 +864,7 @@ impl Rulebook {
             for (&fa, ready) in table.moves[lo..hi].iter().zip(&table.ready[lo..hi]) {
                 if figure_ok(fa) {
                     out.push(match usize::try_from(card) == Ok(t) {
-                        true => ready.clone(),
+                        true => *ready,
                         false => {
                             Action::new(a as u16, super::params::CardFigureArg::pack(card, fa))
                         }

@@ -140,7 +140,7 @@ impl Rulebook {
                     if moves.is_empty() {
                         break;
                     }
-                    let m = moves[rng.index(moves.len())].clone();
+                    let m = moves[rng.index(moves.len())];
                     self.apply(&mut state, &m, &mut NoEvents);
                     played += 1;
                 }

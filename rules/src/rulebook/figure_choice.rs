@@ -389,14 +389,12 @@ impl Rulebook {
 
     /// The figures standing for a choice of situations: per situation, the lowest-numbered
     /// figures in it.
-    fn figures_for(&self, c: &Choose, state: &State, paid: &[u8]) -> u64 {
+    fn figures_for(&self, c: &Choose, state: &State, action: &Action) -> u64 {
         let (Some(board), Some(f)) = (&self.board, &state.figures.0) else {
             return 0;
         };
         let mut need = [0u8; TYPES];
-        for (n, &p) in need.iter_mut().zip(paid) {
-            *n = p;
-        }
+        self.paid.each(action, |t, n| need[t % TYPES] = n);
         let mut mask = 0u64;
         for m in board.members(f, c.kind, Self::owner(c.who, state)) {
             if let Some(t) = situation_of(board, f, c, m) {
@@ -411,9 +409,9 @@ impl Rulebook {
     }
 
     /// Before the pending action's effects run: the figures its choice names.
-    pub(super) fn take_choice(&self, state: &mut State, paid: &Payment) {
+    pub(super) fn take_choice(&self, state: &mut State, action: &Action) {
         if let Some((c, _)) = self.pending_choice(state) {
-            let figures = self.figures_for(c, state, paid.counts());
+            let figures = self.figures_for(c, state, action);
             state.chosen = Chosen {
                 made: true,
                 figures,
@@ -428,10 +426,7 @@ impl Rulebook {
         }
         let (c, _) = self.pending_choice(state)?;
         let f = state.figures.0.as_ref()?;
-        let mask = action
-            .paid
-            .as_ref()
-            .map_or(0, |p| self.figures_for(c, state, p.counts()));
+        let mask = self.figures_for(c, state, action);
         let mut seats: Vec<(u8, u8)> = (0..64u8)
             .filter(|&m| mask & (1 << m) != 0)
             .filter_map(|m| f.ring.seat_of(m).map(|s| (s, m)))
@@ -525,11 +520,8 @@ impl Rulebook {
                 listed = Some(*p);
             }
         });
-        Ok(Action {
-            action: PAY,
-            arg: -1,
-            paid: listed.or_else(|| Payment::from_counts(&counts[..])),
-        })
+        let paid = listed.or_else(|| Payment::from_counts(&counts[..]));
+        Ok(paid.map_or(Action::new(PAY, -1), |p| self.paid.pay_move(&p)))
     }
 
     /// "your own Knights", "the Princes".
@@ -571,7 +563,7 @@ impl Rulebook {
                 (program, sources[t].as_str())
             }
         };
-        let paid = action.paid.as_ref()?;
+        let paid = self.paid.of(action)?;
         let counts = paid.counts();
         if !program.test(counts, &[]) {
             return Some(format!("those {} do not meet `{source}`", c.name));

@@ -16,6 +16,7 @@ mod marks;
 mod mechanics;
 mod model;
 mod moves;
+mod paid;
 mod params;
 mod payment;
 mod position;
@@ -103,6 +104,8 @@ pub struct Rulebook {
     /// Per step offered card by card from tables and player count, which of its actions the
     /// tables give each card type any move (`card_tables.rs`).
     card_masks: Vec<Vec<Box<[u8]>>>,
+    /// The payments too large to be held in a move (`paid.rs`).
+    paid: paid::PaidTable,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -255,6 +258,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         card_plans: Vec::new(),
         binding_once: Vec::new(),
         card_masks: Vec::new(),
+        paid: Default::default(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook

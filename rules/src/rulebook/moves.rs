@@ -23,7 +23,7 @@ impl Rulebook {
             PAY => {
                 let set = &self.sets[self.paying_set(state).unwrap_or(0)];
                 let mut text = String::from("pay");
-                if let Some(paid) = &action.paid {
+                if let Some(paid) = self.paid.of(action) {
                     for (t, &n) in paid.counts().iter().enumerate() {
                         for _ in 0..n {
                             text.push(' ');
@@ -69,11 +69,8 @@ impl Rulebook {
                 if !any {
                     return Err("pay with which cards? e.g. `pay <card> <card>`".into());
                 }
-                Ok(Action {
-                    action: PAY,
-                    arg: -1,
-                    paid: Some(Payment::from_counts(&counts).ok_or("too many card types")?),
-                })
+                let paid = Payment::from_counts(&counts).ok_or("too many card types")?;
+                Ok(self.paid.pay_move(&paid))
             })()),
             _ => None,
         }
@@ -96,13 +93,14 @@ impl Rulebook {
         let Some(pay) = &self.actions[a].pay else {
             return "not legal now".into();
         };
-        let Some(paid) = &action.paid else {
+        let Some(paid) = self.paid.of(action) else {
             return "pay with which cards?".into();
         };
         let ctx = Ctx::current(state, card);
         let (hand, n) = self.counts(&pay.from, &ctx);
-        let counts = &paid.counts()[..n.min(paid.counts().len())];
-        if paid.counts().iter().zip(&hand[..n]).any(|(p, h)| p > h) || paid.counts().len() > n {
+        // Counted over all 64 types: a card beyond the payer's set is not held either.
+        let (counts, beyond) = paid.counts().split_at(n.min(paid.counts().len()));
+        if counts.iter().zip(&hand[..n]).any(|(p, h)| p > h) || beyond.iter().any(|&p| p > 0) {
             return "you do not hold those cards".into();
         }
         let mut args = [0i64; 4];

@@ -12,7 +12,7 @@ use grail_engine::game::EventSink;
 
 use super::Rulebook;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
-use super::run::{Ctx, Event, Seen, State};
+use super::run::{Action, Ctx, Event, Seen, State};
 
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
@@ -308,11 +308,12 @@ impl Rulebook {
         });
     }
 
-    /// Moves the paid cards, type by type, from the payer's zone to where payments go.
+    /// Moves the cards `action` pays, type by type, from the payer's zone to where payments
+    /// go.
     pub(super) fn pay(
         &self,
         state: &mut State,
-        paid: &Payment,
+        action: &Action,
         events: &mut impl EventSink<Event>,
     ) {
         let Some((a, card)) = state.pending else {
@@ -324,7 +325,7 @@ impl Rulebook {
         let ctx = Ctx::current(state, card);
         let from = self.piles_of(&pay.from, &ctx).start;
         let to = self.piles_of(&pay.to, &ctx).start;
-        for (t, &n) in paid.counts().iter().enumerate() {
+        self.paid.each(action, |t, n| {
             for _ in 0..n {
                 let t = t as u16;
                 if let Some(i) = state.piles[from].iter().rposition(|&c| c == t) {
@@ -337,7 +338,7 @@ impl Rulebook {
                     });
                 }
             }
-        }
+        });
     }
 
     /// "When the supply runs out, shuffle the discards as the new supply": a stack with a

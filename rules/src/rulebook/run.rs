@@ -12,6 +12,7 @@ use grail_schema::model::Layout;
 use super::Rulebook;
 use super::counters::CounterExpr;
 use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
+use super::paid::Paid;
 use super::payment::Dearest;
 use super::ring::{FigureArg, FigureExpr};
 use super::syntax::Op;
@@ -91,13 +92,15 @@ pub enum Ended {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A move: 16 bytes and `Copy`, as every listing writes its moves and `legal_actions` copies
+/// them (a payment is held small, `paid.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Action {
     pub action: u16,
     /// The card type or row key; -1 without a parameter.
     pub arg: i32,
-    /// For [`PAY`]: the cards paid.
-    pub paid: Option<Payment>,
+    /// For [`PAY`]: the cards paid (`Rulebook::paid` reads them).
+    pub(super) paid: Paid,
 }
 
 impl Action {
@@ -106,7 +109,7 @@ impl Action {
         Action {
             action,
             arg,
-            paid: None,
+            paid: Paid::NONE,
         }
     }
 }
@@ -779,13 +782,7 @@ impl Rulebook {
             return;
         };
         if state.pending.is_some() {
-            let mut push = |p: &Payment| {
-                out.push(Action {
-                    action: PAY,
-                    arg: -1,
-                    paid: Some(*p),
-                });
-            };
+            let mut push = |p: &Payment| out.push(self.paid.pay_move(p));
             self.payments(state, &mut push);
             self.choices(state, &mut push);
             return;
@@ -853,7 +850,7 @@ impl Rulebook {
                         .get(usize::from(state.step))
                         .is_some_and(|s| s.auto)
                 {
-                    let only = state.listed.moves[0].clone();
+                    let only = state.listed.moves[0];
                     self.apply(state, &only, events);
                 }
                 return;
@@ -1083,10 +1080,8 @@ impl Rules for Rulebook {
                 return;
             }
             (PAY, Some((a, arg))) => {
-                if let Some(paid) = &action.paid {
-                    self.pay(state, paid, events);
-                    self.take_choice(state, paid);
-                }
+                self.pay(state, action, events);
+                self.take_choice(state, action);
                 state.pending = None;
                 (usize::from(a), arg)
             }
