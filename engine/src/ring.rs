@@ -79,6 +79,12 @@ impl Ring {
         (s != NONE).then_some(s)
     }
 
+    /// Whether figures `0..figures` all stand on the ring.
+    #[inline]
+    pub fn all_seated(&self, figures: usize) -> bool {
+        !self.seat[..figures.min(MAX_FIGURES)].contains(&NONE)
+    }
+
     #[inline]
     pub fn is_free(&self, seat: u8) -> bool {
         self.at[usize::from(seat)] == NONE
@@ -204,6 +210,20 @@ mod tests {
     /// Seats numbered counter-clockwise, as on a board read that way.
     fn ring() -> Ring {
         Ring::new(28, Ccw)
+    }
+
+    #[test]
+    fn all_seated_means_every_one_of_the_first_figures_has_a_seat() {
+        let mut r = ring();
+        assert!(r.all_seated(0), "no figures: none is off the ring");
+        r.place(0, 5);
+        r.place(2, 9);
+        assert!(r.all_seated(1));
+        assert!(!r.all_seated(3), "figure 1 is off the ring");
+        r.place(1, 6);
+        assert!(r.all_seated(3));
+        r.remove(2);
+        assert!(!r.all_seated(3));
     }
 
     #[test]

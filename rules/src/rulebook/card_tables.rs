@@ -742,24 +742,37 @@ impl Rulebook {
 
     /// Whether all the figures action `a` (the `k`-th of the step) names stand on the ring,
     /// asked once per listing.
+    #[inline(always)]
     fn all_seated(&self, state: &State, asked: &mut Asked, k: usize, a: usize) -> bool {
         if asked.seated_asked & 1 << k == 0 {
-            asked.seated_asked |= 1 << k;
-            let (Some(board), Some(fig), Param::CardFigure { refs, .. }) =
-                (&self.board, &state.figures.0, &self.actions[a].param)
-            else {
-                return false;
-            };
-            let on_ring = refs.iter().all(|&(kind, who)| {
-                let owner =
-                    (who == super::model::Who::Current).then_some(usize::from(state.current));
-                board
-                    .members(fig, kind, owner)
-                    .all(|m| fig.ring.seat_of(m).is_some())
-            });
-            asked.seated |= u8::from(on_ring) << k;
+            self.ask_seated(state, asked, k, a);
         }
         asked.seated & 1 << k != 0
+    }
+
+    /// [`Rulebook::all_seated`] asked (out of line: once per listing).
+    #[inline(never)]
+    fn ask_seated(&self, state: &State, asked: &mut Asked, k: usize, a: usize) {
+        asked.seated_asked |= 1 << k;
+        let (Some(board), Some(fig), Param::CardFigure { refs, .. }) =
+            (&self.board, &state.figures.0, &self.actions[a].param)
+        else {
+            return;
+        };
+        // Once every figure stands on the ring (all game long, in most games), every action
+        // has its figures there.
+        let figures = fig.size.iter().map(|&n| usize::from(n)).sum();
+        if fig.ring.all_seated(figures) {
+            (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
+            return;
+        }
+        let on_ring = refs.iter().all(|&(kind, who)| {
+            let owner = (who == super::model::Who::Current).then_some(usize::from(state.current));
+            board
+                .members(fig, kind, owner)
+                .all(|m| fig.ring.seat_of(m).is_some())
+        });
+        asked.seated |= u8::from(on_ring) << k;
     }
 
     /// The figures the one conjunct naming a figure allows (`not (figure = holder(king))`),
