@@ -18,6 +18,7 @@ mod model;
 mod moves;
 mod params;
 mod payment;
+mod plain;
 mod position;
 mod queries;
 mod reach;
@@ -100,6 +101,9 @@ pub struct Rulebook {
     /// Per action with a seat or figure parameter, the conjuncts of its guard a listing asks
     /// once (`card_tables.rs`).
     binding_once: Vec<Option<card_tables::BindingSplit>>,
+    /// Per step, per action of it without a parameter, how its listing asks the guard
+    /// (`plain.rs`).
+    plain_guards: Vec<Box<[Option<plain::PlainGuard>]>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -251,6 +255,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         checks,
         card_plans: Vec::new(),
         binding_once: Vec::new(),
+        plain_guards: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook
@@ -265,6 +270,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .collect();
     rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
     rulebook.binding_once = rulebook.binding_splits();
+    rulebook.plain_guards = rulebook.plain_guards();
     // Last: it sets up games of the compiled description.
     rulebook.card_plans = rulebook.plan_card_listings();
     Ok(rulebook)

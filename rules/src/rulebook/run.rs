@@ -793,7 +793,18 @@ impl Rulebook {
         if step.by_card {
             self.by_card(state, step, out, memo_fits);
         } else {
-            for &a in &step.actions {
+            let plain =
+                (self.plain_guards.get(usize::from(state.step))).map_or(&[][..], |p| &p[..]);
+            for (i, &a) in step.actions.iter().enumerate() {
+                if let Some(Some(guard)) = plain.get(i) {
+                    if self.plain_holds(state, a, guard)
+                        && (self.actions[a].pay.is_none()
+                            || self.payable(state, a, -1, &Dearest::after_refresh(memo_fits)))
+                    {
+                        out.push(Action::new(a as u16, -1));
+                    }
+                    continue;
+                }
                 let dearest = Dearest::after_refresh(memo_fits);
                 self.bindings_with(state, a, &dearest, |arg| {
                     out.push(Action::new(a as u16, arg));
