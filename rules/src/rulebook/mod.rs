@@ -57,6 +57,9 @@ pub struct Rulebook {
     pile_zones: Vec<u16>,
     /// The zone of every pile of a game at the most players (`zone_of`: each card put asks).
     zone_by_pile: Vec<u16>,
+    /// For every pile of a game at the most players, the cards it can hold (its set's
+    /// copies): reserved when a game is set up, so no pile grows as it is played.
+    pile_capacity: Vec<usize>,
     /// For every pile of a game at the most players, where its counts are kept in the
     /// state, if it keeps them (`held.rs`).
     held_slots: Vec<u16>,
@@ -207,6 +210,14 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         })
         .collect::<Vec<u16>>();
     let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
+    let pile_capacity = (zone_by_pile.iter())
+        .map(|&z| {
+            c.zones.get(usize::from(z)).map_or(0, |zone| {
+                let copies = &c.sets[zone.set].copies;
+                copies.iter().map(|&n| usize::from(n)).sum()
+            })
+        })
+        .collect();
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -233,6 +244,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         seat_piles: c.seat_piles,
         pile_zones,
         zone_by_pile,
+        pile_capacity,
         held_slots,
         setup,
         steps,
