@@ -99,7 +99,7 @@ fn reads(e: &Expr) -> Reads {
 }
 
 /// The conjuncts of a guard's `and` chain, left to right.
-fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+pub(super) fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
         Expr::Bin(Op::And, l, r) => {
             chain(l, out);

@@ -19,6 +19,7 @@ mod moves;
 mod paid;
 mod params;
 mod payment;
+mod plain;
 mod position;
 mod queries;
 mod reach;
@@ -57,6 +58,9 @@ pub struct Rulebook {
     pile_zones: Vec<u16>,
     /// The zone of every pile of a game at the most players (`zone_of`: each card put asks).
     zone_by_pile: Vec<u16>,
+    /// For every pile of a game at the most players, the cards it can hold (its set's
+    /// copies): reserved when a game is set up, so no pile grows as it is played.
+    pile_capacity: Vec<usize>,
     /// For every pile of a game at the most players, where its counts are kept in the
     /// state, if it keeps them (`held.rs`).
     held_slots: Vec<u16>,
@@ -106,6 +110,9 @@ pub struct Rulebook {
     card_masks: Vec<Vec<Box<[u8]>>>,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
+    /// Per step, per action of it without a parameter, how its listing asks the guard
+    /// (`plain.rs`).
+    plain_guards: Vec<Box<[Option<plain::PlainGuard>]>>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -209,6 +216,14 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         })
         .collect::<Vec<u16>>();
     let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
+    let pile_capacity = (zone_by_pile.iter())
+        .map(|&z| {
+            c.zones.get(usize::from(z)).map_or(0, |zone| {
+                let copies = &c.sets[zone.set].copies;
+                copies.iter().map(|&n| usize::from(n)).sum()
+            })
+        })
+        .collect();
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -235,6 +250,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         seat_piles: c.seat_piles,
         pile_zones,
         zone_by_pile,
+        pile_capacity,
         held_slots,
         setup,
         steps,
@@ -259,6 +275,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         binding_once: Vec::new(),
         card_masks: Vec::new(),
         paid: Default::default(),
+        plain_guards: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
     rulebook.conjuncts = rulebook
@@ -273,6 +290,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .collect();
     rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
     rulebook.binding_once = rulebook.binding_splits();
+    rulebook.plain_guards = rulebook.plain_guards();
     // Last: it sets up games of the compiled description.
     rulebook.card_plans = rulebook.plan_card_listings();
     rulebook.card_masks = rulebook.card_masks();

@@ -180,7 +180,7 @@ impl Rulebook {
         }
         let picked = *i < 64 && mask & (1 << *i) != 0;
         *i += 1;
-        !picked || self.eval(e, ctx) != 0
+        !picked || self.operand(e, ctx) != 0
     }
 
     /// Whether action `a`'s guard holds for a card and a packed figure (such an action costs

@@ -10,6 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
+use super::card_tables::PerBinding;
 use super::counters::CounterExpr;
 use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
 use super::paid::Paid;
@@ -113,6 +114,9 @@ impl Action {
         }
     }
 }
+
+/// The moves a new game's listing has room for before it grows: most steps' listings fit.
+const LISTING_ROOM: usize = 64;
 
 /// `pass`: leave an optional step out.
 pub const PASS: u16 = u16::MAX - 1;
@@ -746,6 +750,18 @@ impl Rulebook {
                     return;
                 }
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
+                if rest == PerBinding::FreeSeat {
+                    // `empty(seat)` alone: the ring's free seats, read in place.
+                    let Some(figures) = &state.figures.0 else {
+                        return;
+                    };
+                    for s in 0..seats.min(usize::from(u8::MAX)) as u8 {
+                        if figures.ring.is_free(s) && !f(i32::from(s)) {
+                            return;
+                        }
+                    }
+                    return;
+                }
                 for s in 0..seats as i32 {
                     if self.binding_holds(state, a, rest, s) && !f(s) {
                         return;
@@ -790,7 +806,18 @@ impl Rulebook {
         if step.by_card {
             self.by_card(state, step, out, memo_fits);
         } else {
-            for &a in &step.actions {
+            let plain =
+                (self.plain_guards.get(usize::from(state.step))).map_or(&[][..], |p| &p[..]);
+            for (i, &a) in step.actions.iter().enumerate() {
+                if let Some(Some(guard)) = plain.get(i) {
+                    if self.plain_holds(state, a, guard)
+                        && (self.actions[a].pay.is_none()
+                            || self.payable(state, a, -1, &Dearest::after_refresh(memo_fits)))
+                    {
+                        out.push(Action::new(a as u16, -1));
+                    }
+                    continue;
+                }
                 let dearest = Dearest::after_refresh(memo_fits);
                 self.bindings_with(state, a, &dearest, |arg| {
                     out.push(Action::new(a as u16, arg));
@@ -899,8 +926,12 @@ impl Rulebook {
                 self.id, self.players.0, self.players.1
             ));
         }
+        let piles = self.table_piles + players * self.seat_piles;
         let mut state = State {
-            piles: vec![Vec::new(); self.table_piles + players * self.seat_piles],
+            // Each pile can hold its whole set: the game then never grows one.
+            piles: (self.pile_capacity.iter().take(piles))
+                .map(|&n| Vec::with_capacity(n))
+                .collect(),
             players: players as u8,
             current: 0,
             step: 0,
@@ -912,7 +943,11 @@ impl Rulebook {
             pending: None,
             tallies: Vec::new(),
             memo: Default::default(),
-            listed: Default::default(),
+            // Room for a usual step's moves (the listing grows past it if it must).
+            listed: grail_engine::derived::Derived(Listed {
+                fresh: false,
+                moves: Vec::with_capacity(LISTING_ROOM),
+            }),
             held: Default::default(),
             marks: vec![
                 self.zones
@@ -927,11 +962,6 @@ impl Rulebook {
             stage: super::stages::StageAt::default(),
             chosen: Default::default(),
         };
-        // Each pile can hold its whole set: the game then never grows one.
-        for (p, pile) in state.piles.iter_mut().enumerate() {
-            let set = &self.sets[self.zones[self.zone_of(p)].set];
-            pile.reserve_exact(set.copies.iter().map(|&n| usize::from(n)).sum());
-        }
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
             let seats = if z.owned { players } else { 1 };
