@@ -444,7 +444,8 @@ impl Rulebook {
 
     pub(super) fn put(&self, state: &mut State, pile: usize, card: u16) {
         let zone = self.zone_of(pile);
-        if self.zones[zone].tally.is_some() {
+        let z = &self.zones[zone];
+        if z.tally.is_some() {
             state
                 .tallies
                 .push((zone as u16, card, state.turn, state.current));
@@ -452,9 +453,11 @@ impl Rulebook {
         self.note_put(state, pile, card);
         let cards = &mut state.piles[pile];
         cards.push(card);
-        if self.zones[zone].layout == Layout::Hand {
+        if z.layout == Layout::Hand {
             // Kept in type order, the card after its equals: the few cards above it move up
-            // one by one (a hand is short; a call to `memmove` cost more than the moves).
+            // one by one (a hand is short; a call to `memmove` cost more than the moves). On
+            // the slice, whose length stays in a register: no bounds check per card.
+            let cards = cards.as_mut_slice();
             let mut i = cards.len() - 1;
             while i > 0 && cards[i - 1] > card {
                 cards[i] = cards[i - 1];
@@ -1168,7 +1171,7 @@ impl Rules for Rulebook {
             .and_then(|s| s.repeat.as_ref());
         let again = times.is_some_and(|t| {
             let ctx = Ctx::current(state, -1);
-            i64::from(state.reps.0) < self.eval(t, &ctx)
+            i64::from(state.reps.0) < self.operand(t, &ctx)
         });
         if !again {
             state.step += 1;
