@@ -420,6 +420,7 @@ impl Rulebook {
         Counts(v)
     }
 
+    #[inline(never)]
     pub(super) fn eval_counter(&self, e: &CounterExpr, ctx: &Ctx) -> i64 {
         match e {
             CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),

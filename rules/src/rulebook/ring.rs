@@ -331,6 +331,7 @@ impl Rulebook {
         }
     }
 
+    #[inline(never)]
     pub(super) fn eval_figures(&self, e: &FigureExpr, ctx: &Ctx) -> i64 {
         let (Some(board), Some(f)) = (&self.board, &ctx.state.figures.0) else {
             return 0;
