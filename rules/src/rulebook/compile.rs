@@ -826,7 +826,7 @@ impl<'p> Compiler<'p> {
                     self.check_deal(&count, &from, s, &line.span);
                     self.same_set(from.zone, target.zone, s, &line.span)
                         .then_some(Effect::Deal {
-                            count,
+                            count: count.into(),
                             from,
                             to: target.zone,
                         })
@@ -836,7 +836,11 @@ impl<'p> Compiler<'p> {
                     let from = self.zone_ref(from, s, scope)?;
                     let to = self.zone_ref(to, s, scope)?;
                     self.same_set(from.zone, to.zone, s, &line.span)
-                        .then_some(Effect::Draw { count, from, to })
+                        .then_some(Effect::Draw {
+                            count: count.into(),
+                            from,
+                            to,
+                        })
                 })(),
                 Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
                 Statement::Mark(card) => self.mark(s, card, card_zone),
@@ -864,7 +868,7 @@ impl<'p> Compiler<'p> {
             };
             let effect = match (&line.guard, effect) {
                 (Some(g), Some(e)) => self.typed(g, s, scope, Kind::Bool).map(|cond| Effect::If {
-                    cond,
+                    cond: cond.into(),
                     then: Box::new(e),
                 }),
                 (_, e) => e,

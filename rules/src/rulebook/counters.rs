@@ -21,6 +21,10 @@ pub struct Counter {
     pub owned: bool,
     /// Its start value by player count (index).
     pub start: Vec<i64>,
+    /// Where its value lives in a state's `Counts`: `slot + seat * stride` (`stride` 0 for
+    /// the table's).
+    pub slot: usize,
+    pub stride: usize,
 }
 
 /// A counter as an expression or effect names it.
@@ -91,7 +95,22 @@ impl Compiler<'_> {
                 name: name.value.clone(),
                 owned: def.owner.as_ref().map(|o| o.value) == Some(ZoneOwner::Each),
                 start,
+                slot: 0,
+                stride: 0,
             });
+        }
+        // The table's counters first, then a block per seat (`start_counts`).
+        let table = out.iter().filter(|c| !c.owned).count();
+        let per_seat = out.len() - table;
+        let (mut t, mut o) = (0, 0);
+        for c in &mut out {
+            if c.owned {
+                (c.slot, c.stride) = (table + o, per_seat);
+                o += 1;
+            } else {
+                c.slot = t;
+                t += 1;
+            }
         }
         out
     }
@@ -335,7 +354,10 @@ impl Compiler<'_> {
                 self.error("unknown-name", msg, &s.loc, at);
                 return None;
             };
-            return Some(Effect::Add { amount, to: to? });
+            return Some(Effect::Add {
+                amount: amount.into(),
+                to: to?,
+            });
         }
         let Ast::Name(r) = &what.ast else {
             let at = self.span(s, &what.span);
@@ -361,22 +383,20 @@ impl Compiler<'_> {
             return None;
         };
         let figure = self.typed(to, s, scope, Kind::Int)?;
-        Some(Effect::Give { role, figure })
+        Some(Effect::Give {
+            role,
+            figure: figure.into(),
+        })
     }
 }
 
 impl Rulebook {
     /// Where a counter's value lives in a state's `Counts` (figure counters live with the
     /// figures).
+    #[inline]
     fn counter_slot(&self, state: &State, c: usize, seat: usize) -> usize {
-        let table = self.counters.iter().filter(|c| !c.owned).count();
-        if self.counters[c].owned {
-            let per_seat = self.counters.len() - table;
-            let i = self.counters[..c].iter().filter(|c| c.owned).count();
-            table + seat.min(usize::from(state.players).saturating_sub(1)) * per_seat + i
-        } else {
-            self.counters[..c].iter().filter(|c| !c.owned).count()
-        }
+        let c = &self.counters[c];
+        c.slot + seat.min(usize::from(state.players).saturating_sub(1)) * c.stride
     }
 
     fn seat_for(who: Who, ctx: &Ctx) -> usize {
@@ -400,6 +420,7 @@ impl Rulebook {
         Counts(v)
     }
 
+    #[inline(never)]
     pub(super) fn eval_counter(&self, e: &CounterExpr, ctx: &Ctx) -> i64 {
         match e {
             CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),
@@ -437,13 +458,20 @@ impl Rulebook {
             }
             CounterExpr::Read(CounterRef::Figure(c, figure)) => {
                 let m = self.eval(figure, ctx);
-                self.figure_counter(ctx.state, *c, m).map_or(0, |i| {
-                    i64::from(ctx.state.figures.0.as_ref().map_or(0, |f| f.counters[i]))
-                })
+                self.figure_count(ctx.state, *c, m)
             }
         }
     }
 
+    /// Figure `figure`'s counter `c` (0 for no such figure).
+    #[inline]
+    pub(super) fn figure_count(&self, state: &State, c: usize, figure: i64) -> i64 {
+        self.figure_counter(state, c, figure).map_or(0, |i| {
+            i64::from(state.figures.0.as_ref().map_or(0, |f| f.counters[i]))
+        })
+    }
+
+    #[inline]
     fn figure_counter(&self, state: &State, c: usize, figure: i64) -> Option<usize> {
         let n = self.board.as_ref()?.counters.len();
         let i = usize::try_from(figure).ok()? * n + c;

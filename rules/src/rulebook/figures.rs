@@ -115,7 +115,10 @@ impl Compiler<'_> {
         }
         let figure = self.typed(figure, s, scope, Kind::Int)?;
         let by = self.typed(by, s, scope, Kind::Int)?;
-        Some(Effect::Step { figure, by })
+        Some(Effect::Step {
+            figure: figure.into(),
+            by: by.into(),
+        })
     }
 }
 

@@ -7,6 +7,7 @@ mod card_tables;
 mod checks;
 mod compile;
 mod counters;
+mod direct;
 mod explain;
 mod figure_choice;
 mod figures;

@@ -3,6 +3,7 @@
 
 use grail_schema::model::{Layout, Visibility};
 
+use super::direct::Arg;
 use super::syntax::Op;
 
 /// One card set as the rulebook reads it.
@@ -177,14 +178,18 @@ pub enum Param {
     },
 }
 
+/// An effect; its numbers and conditions are [`Arg`]s, read directly when their shape allows.
+/// A tag byte of its own (no niche in an expression's), so `run` tells the kinds apart with
+/// one comparison.
 #[derive(Debug)]
+#[repr(u8)]
 pub enum Effect {
     Shuffle(ZoneRef),
     /// `shuffle A(each) and B(each)`: seat by seat, each seat's zones in the order named (so
     /// the generator is drawn as when each player shuffles their own piles in turn).
     ShuffleSeats(Vec<usize>),
     Deal {
-        count: Expr,
+        count: Arg,
         from: ZoneRef,
         to: usize,
     },
@@ -193,7 +198,7 @@ pub enum Effect {
         to: ZoneRef,
     },
     Draw {
-        count: Expr,
+        count: Arg,
         from: ZoneRef,
         to: ZoneRef,
     },
@@ -220,22 +225,22 @@ pub enum Effect {
     /// A figure steps round the ring (backward when negative), displacing whoever sits
     /// where it lands.
     Step {
-        figure: Expr,
-        by: Expr,
+        figure: Arg,
+        by: Arg,
     },
     /// `add N to C`.
     Add {
-        amount: Expr,
+        amount: Arg,
         to: super::counters::CounterRef,
     },
     /// `give R to F`: the role to that figure.
     Give {
         role: usize,
-        figure: Expr,
+        figure: Arg,
     },
     /// An effect with `if <condition>`.
     If {
-        cond: Expr,
+        cond: Arg,
         then: Box<Effect>,
     },
 }

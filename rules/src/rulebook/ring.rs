@@ -285,6 +285,19 @@ impl Board {
         Some(p.by_position[(p.at + seat + n - holder) % n])
     }
 
+    /// The plate (card type) in front of the seat of `figure`: -1 when it is off the ring or
+    /// there are no plates (`plate(seat(figure))`).
+    #[inline]
+    pub fn plate_under(&self, f: &Figures, figure: i64) -> i64 {
+        u8::try_from(figure)
+            .ok()
+            .filter(|&m| usize::from(m) < MAX_FIGURES)
+            .and_then(|m| f.ring.seat_of(m))
+            .filter(|&s| usize::from(s) < self.seats)
+            .and_then(|s| self.plate_at(f, usize::from(s)))
+            .map_or(-1, i64::from)
+    }
+
     /// A counter the figures of a kind hold more of together than the game has
     /// (`[figures.*] totals`): the total, what they hold, and what the game has.
     pub fn over_total(&self, f: &Figures, players: u8) -> Option<(&Total, i64, i64)> {
@@ -318,6 +331,7 @@ impl Rulebook {
         }
     }
 
+    #[inline(never)]
     pub(super) fn eval_figures(&self, e: &FigureExpr, ctx: &Ctx) -> i64 {
         let (Some(board), Some(f)) = (&self.board, &ctx.state.figures.0) else {
             return 0;

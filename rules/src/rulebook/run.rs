@@ -387,6 +387,10 @@ impl Rulebook {
                 let b = self.operand(r, ctx);
                 binary(*op, a, b)
             }
+            // The ring and the counters straight to their own dispatch, not through
+            // `eval_more`'s: a call less per node.
+            Expr::Figures(f) => self.eval_figures(f, ctx),
+            Expr::Counter(c) => self.eval_counter(c, ctx),
             _ => self.eval_more(e, ctx),
         }
     }
@@ -451,7 +455,8 @@ impl Rulebook {
 
     pub(super) fn put(&self, state: &mut State, pile: usize, card: u16) {
         let zone = self.zone_of(pile);
-        if self.zones[zone].tally.is_some() {
+        let z = &self.zones[zone];
+        if z.tally.is_some() {
             state
                 .tallies
                 .push((zone as u16, card, state.turn, state.current));
@@ -459,9 +464,11 @@ impl Rulebook {
         self.note_put(state, pile, card);
         let cards = &mut state.piles[pile];
         cards.push(card);
-        if self.zones[zone].layout == Layout::Hand {
+        if z.layout == Layout::Hand {
             // Kept in type order, the card after its equals: the few cards above it move up
-            // one by one (a hand is short; a call to `memmove` cost more than the moves).
+            // one by one (a hand is short; a call to `memmove` cost more than the moves). On
+            // the slice, whose length stays in a register: no bounds check per card.
+            let cards = cards.as_mut_slice();
             let mut i = cards.len() - 1;
             while i > 0 && cards[i - 1] > card {
                 cards[i] = cards[i - 1];
@@ -513,6 +520,9 @@ impl Rulebook {
         events.emit(|| Event::Shuffled { pile: p as u32 });
     }
 
+    /// Runs effect lines. The lines of moves are played in this loop; those of the setup and
+    /// the rare ones (shuffles, deals, placing a figure, giving a role) out of line
+    /// ([`Rulebook::run_other`]), which keeps the loop small.
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
@@ -524,110 +534,21 @@ impl Rulebook {
         stack: &[(usize, Vec<u16>)],
         events: &mut impl EventSink<Event>,
     ) {
-        for effect in effects {
+        'effects: for mut effect in effects {
             let ctx = Ctx {
                 state,
                 player: usize::from(state.current),
                 card: ctx_card,
                 row: ctx_row,
             };
+            // A line with `if` runs when its condition holds, in place (no call for it).
+            while let Effect::If { cond, then } = effect {
+                if self.arg(cond, &ctx) == 0 {
+                    continue 'effects;
+                }
+                effect = then.as_ref();
+            }
             match effect {
-                Effect::Shuffle(z) => {
-                    // `Z(each)`: every seat's, in seat order.
-                    let each = z.who == Who::Each;
-                    let single = self.piles_of(z, &ctx);
-                    let rows = self.zones[z.zone].rows;
-                    for seat in 0..if each { usize::from(state.players) } else { 1 } {
-                        let piles = if each {
-                            let p = self.pile(z.zone, seat, 0);
-                            p..p + rows
-                        } else {
-                            single.clone()
-                        };
-                        for p in piles {
-                            Self::shuffle_pile(state, p, stack, events);
-                        }
-                    }
-                }
-                Effect::ShuffleSeats(zones) => {
-                    // Seat by seat, each seat's zones in the order named.
-                    for seat in 0..usize::from(state.players) {
-                        for &z in zones {
-                            let p = self.pile(z, seat, 0);
-                            for p in p..p + self.zones[z].rows {
-                                Self::shuffle_pile(state, p, stack, events);
-                            }
-                        }
-                    }
-                }
-                Effect::Deal { count, from, to } => {
-                    let n = self.eval(count, &ctx);
-                    // From a zone per seat (`deck(each)`): each seat from its own.
-                    let own = (from.who == Who::Each).then_some(from.zone);
-                    let table = if own.is_some() {
-                        0
-                    } else {
-                        self.piles_of(from, &ctx).start
-                    };
-                    'deal: for _ in 0..n {
-                        for seat in 0..usize::from(state.players) {
-                            let from = own.map_or(table, |z| self.pile(z, seat, 0));
-                            let to = self.pile(*to, seat, 0);
-                            if !self.shift(state, from, to, events) && own.is_none() {
-                                break 'deal;
-                            }
-                        }
-                    }
-                }
-                Effect::Draw { count, from, to } => {
-                    let n = self.eval(count, &ctx);
-                    let (from, to) = (
-                        self.piles_of(from, &ctx).start,
-                        self.piles_of(to, &ctx).start,
-                    );
-                    for _ in 0..n {
-                        self.refill(state, from, events);
-                        if !self.shift(state, from, to, events) {
-                            break;
-                        }
-                        self.refill(state, from, events);
-                    }
-                }
-                Effect::Reveal { from, into, until } => {
-                    self.reveal(state, from, *into, until, events);
-                }
-                Effect::Mark => {
-                    if let Some(from) = card_pile {
-                        self.mark(state, from, ctx_card as u16);
-                    }
-                }
-                Effect::Award { zone, to } => self.award(state, *zone, *to, events),
-                Effect::If { cond, then } => {
-                    if self.eval(cond, &ctx) != 0 {
-                        let then = std::slice::from_ref(then.as_ref());
-                        self.run(then, state, ctx_card, card_pile, ctx_row, stack, events);
-                    }
-                }
-                Effect::Add { amount, to } => {
-                    let amount = self.operand(amount, &ctx);
-                    let figure = match to {
-                        super::counters::CounterRef::Figure(_, f) => self.operand(f, &ctx),
-                        _ => -1,
-                    };
-                    self.add_to(state, to, amount, figure);
-                }
-                Effect::Give { role, figure } => {
-                    let figure = self.operand(figure, &ctx);
-                    self.give(state, *role, figure);
-                }
-                Effect::Step { figure, by } => {
-                    let (figure, by) = (self.operand(figure, &ctx), self.operand(by, &ctx));
-                    self.step_figure(state, figure, by, events);
-                }
-                Effect::Place { kind, seat } => {
-                    let seat = self.eval(seat, &ctx);
-                    self.place_figure(state, *kind, seat);
-                }
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
                     let Some(from) = card_pile else {
@@ -646,6 +567,137 @@ impl Rulebook {
                         });
                     }
                 }
+                Effect::Add { amount, to } => {
+                    let amount = self.arg(amount, &ctx);
+                    let figure = match to {
+                        super::counters::CounterRef::Figure(_, f) => self.operand(f, &ctx),
+                        _ => -1,
+                    };
+                    self.add_to(state, to, amount, figure);
+                }
+                Effect::Step { figure, by } => {
+                    let (figure, by) = (self.arg(figure, &ctx), self.arg(by, &ctx));
+                    self.step_figure(state, figure, by, events);
+                }
+                Effect::Draw { count, from, to } => {
+                    let n = self.arg(count, &ctx);
+                    let (from, to) = (
+                        self.piles_of(from, &ctx).start,
+                        self.piles_of(to, &ctx).start,
+                    );
+                    // Only an empty stack is refilled: the call is skipped while it holds cards.
+                    for _ in 0..n {
+                        if state.piles[from].is_empty() {
+                            self.refill(state, from, events);
+                        }
+                        if !self.shift(state, from, to, events) {
+                            break;
+                        }
+                        if state.piles[from].is_empty() {
+                            self.refill(state, from, events);
+                        }
+                    }
+                }
+                Effect::Reveal { from, into, until } => {
+                    self.reveal(state, from, *into, until, events);
+                }
+                Effect::Mark => {
+                    if let Some(from) = card_pile {
+                        self.mark(state, from, ctx_card as u16);
+                    }
+                }
+                Effect::Award { zone, to } => self.award(state, *zone, *to, events),
+                _ => self.run_other(effect, state, ctx_card, card_pile, ctx_row, stack, events),
+            }
+        }
+    }
+
+    /// The effect lines [`Rulebook::run`] leaves out of its loop (any `if` unwrapped).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn run_other(
+        &self,
+        effect: &Effect,
+        state: &mut State,
+        ctx_card: i32,
+        card_pile: Option<usize>,
+        ctx_row: i32,
+        stack: &[(usize, Vec<u16>)],
+        events: &mut impl EventSink<Event>,
+    ) {
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card: ctx_card,
+            row: ctx_row,
+        };
+        match effect {
+            Effect::Shuffle(z) => {
+                // `Z(each)`: every seat's, in seat order.
+                let each = z.who == Who::Each;
+                let single = self.piles_of(z, &ctx);
+                let rows = self.zones[z.zone].rows;
+                for seat in 0..if each { usize::from(state.players) } else { 1 } {
+                    let piles = if each {
+                        let p = self.pile(z.zone, seat, 0);
+                        p..p + rows
+                    } else {
+                        single.clone()
+                    };
+                    for p in piles {
+                        Self::shuffle_pile(state, p, stack, events);
+                    }
+                }
+            }
+            Effect::ShuffleSeats(zones) => {
+                // Seat by seat, each seat's zones in the order named.
+                for seat in 0..usize::from(state.players) {
+                    for &z in zones {
+                        let p = self.pile(z, seat, 0);
+                        for p in p..p + self.zones[z].rows {
+                            Self::shuffle_pile(state, p, stack, events);
+                        }
+                    }
+                }
+            }
+            Effect::Deal { count, from, to } => {
+                let n = self.arg(count, &ctx);
+                // From a zone per seat (`deck(each)`): each seat from its own.
+                let own = (from.who == Who::Each).then_some(from.zone);
+                let table = if own.is_some() {
+                    0
+                } else {
+                    self.piles_of(from, &ctx).start
+                };
+                'deal: for _ in 0..n {
+                    for seat in 0..usize::from(state.players) {
+                        let from = own.map_or(table, |z| self.pile(z, seat, 0));
+                        let to = self.pile(*to, seat, 0);
+                        if !self.shift(state, from, to, events) && own.is_none() {
+                            break 'deal;
+                        }
+                    }
+                }
+            }
+            Effect::Give { role, figure } => {
+                let figure = self.arg(figure, &ctx);
+                self.give(state, *role, figure);
+            }
+            Effect::Place { kind, seat } => {
+                let seat = self.eval(seat, &ctx);
+                self.place_figure(state, *kind, seat);
+            }
+            // Played in `run`'s loop.
+            Effect::If { .. }
+            | Effect::Move { .. }
+            | Effect::Add { .. }
+            | Effect::Step { .. }
+            | Effect::Draw { .. }
+            | Effect::Reveal { .. }
+            | Effect::Mark
+            | Effect::Award { .. } => {
+                let effect = std::slice::from_ref(effect);
+                self.run(effect, state, ctx_card, card_pile, ctx_row, stack, events);
             }
         }
     }
@@ -1152,7 +1204,7 @@ impl Rules for Rulebook {
             .and_then(|s| s.repeat.as_ref());
         let again = times.is_some_and(|t| {
             let ctx = Ctx::current(state, -1);
-            i64::from(state.reps.0) < self.eval(t, &ctx)
+            i64::from(state.reps.0) < self.operand(t, &ctx)
         });
         if !again {
             state.step += 1;

@@ -1,0 +1,270 @@
+//! Effects' numbers and conditions read directly: the shapes effects use most (a number, the
+//! figure parameter, a figure's counter, the plate under a figure, `chosen`, and arithmetic,
+//! comparisons, `min`/`max` of them) found when the description compiles and read by a small
+//! match, not by walking the expression through `eval` → `eval_more` → `eval_figures` (30 to
+//! 50 instructions of dispatch per node). An expression of any other shape keeps its `eval`.
+//! Each direct reading gives what `eval` gives, in every state (the test below holds them to
+//! it over random games).
+
+use super::Rulebook;
+use super::counters::{CounterExpr, CounterRef};
+use super::model::{Expr, TYPE_MASK};
+use super::ring::{FigureArg, FigureExpr};
+use super::run::{Ctx, binary};
+use super::syntax::Op;
+
+/// An effect's number or condition: as written, and read directly when its shape allows.
+#[derive(Debug)]
+pub struct Arg {
+    pub expr: Expr,
+    pub direct: Option<Direct>,
+}
+
+impl From<Expr> for Arg {
+    fn from(expr: Expr) -> Arg {
+        let direct = Direct::of(&expr);
+        Arg { expr, direct }
+    }
+}
+
+/// An expression of the shapes effects use most.
+#[derive(Debug)]
+pub enum Direct {
+    Const(i64),
+    /// The action's figure parameter and its distance (`figure`, `steps`).
+    Figure,
+    Steps,
+    /// The figure holding a role (`holder(king)`).
+    Holder(usize),
+    /// Figures were chosen for the action (`chosen`).
+    Chosen,
+    /// A figure's counter (`rings(figure)`).
+    Counter {
+        counter: usize,
+        figure: Box<Direct>,
+    },
+    /// An attribute of the plate in front of a figure's seat (`value(plate(seat(figure)))`).
+    PlateAttr {
+        set: usize,
+        attr: usize,
+        figure: Box<Direct>,
+    },
+    Not(Box<Direct>),
+    Min(Box<Direct>, Box<Direct>),
+    Max(Box<Direct>, Box<Direct>),
+    Bin(Op, Box<Direct>, Box<Direct>),
+}
+
+impl Direct {
+    /// The direct reading of an expression, when all of it has one.
+    pub fn of(e: &Expr) -> Option<Direct> {
+        let of = |e: &Expr| Direct::of(e).map(Box::new);
+        Some(match e {
+            Expr::Const(v) => Direct::Const(*v),
+            Expr::Figures(FigureExpr::ParamFigure) => Direct::Figure,
+            Expr::Figures(FigureExpr::ParamSteps) => Direct::Steps,
+            Expr::Figures(FigureExpr::Chosen) => Direct::Chosen,
+            Expr::Counter(CounterExpr::Holder(r)) => Direct::Holder(*r),
+            Expr::Counter(CounterExpr::Read(CounterRef::Figure(counter, figure))) => {
+                Direct::Counter {
+                    counter: *counter,
+                    figure: of(figure)?,
+                }
+            }
+            Expr::Counter(CounterExpr::Min(a, b)) => Direct::Min(of(a)?, of(b)?),
+            Expr::Counter(CounterExpr::Max(a, b)) => Direct::Max(of(a)?, of(b)?),
+            Expr::Attr { set, attr, card } => match &**card {
+                Expr::Figures(FigureExpr::Plate(seat)) => match &**seat {
+                    Expr::Figures(FigureExpr::SeatOf(figure)) => Direct::PlateAttr {
+                        set: *set,
+                        attr: *attr,
+                        figure: of(figure)?,
+                    },
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            Expr::Not(inner) => Direct::Not(of(inner)?),
+            Expr::Bin(op, l, r) => Direct::Bin(*op, of(l)?, of(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Rulebook {
+    /// An effect's number or condition.
+    #[inline(always)]
+    pub(super) fn arg(&self, a: &Arg, ctx: &Ctx) -> i64 {
+        match &a.direct {
+            Some(d) => self.read(d, ctx),
+            None => self.operand(&a.expr, ctx),
+        }
+    }
+
+    /// [`Rulebook::direct`] with the commonest leaves read in place, not worth a call each.
+    #[inline(always)]
+    fn read(&self, d: &Direct, ctx: &Ctx) -> i64 {
+        match d {
+            Direct::Const(v) => *v,
+            Direct::Figure => self.param_figure(ctx),
+            Direct::Steps => self.param_steps(ctx),
+            _ => self.direct(d, ctx),
+        }
+    }
+
+    /// `figure` (0 without a ring, as [`Rulebook::eval_figures`] gives it).
+    #[inline(always)]
+    fn param_figure(&self, ctx: &Ctx) -> i64 {
+        match (&self.board, &ctx.state.figures.0) {
+            (Some(_), Some(_)) => i64::from(FigureArg::figure(ctx.row)),
+            _ => 0,
+        }
+    }
+
+    /// `steps` (0 without a ring).
+    #[inline(always)]
+    fn param_steps(&self, ctx: &Ctx) -> i64 {
+        match (&self.board, &ctx.state.figures.0) {
+            (Some(_), Some(_)) => FigureArg::steps(ctx.row),
+            _ => 0,
+        }
+    }
+
+    /// What [`Rulebook::eval`] gives for the expression `d` was made from.
+    fn direct(&self, d: &Direct, ctx: &Ctx) -> i64 {
+        // Without a ring a figure read is 0 (`eval_figures`) and so is a figure's counter.
+        let ring = || self.board.as_ref().zip(ctx.state.figures.0.as_ref());
+        match d {
+            Direct::Const(v) => *v,
+            Direct::Figure => self.param_figure(ctx),
+            Direct::Steps => self.param_steps(ctx),
+            Direct::Chosen => ring().map_or(0, |_| i64::from(ctx.state.chosen.made)),
+            Direct::Holder(r) => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(-1, |f| i64::from(f.roles[*r])),
+            Direct::Counter { counter, figure } => {
+                let m = self.read(figure, ctx);
+                self.figure_count(ctx.state, *counter, m)
+            }
+            Direct::PlateAttr { set, attr, figure } => {
+                // The plate's card type, -1 off the ring (0 without a ring), as `value(…)`
+                // reads it: its type bits.
+                let plate = match ring() {
+                    Some((board, f)) => board.plate_under(f, self.read(figure, ctx)),
+                    None => 0,
+                };
+                let t = (plate & i64::from(TYPE_MASK)) as usize;
+                self.sets[*set].values[*attr].get(t).copied().unwrap_or(0)
+            }
+            Direct::Not(inner) => i64::from(self.read(inner, ctx) == 0),
+            Direct::Min(a, b) => self.read(a, ctx).min(self.read(b, ctx)),
+            Direct::Max(a, b) => self.read(a, ctx).max(self.read(b, ctx)),
+            Direct::Bin(op, l, r) => {
+                let a = self.read(l, ctx);
+                // `and` and `or` do not read their right side when the left decides.
+                match op {
+                    Op::And if a == 0 => return 0,
+                    Op::Or if a != 0 => return 1,
+                    _ => {}
+                }
+                binary(*op, a, self.read(r, ctx))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    use grail_engine::rng::GameRng;
+    use grail_schema::{Disk, Loader};
+
+    use super::super::model::Effect;
+    use super::super::{Rulebook, compile};
+    use super::*;
+
+    fn rulebook(game: &str, variant: Option<&str>) -> Rulebook {
+        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        let pack = Loader::new(&Disk)
+            .with_content(&content)
+            .with_rules(crate::catalog())
+            .load_game(game, variant)
+            .pack
+            .expect("the bundled pack loads");
+        compile(&pack).expect("the description compiles")
+    }
+
+    /// Every argument of the effects, through `if` lines.
+    fn args<'e>(effects: &'e [Effect], out: &mut Vec<&'e Arg>) {
+        for e in effects {
+            match e {
+                Effect::Deal { count, .. } | Effect::Draw { count, .. } => out.push(count),
+                Effect::Step { figure, by } => out.extend([figure, by]),
+                Effect::Add { amount, .. } => out.push(amount),
+                Effect::Give { figure, .. } => out.push(figure),
+                Effect::If { cond, then } => {
+                    out.push(cond);
+                    args(std::slice::from_ref(then.as_ref()), out);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn the_direct_reads_give_what_eval_gives() {
+        let mut direct = 0;
+        for (game, variant) in [
+            ("artus", Some("advanced")),
+            ("artus", None),
+            ("king-arthur", None),
+        ] {
+            let rules = rulebook(game, variant);
+            let mut all = Vec::new();
+            args(&rules.setup, &mut all);
+            for a in &rules.actions {
+                args(&a.effects, &mut all);
+            }
+            direct += all.iter().filter(|a| a.direct.is_some()).count();
+            let (lo, hi) = rules.players;
+            for seed in 0..6u64 {
+                let players = lo + seed as usize % (hi - lo + 1);
+                let mut state = rules.setup(&Setup::new(players, seed)).unwrap();
+                let mut rng = GameRng::new(seed);
+                let mut legal = Vec::new();
+                while rules.to_move(&state).is_some() {
+                    rules.legal_actions(&state, &mut legal);
+                    // Every figure id (on the ring, off it, beyond the figures) and no card.
+                    let rows = (0..70).map(|m| FigureArg::pack(m, 1)).chain([-1, 0]);
+                    for row in rows {
+                        for card in [-1, 0, 3] {
+                            let ctx = Ctx {
+                                state: &state,
+                                player: usize::from(state.current),
+                                card,
+                                row,
+                            };
+                            for a in all.iter() {
+                                if let Some(d) = &a.direct {
+                                    assert_eq!(
+                                        rules.direct(d, &ctx),
+                                        rules.eval(&a.expr, &ctx),
+                                        "{game}: {:?}",
+                                        a.expr
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    let i = rng.index(legal.len());
+                    rules.apply(&mut state, &legal[i], &mut NoEvents);
+                }
+            }
+        }
+        // Artus's plate values, ring counts, crown and `chosen` conditions, the draws' counts.
+        assert!(direct >= 10, "only {direct} direct reads");
+    }
+}
