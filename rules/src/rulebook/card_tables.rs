@@ -761,7 +761,9 @@ impl Rulebook {
         };
         // Once every figure stands on the ring (all game long, in most games), every action
         // has its figures there.
-        let figures = fig.size.iter().map(|&n| usize::from(n)).sum();
+        // Figures are numbered kind after kind: the last kind's end is their count.
+        let figures = (fig.base.last().zip(fig.size.last()))
+            .map_or(0, |(&b, &n)| usize::from(b) + usize::from(n));
         if fig.ring.all_seated(figures) {
             (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
             return;
