@@ -173,6 +173,9 @@ impl Rulebook {
 
     /// Steps a figure `by` seats (backward when negative); whoever sits where it lands is
     /// displaced to the next empty seat the ring's `displace` way.
+    /// Out of line: inlined, `run` read the ring's directions and decoded the distance on
+    /// entry for every move, stepping or not.
+    #[inline(never)]
     pub(super) fn step_figure(
         &self,
         state: &mut State,
