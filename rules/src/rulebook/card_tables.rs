@@ -14,6 +14,7 @@ use grail_engine::game::{NoEvents, Setup};
 
 use super::Rulebook;
 use super::counters::CounterExpr;
+use super::direct::Direct;
 use super::model::{Expr, Param, Step, TYPE_MASK, ZoneRef};
 use super::payment::Dearest;
 use super::ring::{FigureArg, FigureExpr};
@@ -240,6 +241,11 @@ pub(super) struct Plan {
     per_binding: u64,
     /// What a listing can offer for a card without asking anything more.
     quick: Quick,
+    /// The conjuncts asked once, read directly (`direct.rs`); empty when one of them cannot
+    /// be.
+    once_direct: Vec<Direct>,
+    /// The figure the `named` conjunct names, read directly, and whether it is negated.
+    named_direct: Option<(Direct, bool)>,
     /// The fewest players the tables are for.
     fewest: usize,
     /// By player count from `fewest`: the tables, if a game of that many could be set up.
@@ -426,6 +432,8 @@ impl Rulebook {
             paths: Vec::new(),
             per_binding: 0,
             quick: Quick::Ask,
+            once_direct: Vec::new(),
+            named_direct: None,
             fewest: self.players.0,
             tables: Vec::new(),
         };
@@ -468,6 +476,18 @@ impl Rulebook {
                 chain(&g.expr, &mut parts);
             }
             plan.named = parts.get(i).and_then(|e| figure_named(e)).map(|_| i);
+        }
+        if let Some(g) = &action.guard {
+            let mut parts = Vec::new();
+            chain(&g.expr, &mut parts);
+            let once = (0..parts.len()).filter(|&i| plan.once & 1 << i != 0);
+            plan.once_direct = once
+                .map(|i| Direct::of(parts[i]))
+                .collect::<Option<_>>()
+                .unwrap_or_default();
+            plan.named_direct = (plan.named)
+                .and_then(|i| figure_compared(parts.get(i)?))
+                .and_then(|(e, negated)| Some((Direct::of(e)?, negated)));
         }
         if plan.per_card | plan.per_figure | plan.per_binding == 0 {
             plan.quick = match with_figure {
@@ -615,6 +635,9 @@ impl Rulebook {
     /// (out of line: asked once per listing, it would only crowd the card loop).
     #[inline(never)]
     fn once_holds(&self, plan: &Plan, guard: &Expr, ctx: &Ctx) -> bool {
+        if !plan.once_direct.is_empty() {
+            return plan.once_direct.iter().all(|d| self.read(d, ctx) != 0);
+        }
         if plan.paths.is_empty() {
             return self.conjuncts_hold(guard, ctx, plan.once, &mut 0);
         }
@@ -797,6 +820,25 @@ impl Rulebook {
     /// listing's loops stay small).
     #[inline(never)]
     fn ask_named(&self, state: &State, asked: &mut Asked, k: usize, a: usize, plan: &Plan) {
+        let ctx = Ctx::current(state, -1);
+        let (named, negated) = match &plan.named_direct {
+            Some((d, negated)) => (self.read(d, &ctx), *negated),
+            None => match self.named_by_eval(a, plan, &ctx) {
+                Some(named) => named,
+                None => return,
+            },
+        };
+        let bit = u32::try_from(named)
+            .ok()
+            .and_then(|n| 1u64.checked_shl(n))
+            .unwrap_or(0);
+        asked.asked[k] = u64::MAX;
+        asked.allowed[k] = if negated { !bit } else { bit };
+    }
+
+    /// The figure the `named` conjunct of action `a`'s guard names, evaluated, and whether
+    /// the conjunct is negated.
+    fn named_by_eval(&self, a: usize, plan: &Plan, ctx: &Ctx) -> Option<(i64, bool)> {
         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
         let named = (plan.named)
             .zip(guard)
@@ -805,17 +847,9 @@ impl Rulebook {
                 None => nth_conjunct(g, &mut { i }),
             })
             // Its shape and reads were found when the plan was made.
-            .and_then(figure_compared);
-        let Some((e, negated)) = named else {
-            return;
-        };
-        let named = self.eval(e, &Ctx::current(state, -1));
-        let bit = u32::try_from(named)
-            .ok()
-            .and_then(|n| 1u64.checked_shl(n))
-            .unwrap_or(0);
-        asked.asked[k] = u64::MAX;
-        asked.allowed[k] = if negated { !bit } else { bit };
+            .and_then(figure_compared)?;
+        let (e, negated) = named;
+        Some((self.eval(e, ctx), negated))
     }
 
     /// The moves of one card for the `k`-th action `a` of the step when its table's moves

@@ -8,7 +8,7 @@
 
 use super::Rulebook;
 use super::counters::{CounterExpr, CounterRef};
-use super::model::{Expr, TYPE_MASK};
+use super::model::{Expr, TYPE_MASK, Who};
 use super::ring::{FigureArg, FigureExpr};
 use super::run::{Ctx, binary};
 use super::syntax::Op;
@@ -38,6 +38,12 @@ pub enum Direct {
     Holder(usize),
     /// Figures were chosen for the action (`chosen`).
     Chosen,
+    /// A counter summed over the figures of a kind (`total(rings, prince)`).
+    Total {
+        counter: usize,
+        kind: usize,
+        who: Who,
+    },
     /// A figure's counter (`rings(figure)`).
     Counter {
         counter: usize,
@@ -65,6 +71,11 @@ impl Direct {
             Expr::Figures(FigureExpr::ParamSteps) => Direct::Steps,
             Expr::Figures(FigureExpr::Chosen) => Direct::Chosen,
             Expr::Counter(CounterExpr::Holder(r)) => Direct::Holder(*r),
+            Expr::Figures(FigureExpr::Total { counter, kind, who }) => Direct::Total {
+                counter: *counter,
+                kind: *kind,
+                who: *who,
+            },
             Expr::Counter(CounterExpr::Read(CounterRef::Figure(counter, figure))) => {
                 Direct::Counter {
                     counter: *counter,
@@ -103,7 +114,7 @@ impl Rulebook {
 
     /// [`Rulebook::direct`] with the commonest leaves read in place, not worth a call each.
     #[inline(always)]
-    fn read(&self, d: &Direct, ctx: &Ctx) -> i64 {
+    pub(super) fn read(&self, d: &Direct, ctx: &Ctx) -> i64 {
         match d {
             Direct::Const(v) => *v,
             Direct::Figure => self.param_figure(ctx),
@@ -145,6 +156,9 @@ impl Rulebook {
                 .0
                 .as_ref()
                 .map_or(-1, |f| i64::from(f.roles[*r])),
+            Direct::Total { counter, kind, who } => ring().map_or(0, |(board, f)| {
+                board.total(f, *counter, *kind, Self::owner_of(*who, ctx))
+            }),
             Direct::Counter { counter, figure } => {
                 let m = self.read(figure, ctx);
                 self.figure_count(ctx.state, *counter, m)

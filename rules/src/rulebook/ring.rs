@@ -264,6 +264,16 @@ impl Board {
         }
     }
 
+    /// The sum of a counter over the figures of kind `k` (of `owner`; all for `None`).
+    pub fn total(&self, f: &Figures, counter: usize, k: usize, owner: Option<usize>) -> i64 {
+        self.members(f, k, owner)
+            .map(|m| {
+                let i = usize::from(m) * self.counters.len() + counter;
+                f.counters.get(i).map_or(0, |&v| i64::from(v))
+            })
+            .sum()
+    }
+
     /// The kind of a figure, its owner (owned kinds) and index within the kind.
     pub fn figure(&self, f: &Figures, figure: u8) -> (usize, Option<usize>, usize) {
         let k = f.base.iter().rposition(|&b| b <= figure).unwrap_or(0);
@@ -323,7 +333,7 @@ impl Board {
 }
 
 impl Rulebook {
-    fn owner_of(who: Who, ctx: &Ctx) -> Option<usize> {
+    pub(super) fn owner_of(who: Who, ctx: &Ctx) -> Option<usize> {
         match who {
             Who::Table | Who::Each => None,
             Who::Current => Some(usize::from(ctx.state.current)),
@@ -378,13 +388,9 @@ impl Rulebook {
                 .filter(|&m| f.size.iter().map(|&n| usize::from(n)).sum::<usize>() > usize::from(m))
                 .and_then(|m| board.figure(f, m).1)
                 .map_or(-1, |o| o as i64),
-            FigureExpr::Total { counter, kind, who } => board
-                .members(f, *kind, Self::owner_of(*who, ctx))
-                .map(|m| {
-                    let i = usize::from(m) * board.counters.len() + counter;
-                    f.counters.get(i).map_or(0, |&v| i64::from(v))
-                })
-                .sum(),
+            FigureExpr::Total { counter, kind, who } => {
+                board.total(f, *counter, *kind, Self::owner_of(*who, ctx))
+            }
             FigureExpr::CardOf { kind, figure } => match u8::try_from(self.eval(figure, ctx)) {
                 Ok(m) if usize::from(m) < MAX_FIGURES => match board.figure(f, m) {
                     (k, None, i) if k == *kind => i as i64,
