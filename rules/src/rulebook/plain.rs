@@ -1,8 +1,9 @@
 //! Listings of parameterless actions (`draw`, `replenish`), their guards worked out per step
 //! when the description compiles. A step's listing knows which step it is, so a guard's
 //! `step(…)` conjuncts are answered then (an action whose step conjunct is false is never
-//! asked), and a conjunct `count(Z) > 0` (or a sum of counts above 0) becomes a look at the
-//! piles of `Z` for any card; only the other conjuncts are evaluated as the game goes.
+//! asked), a conjunct `count(Z) > 0` (or a sum of counts above 0) becomes a look at the
+//! piles of `Z` for any card, and `fullest(Z) < n` a look at their sizes; only the other
+//! conjuncts are evaluated as the game goes.
 
 use super::Rulebook;
 use super::card_tables::chain;
@@ -18,6 +19,8 @@ pub(super) struct PlainGuard {
     never: bool,
     /// Conjuncts `count(Z) > 0`: each holds when any of its piles holds a card.
     stocked: Box<[Box<[Piles]>]>,
+    /// Conjuncts `fullest(Z) < n`: each holds when every pile of `Z` holds fewer than `n`.
+    below: Box<[(Piles, usize)]>,
     /// The other conjuncts, evaluated (bit `i`: the `i`-th of the guard's `and` chain).
     ask: u64,
     /// The chain is too long for a mask: the whole guard is evaluated.
@@ -73,6 +76,35 @@ fn stocked(e: &Expr) -> Option<Vec<usize>> {
     (any && counted(counts, &mut zones)).then_some(zones)
 }
 
+/// The zone and the bound of a conjunct that says every pile of the zone holds fewer than
+/// `n` cards (`n` at least 1): `fullest(Z) < n`, `fullest(Z) <= n - 1`, `n > fullest(Z)`.
+fn below(e: &Expr) -> Option<(usize, usize)> {
+    let Expr::Bin(op, l, r) = e else {
+        return None;
+    };
+    let (z, op, bound) = match (&**l, &**r) {
+        (Expr::Fullest(z), Expr::Const(b)) => (z, *op, *b),
+        (Expr::Const(b), Expr::Fullest(z)) => (
+            z,
+            match op {
+                Op::Gt => Op::Lt,
+                Op::Ge => Op::Le,
+                _ => return None,
+            },
+            *b,
+        ),
+        _ => return None,
+    };
+    let limit = match op {
+        Op::Lt => bound,
+        Op::Le => bound.saturating_add(1),
+        _ => return None,
+    };
+    (z.row.is_none() && limit >= 1)
+        .then(|| usize::try_from(limit).ok().map(|n| (z.zone, n)))
+        .flatten()
+}
+
 impl Rulebook {
     /// Per step, per action of the step: how its listing asks the guard of a parameterless
     /// action (`None` for the others, and for every action of a step offered card by card).
@@ -103,25 +135,28 @@ impl Rulebook {
             };
         }
         let mut plan = PlainGuard::default();
-        let mut stocked_parts = Vec::new();
+        let (mut stocked_parts, mut below_parts) = (Vec::new(), Vec::new());
+        let piles = |z: usize| {
+            let zone = &self.zones[z];
+            Piles {
+                first: zone.first,
+                rows: zone.rows,
+                owned: zone.owned,
+            }
+        };
         for (i, part) in parts.iter().enumerate() {
             if let Expr::Counter(CounterExpr::AtStep(mask)) = part {
                 plan.never |= step >= 64 || mask & (1 << step) == 0;
             } else if let Some(zones) = stocked(part) {
-                let piles = zones.iter().map(|&z| {
-                    let zone = &self.zones[z];
-                    Piles {
-                        first: zone.first,
-                        rows: zone.rows,
-                        owned: zone.owned,
-                    }
-                });
-                stocked_parts.push(piles.collect());
+                stocked_parts.push(zones.into_iter().map(piles).collect());
+            } else if let Some((zone, limit)) = below(part) {
+                below_parts.push((piles(zone), limit));
             } else {
                 plan.ask |= 1 << i;
             }
         }
         plan.stocked = stocked_parts.into();
+        plan.below = below_parts.into();
         plan
     }
 
@@ -133,13 +168,16 @@ impl Rulebook {
             return false;
         }
         let seat = self.table_piles + usize::from(state.current) * self.seat_piles;
-        let stocked = |p: &Piles| {
+        let piles = |p: &Piles| {
             let first = p.first + if p.owned { seat } else { 0 };
-            state.piles[first..first + p.rows]
-                .iter()
-                .any(|pile| !pile.is_empty())
+            &state.piles[first..first + p.rows]
         };
+        let stocked = |p: &Piles| piles(p).iter().any(|pile| !pile.is_empty());
         if !plan.stocked.iter().all(|any| any.iter().any(stocked)) {
+            return false;
+        }
+        let short = |(p, limit): &(Piles, usize)| piles(p).iter().all(|pile| pile.len() < *limit);
+        if !plan.below.iter().all(short) {
             return false;
         }
         if plan.ask == 0 && !plan.whole {
@@ -175,6 +213,29 @@ mod tests {
 
     fn bin(op: Op, l: Expr, r: Expr) -> Expr {
         Expr::Bin(op, Box::new(l), Box::new(r))
+    }
+
+    fn fullest(zone: usize) -> Expr {
+        Expr::Fullest(ZoneRef {
+            zone,
+            who: Who::Table,
+            row: None,
+        })
+    }
+
+    #[test]
+    fn a_fullest_pile_below_a_bound_is_a_look_at_every_pile() {
+        let c = Expr::Const;
+        assert_eq!(below(&bin(Op::Lt, fullest(2), c(4))), Some((2, 4)));
+        assert_eq!(below(&bin(Op::Le, fullest(2), c(3))), Some((2, 4)));
+        assert_eq!(below(&bin(Op::Gt, c(4), fullest(2))), Some((2, 4)));
+        assert_eq!(below(&bin(Op::Ge, c(3), fullest(2))), Some((2, 4)));
+        // Not "every pile below": the other way round, or a bound no pile can be under
+        // (with no pile, `fullest` is 0 and `0 < 0` is false).
+        assert_eq!(below(&bin(Op::Gt, fullest(2), c(4))), None);
+        assert_eq!(below(&bin(Op::Lt, c(4), fullest(2))), None);
+        assert_eq!(below(&bin(Op::Lt, fullest(2), c(0))), None);
+        assert_eq!(below(&bin(Op::Le, fullest(2), c(-1))), None);
     }
 
     #[test]
@@ -239,8 +300,9 @@ mod tests {
 
     /// Artus' draws (`step(draw) and count(knight(current)) > 0`) and King Arthur's
     /// replenish and draw (`count(adversary-supply) > 0 and fullest(columns) <
-    /// $column_limit`, `count(knight-supply) + count(knight-discard) > 0`) list what asking
-    /// their whole guards lists, in every state of random games at every player count.
+    /// $column_limit`, `count(knight-supply) + count(knight-discard) > 0`), every conjunct
+    /// planned, list what asking their whole guards lists, in every state of random games at
+    /// every player count.
     #[test]
     fn the_plans_list_what_the_guards_allow() {
         for (game, variant, counts) in [
@@ -253,6 +315,11 @@ mod tests {
             slow.plain_guards.clear();
             let planned = rules.plain_guards.iter().flatten().flatten().count();
             assert!(planned >= 2, "{game}: {planned} actions planned");
+            let guards = || rules.plain_guards.iter().flatten().flatten();
+            assert!(
+                guards().all(|g| g.ask == 0 && !g.whole),
+                "{game}: all planned"
+            );
             for seed in 0..12 {
                 let players = counts.start() + (seed as usize) % counts.clone().count();
                 let mut state = rules.setup(&Setup::new(players, seed)).unwrap();
