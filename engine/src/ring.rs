@@ -82,10 +82,20 @@ impl Ring {
     /// Whether figures `0..figures` all stand on the ring.
     #[inline]
     pub fn all_seated(&self, figures: usize) -> bool {
-        // Seats are below `MAX_SEATS` (64): only `NONE` has the top bit. A fold, not a
-        // search, so that it compiles to a few vector instructions.
-        let seats = &self.seat[..figures.min(MAX_FIGURES)];
-        seats.iter().fold(0, |high, &s| high | s & 0x80) == 0
+        // Seats are below `MAX_SEATS` (64): only `NONE` has the top bit. Eight seats a word.
+        let n = figures.min(MAX_FIGURES);
+        let mut high = 0u64;
+        for (start, chunk) in (0..n).step_by(8).zip(self.seat.chunks_exact(8)) {
+            let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+                continue;
+            };
+            let kept = match n - start {
+                8.. => u64::MAX,
+                k => (1u64 << (8 * k)) - 1,
+            };
+            high |= u64::from_le_bytes(bytes) & kept & 0x8080_8080_8080_8080;
+        }
+        high == 0
     }
 
     #[inline]
@@ -227,6 +237,19 @@ mod tests {
         assert!(r.all_seated(3));
         r.remove(2);
         assert!(!r.all_seated(3));
+        // Past the first eight figures, and a figure off the ring just past the count.
+        let mut r = ring();
+        for m in 0..12u8 {
+            if m != 10 {
+                r.place(m, m + 1);
+            }
+        }
+        assert!(r.all_seated(10));
+        assert!(!r.all_seated(11));
+        assert!(!r.all_seated(12));
+        r.place(10, 20);
+        assert!(r.all_seated(12));
+        assert!(!r.all_seated(13), "figure 12 is off the ring");
     }
 
     #[test]
