@@ -60,10 +60,11 @@ pub struct Outcome {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tally {
-    /// What kind of thing happened (`"adventure"`, `"quest sponsored"`).
-    pub kind: String,
+    /// What kind of thing happened (`"adventure"`, `"quest sponsored"`). Shared, not owned:
+    /// every finished game of a simulation reports its tallies, and the names are few.
+    pub kind: std::sync::Arc<str>,
     /// Which one (a card id).
-    pub item: String,
+    pub item: std::sync::Arc<str>,
     pub turn: u32,
     pub seat: Option<Seat>,
 }

@@ -551,13 +551,13 @@ fn add_game(t: &mut Totals, end: GameEnd, moves: u32, detail: Option<&mut Detail
         }
     };
     for tally in &outcome.tallies {
-        let items = match t.items.get_mut(&tally.kind) {
+        let items = match t.items.get_mut(&*tally.kind) {
             Some(items) => items,
-            None => t.items.entry(tally.kind.clone()).or_default(),
+            None => t.items.entry(tally.kind.to_string()).or_default(),
         };
-        let item = match items.get_mut(&tally.item) {
+        let item = match items.get_mut(&*tally.item) {
             Some(item) => item,
-            None => items.entry(tally.item.clone()).or_default(),
+            None => items.entry(tally.item.to_string()).or_default(),
         };
         item.count += 1;
         item.turns += u128::from(tally.turn);

@@ -496,7 +496,7 @@ fn jousts_fought_are_counted_for_challenges_and_disputed_splits() {
                 outcome
                     .tallies
                     .iter()
-                    .filter(|t| t.kind == kind && t.item == item)
+                    .filter(|t| &*t.kind == kind && &*t.item == item)
                     .count()
             };
             assert_eq!(

@@ -273,8 +273,8 @@ impl Rules for Toy {
                 .log
                 .iter()
                 .map(|&(kind, card, turn, seat)| Tally {
-                    kind: kind.to_string(),
-                    item: card_name(card),
+                    kind: kind.into(),
+                    item: card_name(card).into(),
                     turn,
                     seat: Some(seat),
                 })

@@ -49,7 +49,7 @@ impl Quests {
             .iter()
             .map(|r| Tally {
                 kind: r.kind.key().into(),
-                item: self.story.ids[usize::from(r.card)].clone(),
+                item: self.story.ids[usize::from(r.card)].as_str().into(),
                 turn: r.turn + 1,
                 seat: r.seat.map(usize::from),
             })

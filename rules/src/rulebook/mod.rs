@@ -30,6 +30,7 @@ mod run;
 mod stages;
 mod supply;
 mod syntax;
+mod tallies;
 mod texts;
 mod unions;
 mod view;
@@ -111,6 +112,8 @@ pub struct Rulebook {
     card_masks: Vec<Vec<Box<[u8]>>>,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
+    /// The names tallies are reported under (`tallies.rs`).
+    tally_names: tallies::TallyNames,
     /// Per step, per action of it without a parameter, how its listing asks the guard
     /// (`plain.rs`).
     plain_guards: Vec<Box<[Option<plain::PlainGuard>]>>,
@@ -276,6 +279,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         binding_once: Vec::new(),
         card_masks: Vec::new(),
         paid: Default::default(),
+        tally_names: Default::default(),
         plain_guards: Vec::new(),
     };
     rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
@@ -295,5 +299,6 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     // Last: it sets up games of the compiled description.
     rulebook.card_plans = rulebook.plan_card_listings();
     rulebook.card_masks = rulebook.card_masks();
+    rulebook.tally_names = tallies::TallyNames::of(&rulebook);
     Ok(rulebook)
 }

@@ -12,7 +12,7 @@ use grail_schema::model::Layout;
 use super::Rulebook;
 use super::card_tables::PerBinding;
 use super::counters::CounterExpr;
-use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, ROLE_TALLY, TYPE_MASK, Who, ZoneRef};
+use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, TYPE_MASK, Who, ZoneRef};
 use super::paid::Paid;
 use super::payment::Dearest;
 use super::ring::{FigureArg, FigureExpr};
@@ -1427,31 +1427,6 @@ impl Rules for Rulebook {
             }
         }
         Ok(())
-    }
-}
-
-impl Rulebook {
-    /// A tally entry's kind and item: a card coming into a zone, or a role given to a figure.
-    fn tally_names(&self, zone: u16, card: u16) -> (String, String) {
-        if zone & ROLE_TALLY != 0 {
-            let role = usize::from(zone & !ROLE_TALLY);
-            let Some(board) = &self.board else {
-                return Default::default();
-            };
-            let r = &board.roles[role];
-            let item = match &board.kinds[r.kind].members {
-                super::ring::Members::Cards { set, .. } => {
-                    self.sets[*set].cards[usize::from(card)].clone()
-                }
-                super::ring::Members::Each { .. } => board.kinds[r.kind].name.clone(),
-            };
-            return (r.tally.clone().unwrap_or_default(), item);
-        }
-        let z = &self.zones[usize::from(zone)];
-        (
-            z.tally.clone().unwrap_or_default(),
-            self.sets[z.set].cards[usize::from(card)].clone(),
-        )
     }
 }
 

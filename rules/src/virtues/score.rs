@@ -117,7 +117,7 @@ impl Virtues {
                         "challenge"
                     }
                     .into(),
-                    _ => self.quest_cards.ids[usize::from(note.card)].clone(),
+                    _ => self.quest_cards.ids[usize::from(note.card)].as_str().into(),
                 },
                 turn: note.turn + 1,
                 seat: Some(EngineSeat::from(note.seat)),
