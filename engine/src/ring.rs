@@ -26,6 +26,19 @@ pub struct Ring {
     seat: [u8; MAX_FIGURES],
 }
 
+/// `x` modulo `n` (`n > 0`), without a division in the common case of `x < 2n`: seats and
+/// steps round a ring are that, and a division costs as much as the rest of a step.
+#[inline(always)]
+pub fn wrap(x: usize, n: usize) -> usize {
+    if x < n {
+        x
+    } else if x - n < n {
+        x - n
+    } else {
+        x % n
+    }
+}
+
 /// What a move did: the mover's seats, and who it displaced, if anyone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Landing {
@@ -123,20 +136,20 @@ impl Ring {
     #[inline]
     pub fn step(&self, seat: u8, steps: usize, direction: Direction) -> u8 {
         let n = self.len();
-        let steps = steps % n;
+        let steps = wrap(steps, n);
         let up = if direction == self.numbered {
             steps
         } else {
             n - steps
         };
-        ((usize::from(seat) + up) % n) as u8
+        wrap(usize::from(seat) + up, n) as u8
     }
 
     /// How many steps going `direction` lead from `from` to `to` (0 when they are equal).
     #[inline]
     pub fn distance(&self, from: u8, to: u8, direction: Direction) -> usize {
         let n = self.len();
-        let up = (usize::from(to) + n - usize::from(from)) % n;
+        let up = wrap(usize::from(to) + n - usize::from(from), n);
         if direction == self.numbered || up == 0 {
             up
         } else {
@@ -322,6 +335,11 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn wrap_is_the_remainder(x in 0usize..100_000, n in 1usize..=MAX_SEATS) {
+            proptest::prop_assert_eq!(wrap(x, n), x % n);
+        }
+
         #[test]
         fn moves_keep_one_figure_per_seat(
             start in proptest::collection::btree_set(0u8..28, 1..20),

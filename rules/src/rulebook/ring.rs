@@ -292,7 +292,7 @@ impl Board {
         let p = self.plates.as_ref()?;
         let holder = f.ring.seat_of(f.roles[p.role]).map_or(0, usize::from);
         let n = self.seats;
-        Some(p.by_position[(p.at + seat + n - holder) % n])
+        Some(p.by_position[grail_engine::ring::wrap(p.at + seat + n - holder, n)])
     }
 
     /// The plate (card type) in front of the seat of `figure`: -1 when it is off the ring or
