@@ -660,7 +660,7 @@ impl Rulebook {
         state: &State,
         step: &Step,
         zone: &ZoneRef,
-        dearest: &[Dearest; 8],
+        memo_fits: bool,
         out: &mut Vec<Action>,
     ) -> bool {
         if step.actions.len() > 8 {
@@ -756,7 +756,7 @@ impl Rulebook {
                         _ => {}
                     }
                     let card = (k, a, plan, table, i32::from(c));
-                    self.card_moves(state, card, dearest, &mut asked, out);
+                    self.card_moves(state, card, memo_fits, &mut asked, out);
                 }
             }
         }
@@ -860,7 +860,7 @@ impl Rulebook {
         &self,
         state: &State,
         (k, a, plan, table, card): (usize, usize, &Plan, &Table, i32),
-        dearest: &[Dearest; 8],
+        memo_fits: bool,
         asked: &mut Asked,
         out: &mut Vec<Action>,
     ) {
@@ -880,8 +880,9 @@ impl Rulebook {
             return;
         }
         let Param::CardFigure { refs, steps, .. } = &self.actions[a].param else {
-            let share = self.by_card_shares.get(usize::from(state.step));
-            let d = &dearest[share.map_or(k, |s| s[k]).min(7)];
+            // What the payer's cards allow is worked out for this card alone: the tabled
+            // steps seldom ask it.
+            let d = &Dearest::after_refresh(memo_fits);
             if ask(plan.per_binding, -1) && self.payable(state, a, card, d) {
                 out.push(Action::new(a as u16, card));
             }

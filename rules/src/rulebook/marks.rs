@@ -244,10 +244,10 @@ impl Rulebook {
         else {
             return;
         };
-        let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
-        if self.by_card_tabled(state, step, zone, &dearest, out) {
+        if self.by_card_tabled(state, step, zone, memo_fits, out) {
             return;
         }
+        let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
         let share = self.by_card_shares.get(usize::from(state.step));
         let guards: [(bool, Option<&Expr>); 8] = std::array::from_fn(|k| {
             step.actions
