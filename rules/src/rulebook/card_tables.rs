@@ -718,42 +718,36 @@ impl Rulebook {
                         }
                     }
                     match plan.quick {
-                        // The table's moves for this seat and card, copied as they are.
-                        Quick::Table
-                            if usize::from(c) == t
-                                && self.all_seated(state, &mut asked, k, a)
-                                && let Some(w) = table
-                                    .starts
-                                    .get(usize::from(state.current) * table.any.len() + t..)
-                                    .and_then(|w| w.get(..2)) =>
-                        {
-                            out.extend_from_slice(&table.ready[w[0] as usize..w[1] as usize]);
-                            continue;
-                        }
                         Quick::One => {
                             out.push(Action::new(a as u16, i32::from(c)));
                             continue;
                         }
-                        Quick::Named
-                            if usize::from(c) == t
-                                && self.all_seated(state, &mut asked, k, a)
-                                && let Some(w) = table
-                                    .starts
-                                    .get(usize::from(state.current) * table.any.len() + t..)
-                                    .and_then(|w| w.get(..2)) =>
-                        {
-                            let allowed = self.named_figures(state, &mut asked, k, a, plan);
-                            let (lo, hi) = (w[0] as usize, w[1] as usize);
-                            let moves = table.moves[lo..hi].iter().zip(&table.ready[lo..hi]);
-                            for (&fa, ready) in moves {
-                                let figure = u32::from(FigureArg::figure(fa));
-                                if 1u64.checked_shl(figure).is_some_and(|b| allowed & b != 0) {
-                                    out.push(*ready);
+                        Quick::Table | Quick::Named => {
+                            // The table's moves for this seat and card, when they are the
+                            // card's: copied as they are, or those of the figures allowed.
+                            let at = usize::from(state.current) * table.any.len() + t;
+                            if let Some(w) = (usize::from(c) == t
+                                && self.all_seated(state, &mut asked, k, a))
+                            .then(|| table.starts.get(at..at + 2))
+                            .flatten()
+                            {
+                                let (lo, hi) = (w[0] as usize, w[1] as usize);
+                                if plan.quick == Quick::Table {
+                                    out.extend_from_slice(&table.ready[lo..hi]);
+                                    continue;
                                 }
+                                let allowed = self.named_figures(state, &mut asked, k, a, plan);
+                                let moves = table.moves[lo..hi].iter().zip(&table.ready[lo..hi]);
+                                for (&fa, ready) in moves {
+                                    let figure = u32::from(FigureArg::figure(fa));
+                                    if 1u64.checked_shl(figure).is_some_and(|b| allowed & b != 0) {
+                                        out.push(*ready);
+                                    }
+                                }
+                                continue;
                             }
-                            continue;
                         }
-                        _ => {}
+                        Quick::Ask => {}
                     }
                     let card = (k, a, plan, table, i32::from(c));
                     self.card_moves(state, card, memo_fits, &mut asked, out);
@@ -966,8 +960,6 @@ impl Rulebook {
 
 #[cfg(test)]
 mod tests {
-    use grail_engine::game::{NoEvents, Rules, Setup};
-    use grail_engine::rng::GameRng;
     use grail_schema::{Disk, Loader};
 
     use super::*;
@@ -1087,18 +1079,12 @@ mod tests {
         slow.binding_once.clear();
         for seed in 0..24 {
             let players = 2 + (seed as usize) % 3;
-            let mut state = rules.setup(&Setup::new(players, seed)).unwrap();
-            let mut rng = GameRng::new(seed);
             let (mut fast, mut general) = (Vec::new(), Vec::new());
-            let mut played = 0;
-            while rules.to_move(&state).is_some() {
-                rules.list(&state, &mut fast, false);
-                slow.list(&state, &mut general, false);
-                assert_eq!(fast, general, "seed {seed}, move {played}");
-                let i = rng.index(fast.len());
-                rules.apply(&mut state, &fast[i], &mut NoEvents);
-                played += 1;
-            }
+            let played = super::super::random_games::play(&rules, players, seed, |state, _, n| {
+                rules.list(state, &mut fast, false);
+                slow.list(state, &mut general, false);
+                assert_eq!(fast, general, "seed {seed}, move {n}");
+            });
             assert!(played > 50, "a whole game: {played} moves");
         }
     }

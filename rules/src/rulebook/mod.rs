@@ -302,3 +302,35 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     rulebook.tally_names = tallies::TallyNames::of(&rulebook);
     Ok(rulebook)
 }
+
+/// Random games for the tests that hold a fast path to the general one in every state.
+#[cfg(test)]
+mod random_games {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    use grail_engine::rng::GameRng;
+
+    use super::{Rulebook, State};
+
+    /// Plays a game of `players` from `seed`, each move picked at random among those `rules`
+    /// lists, calling `each` on every state before its move (with the game's generator and
+    /// the moves played so far); the moves played.
+    pub(super) fn play(
+        rules: &Rulebook,
+        players: usize,
+        seed: u64,
+        mut each: impl FnMut(&State, &mut GameRng, usize),
+    ) -> usize {
+        let mut state = rules.setup(&Setup::new(players, seed)).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut moves = Vec::new();
+        let mut played = 0;
+        while rules.to_move(&state).is_some() {
+            each(&state, &mut rng, played);
+            rules.list(&state, &mut moves, false);
+            let i = rng.index(moves.len());
+            rules.apply(&mut state, &moves[i], &mut NoEvents);
+            played += 1;
+        }
+        played
+    }
+}

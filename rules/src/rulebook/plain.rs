@@ -195,8 +195,7 @@ impl Rulebook {
 
 #[cfg(test)]
 mod tests {
-    use grail_engine::game::{NoEvents, Rules, Setup};
-    use grail_engine::rng::GameRng;
+    use grail_engine::game::{Rules, Setup};
     use grail_schema::{Disk, Loader};
 
     use super::super::compile;
@@ -322,26 +321,24 @@ mod tests {
             );
             for seed in 0..12 {
                 let players = counts.start() + (seed as usize) % counts.clone().count();
-                let mut state = rules.setup(&Setup::new(players, seed)).unwrap();
-                let mut rng = GameRng::new(seed);
                 let (mut fast, mut general) = (Vec::new(), Vec::new());
-                let mut played = 0;
-                while rules.to_move(&state).is_some() {
-                    rules.list(&state, &mut fast, false);
-                    slow.list(&state, &mut general, false);
-                    assert_eq!(fast, general, "{game} seed {seed}, move {played}");
-                    // And with a pile emptied, so that each count's zones are seen empty.
-                    let mut emptied = state.clone();
-                    let pile = rng.index(state.piles.len());
-                    emptied.piles[pile].clear();
-                    rules.list(&emptied, &mut fast, false);
-                    slow.list(&emptied, &mut general, false);
-                    assert_eq!(fast, general, "{game} seed {seed}, move {played}, emptied");
-                    rules.list(&state, &mut fast, false);
-                    let i = rng.index(fast.len());
-                    rules.apply(&mut state, &fast[i], &mut NoEvents);
-                    played += 1;
-                }
+                let played = super::super::random_games::play(
+                    &rules,
+                    players,
+                    seed,
+                    |state, rng, played| {
+                        rules.list(state, &mut fast, false);
+                        slow.list(state, &mut general, false);
+                        assert_eq!(fast, general, "{game} seed {seed}, move {played}");
+                        // And with a pile emptied, so that each count's zones are seen empty.
+                        let mut emptied = state.clone();
+                        let pile = rng.index(state.piles.len());
+                        emptied.piles[pile].clear();
+                        rules.list(&emptied, &mut fast, false);
+                        slow.list(&emptied, &mut general, false);
+                        assert_eq!(fast, general, "{game} seed {seed}, move {played}, emptied");
+                    },
+                );
                 assert!(played > 30, "{game}: a whole game: {played} moves");
             }
         }
