@@ -694,12 +694,7 @@ impl Rulebook {
         let mut once_asked = 0u8;
         let mut asked = Asked::default();
         for p in self.piles_of(zone, &ctx) {
-            let cards = &state.piles[p];
-            let mut seen = Seen::default();
-            for (i, &c) in cards.iter().enumerate() {
-                if !seen.first(cards, i) {
-                    continue;
-                }
+            for c in Seen::distinct(&state.piles[p]) {
                 let t = usize::from(c & TYPE_MASK);
                 // The live actions the tables give this card type any move, in order.
                 let mut ks = masks.get(t).copied().unwrap_or(0) & live_mask;
@@ -1015,6 +1010,12 @@ mod tests {
         super::super::compile(&pack).expect("the description compiles")
     }
 
+    /// The actions of the step so named.
+    fn step_actions<'r>(rules: &'r Rulebook, step: &str) -> &'r [usize] {
+        let step = rules.steps.iter().find(|s| s.name == step);
+        &step.expect("the step is declared").actions
+    }
+
     /// Artus' `ring`: `step(play) and adds_ring(card) = 1 and not (figure = holder(king))
     /// and (silver(card) = 1 and color(figure) = silver or …) and $rings - total(rings,
     /// prince) > 0`: the step known for each step, the supply asked once, the card's
@@ -1023,12 +1024,7 @@ mod tests {
     fn each_conjunct_is_asked_as_seldom_as_what_it_reads_allows() {
         let rules = artus();
         // The play step's actions: march, ride, ring, score all, score best, claim.
-        let play = &rules
-            .steps
-            .iter()
-            .find(|s| s.name == "play")
-            .unwrap()
-            .actions;
+        let play = step_actions(&rules, "play");
         let plan = rules.card_plans[play[2]]
             .as_ref()
             .expect("`ring` is tabled");
@@ -1059,12 +1055,7 @@ mod tests {
     #[test]
     fn a_seat_that_must_be_empty_is_read_off_the_ring() {
         let rules = artus();
-        let place = &rules
-            .steps
-            .iter()
-            .find(|s| s.name == "place")
-            .unwrap()
-            .actions;
+        let place = step_actions(&rules, "place");
         let split = rules.binding_once[place[0]].expect("`place` is split");
         assert_eq!((split.once, split.free_seat), (0b01, true));
     }

@@ -276,12 +276,7 @@ impl Rulebook {
             (tries, n)
         });
         for p in self.piles_of(zone, &ctx) {
-            let cards = &state.piles[p];
-            let mut seen = Seen::default();
-            for (i, &c) in cards.iter().enumerate() {
-                if !seen.first(cards, i) {
-                    continue;
-                }
+            for c in Seen::distinct(&state.piles[p]) {
                 if let Some(tries) = &tries {
                     let card = i32::from(c);
                     for &(a, test, d) in &tries.0[..tries.1] {

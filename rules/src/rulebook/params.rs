@@ -117,12 +117,7 @@ impl Rulebook {
         };
         let ctx = Ctx::current(state, -1);
         for p in self.piles_of(card, &ctx) {
-            let cards = &state.piles[p];
-            let mut seen = super::run::Seen::default();
-            for (i, &c) in cards.iter().enumerate() {
-                if !seen.first(cards, i) {
-                    continue;
-                }
+            for c in super::run::Seen::distinct(&state.piles[p]) {
                 let mut go = true;
                 self.figure_bindings(state, refs, steps, |fa| {
                     go = f(CardFigureArg::pack(i32::from(c), fa));

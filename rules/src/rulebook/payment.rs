@@ -415,12 +415,7 @@ impl Rulebook {
             Expr::Best { zone, body } => {
                 let mut best = 0;
                 for p in self.piles_of(zone, ctx) {
-                    let cards = &ctx.state.piles[p];
-                    let mut seen = Seen::default();
-                    for (i, &c) in cards.iter().enumerate() {
-                        if !seen.first(cards, i) {
-                            continue;
-                        }
+                    for c in Seen::distinct(&ctx.state.piles[p]) {
                         let v = self.eval(
                             body,
                             &Ctx {

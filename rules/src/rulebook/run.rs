@@ -154,8 +154,18 @@ pub enum Event {
 pub(super) struct Seen([u64; 4 + 7]);
 
 impl Seen {
+    /// The distinct entries of a pile, each at its first copy, in pile order.
+    #[inline(always)]
+    pub(super) fn distinct(cards: &[u16]) -> Distinct<'_> {
+        Distinct {
+            cards,
+            next: 0,
+            seen: Seen::default(),
+        }
+    }
+
     /// Whether `cards[i]` is the first copy of its entry in `cards`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
         let c = cards[i];
         let (mark, t) = (c >> MARK_SHIFT, c & TYPE_MASK);
@@ -168,6 +178,29 @@ impl Seen {
         let new = self.0[word] & bit == 0;
         self.0[word] |= bit;
         new
+    }
+}
+
+/// [`Seen::distinct`].
+pub(super) struct Distinct<'c> {
+    cards: &'c [u16],
+    next: usize,
+    seen: Seen,
+}
+
+impl Iterator for Distinct<'_> {
+    type Item = u16;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u16> {
+        while let Some(&c) = self.cards.get(self.next) {
+            let i = self.next;
+            self.next += 1;
+            if self.seen.first(self.cards, i) {
+                return Some(c);
+            }
+        }
+        None
     }
 }
 
@@ -763,12 +796,7 @@ impl Rulebook {
                 }
                 let ctx = Ctx::current(state, -1);
                 for p in self.piles_of(z, &ctx) {
-                    let cards = &state.piles[p];
-                    let mut seen = Seen::default();
-                    for (i, &c) in cards.iter().enumerate() {
-                        if !seen.first(cards, i) {
-                            continue;
-                        }
+                    for c in Seen::distinct(&state.piles[p]) {
                         let card = i32::from(c);
                         if self.admits(state, a, card, per_card, dearest) && !f(card) {
                             return;
