@@ -265,6 +265,7 @@ fn group_limited() -> impl Strategy<Value = String> {
             "count(color=red) >= $p",
             "sum(value, kind!=beast) > $p",
             "cards(value>=3, value>=2)",
+            "cards(color=yellow, value=5)",
             "count(*) >= $p and sum(color=blue) >= 2",
             "$flag",
         ]),
@@ -314,6 +315,10 @@ fn sum_thresholds() -> impl Strategy<Value = String> {
         "count(value>=3) >= 2 and sum(value) >= $p",
         "sum(value, kind!=beast) >= $p and count(color=blue) >= 1",
         "$flag and count(*) >= 2",
+        // Filters that share no type: planned as a count of one per filter.
+        "cards(color=red, color=blue, color=green)",
+        "cards(value=1, value>=4) and sum(*) >= $p",
+        "cards(color=red, value=5, color=green) and $flag",
     ])
     .prop_map(str::to_string)
 }

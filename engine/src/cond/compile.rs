@@ -182,11 +182,6 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
         .ops
         .iter()
         .any(|op| matches!(op, Op::Distinct { .. } | Op::Cards { .. }));
-    p.small_weights = p
-        .weights
-        .iter()
-        .map(|&w| i16::try_from(w).ok())
-        .collect::<Option<Vec<i16>>>();
     for i in p.conjuncts() {
         match p.shapes[i as usize] {
             Shape::Up => p.plan.up.push(i),
@@ -202,6 +197,7 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
     for i in up {
         match p.linear(i) {
             Some(l) => p.plan.up_linear.push(l),
+            None if p.split_disjoint_cards(i) => {}
             None => p.plan.up_other.push(i),
         }
     }
@@ -211,6 +207,12 @@ pub fn compile(checked: &Checked, universe: &Universe) -> Program {
             None => p.plan.down_other.push(i),
         }
     }
+    // After the plan: splitting `cards(…)` adds weights.
+    p.small_weights = p
+        .weights
+        .iter()
+        .map(|&w| i16::try_from(w).ok())
+        .collect::<Option<Vec<i16>>>();
     p
 }
 
@@ -237,6 +239,36 @@ impl Program {
             bound,
             op,
         })
+    }
+
+    /// Conjunct `i`, when it is `cards(…)` whose filters share no type, planned as what it
+    /// then means: `count(filter) >= 1` for each filter (an item matches one filter at most,
+    /// so any items of each are distinct). The solver then keeps its counts card by card, as
+    /// it does a sum's, instead of matching filters to items at every node. The op stays as
+    /// written for evaluation and explanations.
+    fn split_disjoint_cards(&mut self, i: u32) -> bool {
+        let Op::Cards {
+            filters,
+            len,
+            disjoint: true,
+        } = self.ops[i as usize]
+        else {
+            return false;
+        };
+        let span = self.span_at(i);
+        let one = self.push(Op::Const(1), &span);
+        for f in 0..len {
+            let m = self.masks[(filters + f) as usize];
+            let weights = self.weights.len() as u32;
+            self.weights
+                .extend((0..self.types).map(|t| i64::from(t < 64 && m & (1 << t) != 0)));
+            self.plan.up_linear.push(Linear {
+                weights,
+                bound: one,
+                op: CmpOp::Ge,
+            });
+        }
+        true
     }
 
     /// Whether `sum(…) ⋈ bound` holds over `counts`, without walking the program.
