@@ -123,6 +123,14 @@ pub trait Rules: Send + Sync {
         let _ = events;
         self.setup(setup)
     }
+    /// [`Self::setup`] in the storage of a state a finished game left: a simulation plays
+    /// game after game without allocating a game's worth of buffers each time. The state
+    /// given is only storage: the game set up is the one `setup` gives. Games whose states
+    /// are cheap to make keep this default.
+    fn setup_into(&self, setup: &Setup, spare: Self::State) -> Result<Self::State, String> {
+        drop(spare);
+        self.setup(setup)
+    }
     /// Who decides now: any seat, not only the one whose turn it is. `None` once the game
     /// is over.
     fn to_move(&self, state: &Self::State) -> Option<Seat>;

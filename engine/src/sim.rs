@@ -206,7 +206,10 @@ fn run_chunk<R: Rules>(
     finished: &AtomicU64,
 ) -> Result<Totals, SimError> {
     let mut agents: Vec<BuiltinAgent<R>> = (0..players).map(|s| config.agent(s).build(0)).collect();
-    let mut legal = Vec::with_capacity(64);
+    let mut room = Room {
+        legal: Vec::with_capacity(64),
+        spare: None,
+    };
     let mut tally = Totals::new(players);
     let record = config.record && hooks.record.is_some();
     let mut detail = config.detail.then(|| Detail::new(players));
@@ -217,15 +220,7 @@ fn run_chunk<R: Rules>(
         let ((end, moves), steps) = match (record, detail.as_mut()) {
             (true, Some(d)) => {
                 let mut both = (Vec::new(), d);
-                let end = play_game(
-                    rules,
-                    &setup,
-                    index,
-                    &mut agents,
-                    &mut legal,
-                    max,
-                    &mut both,
-                )?;
+                let end = play_game(rules, &setup, index, &mut agents, &mut room, max, &mut both)?;
                 (end, Some(both.0))
             }
             (true, None) => {
@@ -235,14 +230,14 @@ fn run_chunk<R: Rules>(
                     &setup,
                     index,
                     &mut agents,
-                    &mut legal,
+                    &mut room,
                     max,
                     &mut steps,
                 )?;
                 (end, Some(steps))
             }
             (false, Some(d)) => (
-                play_game(rules, &setup, index, &mut agents, &mut legal, max, d)?,
+                play_game(rules, &setup, index, &mut agents, &mut room, max, d)?,
                 None,
             ),
             (false, None) => (
@@ -251,7 +246,7 @@ fn run_chunk<R: Rules>(
                     &setup,
                     index,
                     &mut agents,
-                    &mut legal,
+                    &mut room,
                     max,
                     &mut NoRecord,
                 )?,
@@ -329,63 +324,80 @@ impl<R: Rules> Recorder<R> for Vec<Step> {
     }
 }
 
+/// What one game leaves for the next of a chunk to reuse: the legal moves' buffer and the
+/// finished state (its storage; see [`Rules::setup_into`]).
+struct Room<R: Rules> {
+    legal: Vec<R::Action>,
+    spare: Option<R::State>,
+}
+
 /// One game, start to end: the hot loop. Returns how it ended and the moves made.
 fn play_game<R: Rules, Rec: Recorder<R>>(
     rules: &R,
     setup: &Setup,
     index: u64,
     agents: &mut [BuiltinAgent<R>],
-    legal: &mut Vec<R::Action>,
+    room: &mut Room<R>,
     max_moves: u32,
     rec: &mut Rec,
 ) -> Result<(GameEnd, u32), SimError> {
-    let mut state = rules.setup(setup).map_err(|message| SimError::Setup {
+    let state = match room.spare.take() {
+        Some(spare) => rules.setup_into(setup, spare),
+        None => rules.setup(setup),
+    };
+    let mut state = state.map_err(|message| SimError::Setup {
         players: setup.players,
         index,
         message,
     })?;
-    for (seat, agent) in agents.iter_mut().enumerate() {
-        agent.reset(agent::agent_seed(setup.seed, seat));
-    }
-    let mut observer = agent::Observer::for_game(setup.seed);
-    if Rec::ON {
-        rec.start();
-    }
-    let mut moves = 0u32;
-    while let Some(seat) = rules.to_move(&state) {
-        if moves >= max_moves {
-            return Ok((GameEnd::Abandoned(MOVE_LIMIT), moves));
+    let legal = &mut room.legal;
+    // The moves, in a block so that the state goes back to the room however the game ends.
+    let end = 'game: {
+        for (seat, agent) in agents.iter_mut().enumerate() {
+            agent.reset(agent::agent_seed(setup.seed, seat));
         }
-        let Some(agent) = agents.get_mut(seat) else {
-            return Ok((GameEnd::Abandoned(SEAT_OUT_OF_RANGE), moves));
-        };
-        // Read in place when the state keeps its moves listed: nothing copied but the move.
-        let listed = match rules.listed(&state) {
-            Some(listed) => listed,
-            None => {
-                rules.legal_actions(&state, legal);
-                &legal[..]
+        let mut observer = agent::Observer::for_game(setup.seed);
+        if Rec::ON {
+            rec.start();
+        }
+        let mut moves = 0u32;
+        while let Some(seat) = rules.to_move(&state) {
+            if moves >= max_moves {
+                break 'game Ok((GameEnd::Abandoned(MOVE_LIMIT), moves));
             }
-        };
-        if listed.is_empty() {
-            return stuck_or(rules, &state, setup.players, index, moves);
+            let Some(agent) = agents.get_mut(seat) else {
+                break 'game Ok((GameEnd::Abandoned(SEAT_OUT_OF_RANGE), moves));
+            };
+            // Read in place when the state keeps its moves listed: nothing copied but the move.
+            let listed = match rules.listed(&state) {
+                Some(listed) => listed,
+                None => {
+                    rules.legal_actions(&state, legal);
+                    &legal[..]
+                }
+            };
+            if listed.is_empty() {
+                break 'game stuck_or(rules, &state, setup.players, index, moves);
+            }
+            let i = agent::decide(rules, &state, seat, listed, agent, &mut observer);
+            let action = listed[i].clone();
+            if Rec::ON {
+                rec.before(rules, &state, &action, seat);
+            }
+            rules.apply(&mut state, &action, &mut NoEvents);
+            if Rec::ON {
+                rec.after(rules, &state);
+            }
+            moves += 1;
         }
-        let i = agent::decide(rules, &state, seat, listed, agent, &mut observer);
-        let action = listed[i].clone();
-        if Rec::ON {
-            rec.before(rules, &state, &action, seat);
+        match rules.outcome(&state) {
+            Some(outcome) => Ok((GameEnd::Over(outcome), moves)),
+            // `to_move` says over but `outcome` disagrees: stuck, or a rules bug.
+            None => stuck_or(rules, &state, setup.players, index, moves),
         }
-        rules.apply(&mut state, &action, &mut NoEvents);
-        if Rec::ON {
-            rec.after(rules, &state);
-        }
-        moves += 1;
-    }
-    match rules.outcome(&state) {
-        Some(outcome) => Ok((GameEnd::Over(outcome), moves)),
-        // `to_move` says over but `outcome` disagrees: stuck, or a rules bug.
-        None => stuck_or(rules, &state, setup.players, index, moves),
-    }
+    };
+    room.spare = Some(state);
+    end
 }
 
 /// A game with no move and no outcome: an error when the rules can say which of their

@@ -192,24 +192,10 @@ impl Rulebook {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::Effect;
+    use super::*;
     use grail_engine::game::{NoEvents, Rules, Setup};
     use grail_engine::rng::GameRng;
-    use grail_schema::{Disk, Loader};
-
-    use super::super::model::Effect;
-    use super::super::{Rulebook, compile};
-    use super::*;
-
-    fn rulebook(game: &str, variant: Option<&str>) -> Rulebook {
-        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
-        let pack = Loader::new(&Disk)
-            .with_content(&content)
-            .with_rules(crate::catalog())
-            .load_game(game, variant)
-            .pack
-            .expect("the bundled pack loads");
-        compile(&pack).expect("the description compiles")
-    }
 
     /// Every argument of the effects, through `if` lines.
     fn args<'e>(effects: &'e [Effect], out: &mut Vec<&'e Arg>) {
@@ -236,7 +222,7 @@ mod tests {
             ("artus", None),
             ("king-arthur", None),
         ] {
-            let rules = rulebook(game, variant);
+            let rules = super::super::random_games::bundled(game, variant);
             let mut all = Vec::new();
             args(&rules.setup, &mut all);
             for a in &rules.actions {

@@ -308,8 +308,21 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
 mod random_games {
     use grail_engine::game::{NoEvents, Rules, Setup};
     use grail_engine::rng::GameRng;
+    use grail_schema::{Disk, Loader};
 
-    use super::{Rulebook, State};
+    use super::{Rulebook, State, compile};
+
+    /// A bundled game's description, compiled.
+    pub(super) fn bundled(game: &str, variant: Option<&str>) -> Rulebook {
+        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        let pack = Loader::new(&Disk)
+            .with_content(&content)
+            .with_rules(crate::catalog())
+            .load_game(game, variant)
+            .pack
+            .expect("the bundled pack loads");
+        compile(&pack).expect("the description compiles")
+    }
 
     /// Plays a game of `players` from `seed`, each move picked at random among those `rules`
     /// lists, calling `each` on every state before its move (with the game's generator and

@@ -196,9 +196,8 @@ impl Rulebook {
 #[cfg(test)]
 mod tests {
     use grail_engine::game::{Rules, Setup};
-    use grail_schema::{Disk, Loader};
 
-    use super::super::compile;
+    use super::super::random_games::bundled;
     use super::*;
     use crate::rulebook::model::{Who, ZoneRef};
 
@@ -283,18 +282,6 @@ mod tests {
         assert!(at_play.never);
         let state = rules.setup(&Setup::new(3, 1)).unwrap();
         assert!(!rules.plain_holds(&state, a, &at_play));
-    }
-
-    fn bundled(game: &str, variant: Option<&str>) -> Rulebook {
-        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
-        let mut pack = Loader::new(&Disk)
-            .with_content(&content)
-            .with_rules(crate::catalog())
-            .load_game(game, variant)
-            .pack
-            .expect("the bundled pack loads");
-        pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
-        compile(&pack).expect("the description compiles")
     }
 
     /// Artus' draws (`step(draw) and count(knight(current)) > 0`) and King Arthur's

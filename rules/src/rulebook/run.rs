@@ -58,6 +58,28 @@ pub struct State {
     pub(super) held: grail_engine::derived::Derived<super::held::Held>,
 }
 
+/// The buffers of a finished game's state a new game reuses (`Rulebook::new_state_in`).
+#[derive(Default)]
+struct Storage {
+    piles: Vec<Vec<u16>>,
+    args: Vec<i32>,
+    tallies: Vec<(u16, u16, u32, u8)>,
+    moves: Vec<Action>,
+    marks: Vec<u8>,
+}
+
+impl Storage {
+    fn of(state: State) -> Storage {
+        Storage {
+            piles: state.piles,
+            args: state.args,
+            tallies: state.tallies,
+            moves: state.listed.0.moves,
+            marks: state.marks,
+        }
+    }
+}
+
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Repeats(pub u8);
@@ -999,6 +1021,16 @@ impl Rulebook {
         setup: &Setup,
         events: &mut impl EventSink<Event>,
     ) -> Result<State, String> {
+        self.new_state_in(setup, events, None)
+    }
+
+    /// [`Rulebook::new_state`] in the buffers of a `spare` state, when there is one.
+    fn new_state_in(
+        &self,
+        setup: &Setup,
+        events: &mut impl EventSink<Event>,
+        spare: Option<State>,
+    ) -> Result<State, String> {
         let players = setup.players;
         if !(self.players.0..=self.players.1).contains(&players) {
             return Err(format!(
@@ -1007,35 +1039,53 @@ impl Rulebook {
             ));
         }
         let piles = self.table_piles + players * self.seat_piles;
+        let Storage {
+            piles: mut pile_room,
+            mut args,
+            mut tallies,
+            mut moves,
+            mut marks,
+        } = spare.map(Storage::of).unwrap_or_default();
+        // Each pile can hold its whole set: the game then never grows one.
+        pile_room.truncate(piles);
+        for (pile, &n) in pile_room.iter_mut().zip(&self.pile_capacity) {
+            pile.clear();
+            pile.reserve(n);
+        }
+        let made = pile_room.len();
+        pile_room.extend(
+            (self.pile_capacity.iter().take(piles).skip(made)).map(|&n| Vec::with_capacity(n)),
+        );
+        args.clear();
+        args.resize(self.actions.len(), -1);
+        tallies.clear();
+        moves.clear();
+        // Room for a usual step's moves (the listing grows past it if it must).
+        moves.reserve(LISTING_ROOM);
+        marks.clear();
+        let marks_each = (self.zones.iter())
+            .find_map(|z| z.marks)
+            .map_or(0, |m| u8::try_from(m).unwrap_or(u8::MAX));
+        marks.resize(players, marks_each);
         let mut state = State {
-            // Each pile can hold its whole set: the game then never grows one.
-            piles: (self.pile_capacity.iter().take(piles))
-                .map(|&n| Vec::with_capacity(n))
-                .collect(),
+            piles: pile_room,
             players: players as u8,
             current: 0,
             step: 0,
             done: 0,
-            args: vec![-1; self.actions.len()],
+            args,
             turn: 1,
             ended: None,
             rng: GameRng::new(setup.seed),
             pending: None,
-            tallies: Vec::new(),
+            tallies,
             memo: Default::default(),
-            // Room for a usual step's moves (the listing grows past it if it must).
             listed: grail_engine::derived::Derived(Listed {
                 fresh: false,
-                moves: Vec::with_capacity(LISTING_ROOM),
+                moves,
             }),
             held: Default::default(),
-            marks: vec![
-                self.zones
-                    .iter()
-                    .find_map(|z| z.marks)
-                    .map_or(0, |m| u8::try_from(m).unwrap_or(u8::MAX));
-                players
-            ],
+            marks,
             figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
             counts: self.start_counts(players),
             reps: Repeats(0),
@@ -1150,6 +1200,10 @@ impl Rules for Rulebook {
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {
         self.new_state(setup, &mut grail_engine::game::NoEvents)
+    }
+
+    fn setup_into(&self, setup: &Setup, spare: State) -> Result<State, String> {
+        self.new_state_in(setup, &mut grail_engine::game::NoEvents, Some(spare))
     }
 
     fn setup_with_events(
@@ -1498,6 +1552,49 @@ fn after_steps(guard: &Expr, step: u8) -> Option<&Expr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game set up in the storage of a finished one is the game `setup` gives: same
+    /// state, same moves to the end, whatever the finished game's player count.
+    #[test]
+    fn a_game_set_up_in_a_finished_ones_storage_is_the_same_game() {
+        use grail_engine::game::NoEvents;
+        for (game, variant) in [
+            ("artus", Some("advanced")),
+            ("artus", None),
+            ("king-arthur", Some("seals")),
+        ] {
+            let rules = super::super::random_games::bundled(game, variant);
+            let (lo, hi) = rules.players;
+            let mut spare = rules.setup(&Setup::new(hi, 99)).unwrap();
+            let mut moves = Vec::new();
+            for seed in 0..6u64 {
+                let players = lo + seed as usize % (hi - lo + 1);
+                let setup = Setup::new(players, seed);
+                let mut fresh = rules.setup(&setup).unwrap();
+                let mut reused = rules.setup_into(&setup, spare).unwrap();
+                let mut n = 0;
+                while rules.to_move(&fresh).is_some() {
+                    assert_eq!(
+                        format!("{fresh:?}"),
+                        format!("{reused:?}"),
+                        "{game} seed {seed}, move {n}"
+                    );
+                    rules.list(&fresh, &mut moves, false);
+                    let pick = moves[(seed as usize * 7 + n) % moves.len()];
+                    rules.apply(&mut fresh, &pick, &mut NoEvents);
+                    rules.apply(&mut reused, &pick, &mut NoEvents);
+                    n += 1;
+                }
+                assert_eq!(
+                    rules.outcome(&fresh),
+                    rules.outcome(&reused),
+                    "{game} seed {seed}"
+                );
+                assert!(n > 30, "{game}: a whole game ({n} moves)");
+                spare = reused;
+            }
+        }
+    }
 
     fn at(mask: u64) -> Expr {
         Expr::Counter(CounterExpr::AtStep(mask))
