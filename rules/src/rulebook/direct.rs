@@ -96,9 +96,52 @@ impl Direct {
                 _ => return None,
             },
             Expr::Not(inner) => Direct::Not(of(inner)?),
-            Expr::Bin(op, l, r) => Direct::Bin(*op, of(l)?, of(r)?),
+            Expr::Bin(op, l, r) => Direct::bin(*op, Direct::of(l)?, Direct::of(r)?),
             _ => return None,
         })
+    }
+
+    /// `l op r`, with a number moved across a comparison of a sum of counters: `c - x ⋈ k`
+    /// read as `x ⋈' c - k`, `x ± c ⋈ k` as `x ⋈ k ∓ c`, one arithmetic node fewer (a
+    /// supply check, `$rings - total(rings, prince) > 0`, is asked at every listing). A sum
+    /// of counters is never NONE and the numbers are small, so nothing saturates: the same
+    /// truth in every state.
+    fn bin(op: Op, l: Direct, r: Direct) -> Direct {
+        let small = |v: i64| v.abs() < 1 << 40;
+        let cmp =
+            |op: Op, x: Direct, k: i64| Direct::Bin(op, Box::new(x), Box::new(Direct::Const(k)));
+        let compares = matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge);
+        match (l, r) {
+            (Direct::Bin(inner, a, b), Direct::Const(k)) if compares && small(k) => {
+                match (inner, *a, *b) {
+                    (Op::Sub, Direct::Const(c), x @ Direct::Total { .. }) if small(c) => {
+                        cmp(mirrored(op), x, c - k)
+                    }
+                    (Op::Sub, x @ Direct::Total { .. }, Direct::Const(c)) if small(c) => {
+                        cmp(op, x, k + c)
+                    }
+                    (Op::Add, Direct::Const(c), x @ Direct::Total { .. })
+                    | (Op::Add, x @ Direct::Total { .. }, Direct::Const(c))
+                        if small(c) =>
+                    {
+                        cmp(op, x, k - c)
+                    }
+                    (inner, a, b) => cmp(op, Direct::Bin(inner, Box::new(a), Box::new(b)), k),
+                }
+            }
+            (l, r) => Direct::Bin(op, Box::new(l), Box::new(r)),
+        }
+    }
+}
+
+/// The comparison that holds of `-x` and `-k` when `op` holds of `x` and `k`.
+fn mirrored(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Gt,
+        Op::Le => Op::Ge,
+        Op::Gt => Op::Lt,
+        Op::Ge => Op::Le,
+        other => other,
     }
 }
 
@@ -214,6 +257,52 @@ mod tests {
         }
     }
 
+    /// Comparisons of a sum of counters with a number added or taken away (`c - total(…) >
+    /// k`, `total(…) + c <= k`, …), every way round, for the counters of every figure kind.
+    fn numbers_moved_across(rules: &Rulebook) -> Vec<Arg> {
+        use super::super::ring::FigureExpr;
+        let Some(board) = &rules.board else {
+            return Vec::new();
+        };
+        let n = |v: i64| Box::new(Expr::Const(v));
+        let mut out = Vec::new();
+        for kind in 0..board.kinds.len() {
+            for counter in 0..board.counters.len() {
+                let total = || {
+                    Box::new(Expr::Figures(FigureExpr::Total {
+                        counter,
+                        kind,
+                        who: Who::Table,
+                    }))
+                };
+                for (c, k) in [(10, 0), (1, 1), (0, -1), (-3, 2), (2, 9)] {
+                    for (inner, number_first) in [
+                        (Op::Sub, true),
+                        (Op::Sub, false),
+                        (Op::Add, true),
+                        (Op::Add, false),
+                    ] {
+                        for op in [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge] {
+                            let side = match number_first {
+                                true => Expr::Bin(inner, n(c), total()),
+                                false => Expr::Bin(inner, total(), n(c)),
+                            };
+                            let e = Expr::Bin(op, Box::new(side), n(k));
+                            let arg = Arg::from(e);
+                            assert!(
+                                matches!(&arg.direct, Some(Direct::Bin(_, l, _)) if matches!(**l, Direct::Total { .. })),
+                                "moved across: {:?}",
+                                arg.direct
+                            );
+                            out.push(arg);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     #[test]
     fn the_direct_reads_give_what_eval_gives() {
         let mut direct = 0;
@@ -228,6 +317,8 @@ mod tests {
             for a in &rules.actions {
                 args(&a.effects, &mut all);
             }
+            let moved = numbers_moved_across(&rules);
+            all.extend(&moved);
             direct += all.iter().filter(|a| a.direct.is_some()).count();
             let (lo, hi) = rules.players;
             for seed in 0..6u64 {
