@@ -7,7 +7,7 @@
 use super::{Effort, NODE_BUDGET, Payment};
 use crate::cond::Program;
 use crate::cond::ast::CmpOp;
-use crate::cond::compile::{GroupLimit, NO_GROUP};
+use crate::cond::compile::{GroupLimit, NO_GROUP, bits};
 
 /// [`super::payments`] when every growing conjunct is `sum(…) ⋈ bound` and nothing else
 /// limits a payment but, at most, one group (`distinct(…) <= 1`). `Some(effort)`, or `None`
@@ -207,7 +207,9 @@ impl<const N: usize> Walk<'_, N> {
 
     /// No single card can be left out: leaving one out breaks some sum.
     fn minimal(&self) -> bool {
-        (0..self.hand.len()).all(|t| {
+        // Only types held can be paid: a hand of many types holds few.
+        bits(self.held).all(|t| {
+            let t = t as usize;
             self.pay.counts[t] == 0
                 || !self.sums.iter().all(|s| {
                     s.op.holds(s.pay - self.program.weight(s.weights, t), s.bound)
