@@ -36,6 +36,9 @@ pub enum Direct {
     Steps,
     /// The figure holding a role (`holder(king)`).
     Holder(usize),
+    /// The turn's number and how many play (`turn`, `players`: an end condition).
+    Turn,
+    Players,
     /// Figures were chosen for the action (`chosen`).
     Chosen,
     /// A counter summed over the figures of a kind (`total(rings, prince)`).
@@ -71,6 +74,8 @@ impl Direct {
             Expr::Figures(FigureExpr::ParamSteps) => Direct::Steps,
             Expr::Figures(FigureExpr::Chosen) => Direct::Chosen,
             Expr::Counter(CounterExpr::Holder(r)) => Direct::Holder(*r),
+            Expr::Counter(CounterExpr::Turn) => Direct::Turn,
+            Expr::Counter(CounterExpr::Players) => Direct::Players,
             Expr::Figures(FigureExpr::Total { counter, kind, who }) => Direct::Total {
                 counter: *counter,
                 kind: *kind,
@@ -193,6 +198,8 @@ impl Rulebook {
             Direct::Figure => self.param_figure(ctx),
             Direct::Steps => self.param_steps(ctx),
             Direct::Chosen => ring().map_or(0, |_| i64::from(ctx.state.chosen.made)),
+            Direct::Turn => i64::from(ctx.state.turn),
+            Direct::Players => i64::from(ctx.state.players),
             Direct::Holder(r) => ctx
                 .state
                 .figures
@@ -305,7 +312,7 @@ mod tests {
 
     #[test]
     fn the_direct_reads_give_what_eval_gives() {
-        let mut direct = 0;
+        let (mut direct, mut ends_direct) = (0, 0);
         for (game, variant) in [
             ("artus", Some("advanced")),
             ("artus", None),
@@ -319,6 +326,9 @@ mod tests {
             }
             let moved = numbers_moved_across(&rules);
             all.extend(&moved);
+            // The end condition, asked after every turn (Artus: `turn >= $rounds * players`).
+            ends_direct += usize::from(rules.end_when.direct.is_some());
+            all.push(&rules.end_when);
             direct += all.iter().filter(|a| a.direct.is_some()).count();
             let (lo, hi) = rules.players;
             for seed in 0..6u64 {
@@ -357,5 +367,6 @@ mod tests {
         }
         // Artus's plate values, ring counts, crown and `chosen` conditions, the draws' counts.
         assert!(direct >= 10, "only {direct} direct reads");
+        assert_eq!(ends_direct, 2, "both Artus ends read directly");
     }
 }

@@ -69,7 +69,8 @@ pub struct Rulebook {
     setup: Vec<Effect>,
     steps: Vec<Step>,
     actions: Vec<Action>,
-    end_when: Expr,
+    /// Asked after every turn: read directly when its shape allows (`direct.rs`).
+    end_when: direct::Arg,
     end_reason: String,
     /// Ends the game at once, after any move.
     now: Option<Expr>,
@@ -259,7 +260,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         setup,
         steps,
         actions,
-        end_when,
+        end_when: end_when.into(),
         end_reason,
         now,
         now_reason,

@@ -956,7 +956,7 @@ impl Rulebook {
                     card: -1,
                     row: -1,
                 };
-                if self.eval(&self.end_when, &ctx) != 0 {
+                if self.arg(&self.end_when, &ctx) != 0 {
                     state.ended = Some(Ended::Rule);
                 } else if state.turn >= self.turn_limit {
                     state.ended = Some(Ended::TurnLimit);
