@@ -15,7 +15,7 @@ pub const MAX_FIGURES: usize = 64;
 
 const NONE: u8 = u8::MAX;
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Ring {
     len: u8,
     /// The way round that seat `i + 1` lies from seat `i`.
@@ -24,6 +24,19 @@ pub struct Ring {
     at: [u8; MAX_SEATS],
     /// Figure → its seat.
     seat: [u8; MAX_FIGURES],
+    /// A bit per figure on the ring (what `seat` says, kept so that whether the first
+    /// figures all stand on it is one test: a listing asks).
+    seated: u64,
+}
+
+impl std::hash::Hash for Ring {
+    /// The seats, not `seated` (which follows from them): the digests stay as they were.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.len.hash(state);
+        self.numbered.hash(state);
+        self.at.hash(state);
+        self.seat.hash(state);
+    }
 }
 
 /// `x` modulo `n` (`n > 0`), without a division in the common case of `x < 2n`: seats and
@@ -67,6 +80,7 @@ impl Ring {
             numbered,
             at: [NONE; MAX_SEATS],
             seat: [NONE; MAX_FIGURES],
+            seated: 0,
         }
     }
 
@@ -95,20 +109,10 @@ impl Ring {
     /// Whether figures `0..figures` all stand on the ring.
     #[inline]
     pub fn all_seated(&self, figures: usize) -> bool {
-        // Seats are below `MAX_SEATS` (64): only `NONE` has the top bit. Eight seats a word.
-        let n = figures.min(MAX_FIGURES);
-        let mut high = 0u64;
-        for (start, chunk) in (0..n).step_by(8).zip(self.seat.chunks_exact(8)) {
-            let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
-                continue;
-            };
-            let kept = match n - start {
-                8.. => u64::MAX,
-                k => (1u64 << (8 * k)) - 1,
-            };
-            high |= u64::from_le_bytes(bytes) & kept & 0x8080_8080_8080_8080;
-        }
-        high == 0
+        let first = u64::MAX
+            .checked_shr(MAX_FIGURES.saturating_sub(figures) as u32)
+            .unwrap_or(0);
+        self.seated & first == first
     }
 
     #[inline]
@@ -122,6 +126,7 @@ impl Ring {
         debug_assert!(self.seat_of(figure).is_none(), "figure {figure} is seated");
         self.at[usize::from(seat)] = figure;
         self.seat[usize::from(figure)] = seat;
+        self.seated |= 1 << figure;
     }
 
     /// Takes a figure off the ring (nothing if it is not on it).
@@ -129,6 +134,7 @@ impl Ring {
         if let Some(s) = self.seat_of(figure) {
             self.at[usize::from(s)] = NONE;
             self.seat[usize::from(figure)] = NONE;
+            self.seated &= !(1 << figure);
         }
     }
 
@@ -217,7 +223,9 @@ impl Ring {
             s == NONE || (usize::from(s) < self.len() && usize::from(self.at[usize::from(s)]) == f)
         });
         let beyond = self.at[self.len()..].iter().all(|&f| f == NONE);
-        seats_ok && figures_ok && beyond
+        let seated_ok = (self.seat.iter().enumerate())
+            .all(|(f, &s)| (self.seated >> f & 1 == 1) == (s != NONE));
+        seats_ok && figures_ok && beyond && seated_ok
     }
 }
 
