@@ -47,6 +47,14 @@ pub enum Direct {
         kind: usize,
         who: Who,
     },
+    /// A sum of counters compared with a number (`total(rings, prince) < 10`): one reading.
+    TotalCompared {
+        counter: usize,
+        kind: usize,
+        who: Who,
+        op: Op,
+        bound: i64,
+    },
     /// A figure's counter (`rings(figure)`).
     Counter {
         counter: usize,
@@ -113,10 +121,19 @@ impl Direct {
     /// truth in every state.
     fn bin(op: Op, l: Direct, r: Direct) -> Direct {
         let small = |v: i64| v.abs() < 1 << 40;
-        let cmp =
-            |op: Op, x: Direct, k: i64| Direct::Bin(op, Box::new(x), Box::new(Direct::Const(k)));
+        let cmp = |op: Op, x: Direct, k: i64| match x {
+            Direct::Total { counter, kind, who } => Direct::TotalCompared {
+                counter,
+                kind,
+                who,
+                op,
+                bound: k,
+            },
+            x => Direct::Bin(op, Box::new(x), Box::new(Direct::Const(k))),
+        };
         let compares = matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge);
         match (l, r) {
+            (x @ Direct::Total { .. }, Direct::Const(k)) if compares => cmp(op, x, k),
             (Direct::Bin(inner, a, b), Direct::Const(k)) if compares && small(k) => {
                 match (inner, *a, *b) {
                     (Op::Sub, Direct::Const(c), x @ Direct::Total { .. }) if small(c) => {
@@ -167,8 +184,15 @@ impl Rulebook {
             Direct::Const(v) => *v,
             Direct::Figure => self.param_figure(ctx),
             Direct::Steps => self.param_steps(ctx),
+            Direct::Holder(r) => Self::holder(*r, ctx),
             _ => self.direct(d, ctx),
         }
+    }
+
+    /// `holder(role)` (-1 without a ring).
+    #[inline(always)]
+    fn holder(role: usize, ctx: &Ctx) -> i64 {
+        (ctx.state.figures.0.as_ref()).map_or(-1, |f| i64::from(f.roles[role]))
     }
 
     /// `figure` (0 without a ring, as [`Rulebook::eval_figures`] gives it).
@@ -189,6 +213,14 @@ impl Rulebook {
         }
     }
 
+    /// `total(counter, kind)` of an owner's figures (0 without a ring).
+    #[inline(always)]
+    fn total(&self, counter: usize, kind: usize, who: Who, ctx: &Ctx) -> i64 {
+        (self.board.as_ref().zip(ctx.state.figures.0.as_ref())).map_or(0, |(board, f)| {
+            board.total(f, counter, kind, Self::owner_of(who, ctx))
+        })
+    }
+
     /// What [`Rulebook::eval`] gives for the expression `d` was made from.
     fn direct(&self, d: &Direct, ctx: &Ctx) -> i64 {
         // Without a ring a figure read is 0 (`eval_figures`) and so is a figure's counter.
@@ -200,15 +232,15 @@ impl Rulebook {
             Direct::Chosen => ring().map_or(0, |_| i64::from(ctx.state.chosen.made)),
             Direct::Turn => i64::from(ctx.state.turn),
             Direct::Players => i64::from(ctx.state.players),
-            Direct::Holder(r) => ctx
-                .state
-                .figures
-                .0
-                .as_ref()
-                .map_or(-1, |f| i64::from(f.roles[*r])),
-            Direct::Total { counter, kind, who } => ring().map_or(0, |(board, f)| {
-                board.total(f, *counter, *kind, Self::owner_of(*who, ctx))
-            }),
+            Direct::Holder(r) => Self::holder(*r, ctx),
+            Direct::Total { counter, kind, who } => self.total(*counter, *kind, *who, ctx),
+            Direct::TotalCompared {
+                counter,
+                kind,
+                who,
+                op,
+                bound,
+            } => binary(*op, self.total(*counter, *kind, *who, ctx), *bound),
             Direct::Counter { counter, figure } => {
                 let m = self.read(figure, ctx);
                 self.figure_count(ctx.state, *counter, m)
@@ -264,8 +296,9 @@ mod tests {
         }
     }
 
-    /// Comparisons of a sum of counters with a number added or taken away (`c - total(…) >
-    /// k`, `total(…) + c <= k`, …), every way round, for the counters of every figure kind.
+    /// Comparisons of a sum of counters with a number, added or taken away or not (`c -
+    /// total(…) > k`, `total(…) + c <= k`, `total(…) = k`, …), every way round, for the
+    /// counters of every figure kind.
     fn numbers_moved_across(rules: &Rulebook) -> Vec<Arg> {
         use super::super::ring::FigureExpr;
         let Some(board) = &rules.board else {
@@ -283,21 +316,24 @@ mod tests {
                     }))
                 };
                 for (c, k) in [(10, 0), (1, 1), (0, -1), (-3, 2), (2, 9)] {
-                    for (inner, number_first) in [
-                        (Op::Sub, true),
-                        (Op::Sub, false),
-                        (Op::Add, true),
-                        (Op::Add, false),
-                    ] {
+                    let shapes = [
+                        Some((Op::Sub, true)),
+                        Some((Op::Sub, false)),
+                        Some((Op::Add, true)),
+                        Some((Op::Add, false)),
+                        None,
+                    ];
+                    for shape in shapes {
                         for op in [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge] {
-                            let side = match number_first {
-                                true => Expr::Bin(inner, n(c), total()),
-                                false => Expr::Bin(inner, total(), n(c)),
+                            let side = match shape {
+                                Some((inner, true)) => Expr::Bin(inner, n(c), total()),
+                                Some((inner, false)) => Expr::Bin(inner, total(), n(c)),
+                                None => *total(),
                             };
                             let e = Expr::Bin(op, Box::new(side), n(k));
                             let arg = Arg::from(e);
                             assert!(
-                                matches!(&arg.direct, Some(Direct::Bin(_, l, _)) if matches!(**l, Direct::Total { .. })),
+                                matches!(&arg.direct, Some(Direct::TotalCompared { .. })),
                                 "moved across: {:?}",
                                 arg.direct
                             );
