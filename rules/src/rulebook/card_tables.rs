@@ -955,8 +955,6 @@ impl Rulebook {
 
 #[cfg(test)]
 mod tests {
-    use grail_schema::{Disk, Loader};
-
     use super::*;
 
     #[test]
@@ -999,15 +997,7 @@ mod tests {
     }
 
     fn artus() -> Rulebook {
-        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
-        let mut pack = Loader::new(&Disk)
-            .with_content(&content)
-            .with_rules(crate::catalog())
-            .load_game("artus", Some("advanced"))
-            .pack
-            .expect("the bundled pack loads");
-        pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
-        super::super::compile(&pack).expect("the description compiles")
+        super::super::random_games::bundled("artus", Some("advanced"))
     }
 
     /// The actions of the step so named.

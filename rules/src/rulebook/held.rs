@@ -162,23 +162,13 @@ impl Rulebook {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Rulebook;
     use grail_engine::game::{NoEvents, Rules, Setup};
     use grail_engine::rng::GameRng;
-    use grail_schema::{Disk, Loader};
-
-    use super::super::{Rulebook, compile};
 
     /// King Arthur's description (basic or seals), played by the generic rulebook.
     fn king_arthur(variant: Option<&str>) -> Rulebook {
-        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
-        let mut pack = Loader::new(&Disk)
-            .with_content(&content)
-            .with_rules(crate::catalog())
-            .load_game("king-arthur", variant)
-            .pack
-            .expect("the bundled pack loads");
-        pack.rules = grail_schema::GENERIC_RULEBOOK.to_string();
-        compile(&pack).expect("the description compiles")
+        super::super::random_games::bundled("king-arthur", variant)
     }
 
     #[test]
