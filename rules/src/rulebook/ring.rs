@@ -253,6 +253,7 @@ impl Board {
     }
 
     /// The figures of kind `k` (of `owner`, for an owned kind; all for `None`).
+    #[inline]
     pub fn members(&self, f: &Figures, k: usize, owner: Option<usize>) -> std::ops::Range<u8> {
         let (base, per) = (f.base[k], f.per[k]);
         match (&self.kinds[k].members, owner) {
