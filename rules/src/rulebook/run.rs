@@ -226,6 +226,28 @@ impl Iterator for Distinct<'_> {
     }
 }
 
+/// What effect lines act on: the action's card (or -1) and the pile it lies in, its row (or
+/// -1), and at setup the decks a script stacks (none in a move).
+#[derive(Clone, Copy)]
+pub(super) struct Subject<'s> {
+    pub card: i32,
+    pub pile: Option<usize>,
+    pub row: i32,
+    pub stack: &'s [(usize, Vec<u16>)],
+}
+
+impl<'s> Subject<'s> {
+    /// The setup's lines: no card, no row, the stacked decks.
+    fn setup(stack: &'s [(usize, Vec<u16>)]) -> Self {
+        Subject {
+            card: -1,
+            pile: None,
+            row: -1,
+            stack,
+        }
+    }
+}
+
 /// What an expression is evaluated for.
 #[derive(Clone, Copy)]
 pub(super) struct Ctx<'s> {
@@ -578,23 +600,19 @@ impl Rulebook {
     /// Runs effect lines. The lines of moves are played in this loop; those of the setup and
     /// the rare ones (shuffles, deals, placing a figure, giving a role) out of line
     /// ([`Rulebook::run_other`]), which keeps the loop small.
-    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         effects: &[Effect],
         state: &mut State,
-        ctx_card: i32,
-        card_pile: Option<usize>,
-        ctx_row: i32,
-        stack: &[(usize, Vec<u16>)],
+        on: &Subject,
         events: &mut impl EventSink<Event>,
     ) {
         'effects: for mut effect in effects {
             let ctx = Ctx {
                 state,
                 player: usize::from(state.current),
-                card: ctx_card,
-                row: ctx_row,
+                card: on.card,
+                row: on.row,
             };
             // A line with `if` runs when its condition holds, in place (no call for it).
             while let Effect::If { cond, then } = effect {
@@ -606,10 +624,10 @@ impl Rulebook {
             match effect {
                 Effect::Move { to } => {
                     let to = self.piles_of(to, &ctx).start;
-                    let Some(from) = card_pile else {
+                    let Some(from) = on.pile else {
                         continue;
                     };
-                    let card = ctx_card as u16;
+                    let card = on.card as u16;
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
                         self.take_card(state, from, i);
@@ -657,34 +675,30 @@ impl Rulebook {
                     self.reveal(state, from, *into, until, events);
                 }
                 Effect::Mark => {
-                    if let Some(from) = card_pile {
-                        self.mark(state, from, ctx_card as u16);
+                    if let Some(from) = on.pile {
+                        self.mark(state, from, on.card as u16);
                     }
                 }
                 Effect::Award { zone, to } => self.award(state, *zone, *to, events),
-                _ => self.run_other(effect, state, ctx_card, card_pile, ctx_row, stack, events),
+                _ => self.run_other(effect, state, on, events),
             }
         }
     }
 
     /// The effect lines [`Rulebook::run`] leaves out of its loop (any `if` unwrapped).
-    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn run_other(
         &self,
         effect: &Effect,
         state: &mut State,
-        ctx_card: i32,
-        card_pile: Option<usize>,
-        ctx_row: i32,
-        stack: &[(usize, Vec<u16>)],
+        on: &Subject,
         events: &mut impl EventSink<Event>,
     ) {
         let ctx = Ctx {
             state,
             player: usize::from(state.current),
-            card: ctx_card,
-            row: ctx_row,
+            card: on.card,
+            row: on.row,
         };
         match effect {
             Effect::Shuffle(z) => {
@@ -700,7 +714,7 @@ impl Rulebook {
                         single.clone()
                     };
                     for p in piles {
-                        Self::shuffle_pile(state, p, stack, events);
+                        Self::shuffle_pile(state, p, on.stack, events);
                     }
                 }
             }
@@ -710,7 +724,7 @@ impl Rulebook {
                     for &z in zones {
                         let p = self.pile(z, seat, 0);
                         for p in p..p + self.zones[z].rows {
-                            Self::shuffle_pile(state, p, stack, events);
+                            Self::shuffle_pile(state, p, on.stack, events);
                         }
                     }
                 }
@@ -752,7 +766,7 @@ impl Rulebook {
             | Effect::Mark
             | Effect::Award { .. } => {
                 let effect = std::slice::from_ref(effect);
-                self.run(effect, state, ctx_card, card_pile, ctx_row, stack, events);
+                self.run(effect, state, on, events);
             }
         }
     }
@@ -1151,7 +1165,7 @@ impl Rulebook {
             stack.push((self.pile(zi, seat.unwrap_or(0), 0), types));
         }
         if setup.position.is_empty() {
-            self.run(&self.setup, &mut state, -1, None, -1, &stack, events);
+            self.run(&self.setup, &mut state, &Subject::setup(&stack), events);
             self.begin_stages(&mut state);
         } else {
             // A script's position replaces the setup; what it leaves in the starting zones
@@ -1172,7 +1186,7 @@ impl Rulebook {
                     })
                 })
                 .collect();
-            self.run(&shuffles, &mut state, -1, None, -1, &stack, events);
+            self.run(&shuffles, &mut state, &Subject::setup(&stack), events);
             self.check_invariants(&state)
                 .map_err(|e| format!("the position breaks the rules: {e}"))?;
         }
@@ -1260,16 +1274,13 @@ impl Rules for Rulebook {
             (a, _) => (usize::from(a), action.arg),
         };
         let (card, row) = self.actions[a].param.split(arg);
-        let from = self.card_pile(state, a, card);
-        self.run(
-            &self.actions[a].effects,
-            state,
+        let on = Subject {
             card,
-            from,
+            pile: self.card_pile(state, a, card),
             row,
-            &[],
-            events,
-        );
+            stack: &[],
+        };
+        self.run(&self.actions[a].effects, state, &on, events);
         state.chosen = Default::default();
         state.done |= 1 << a;
         // `action.card` reads the card alone.
