@@ -7,7 +7,6 @@ pub mod counts;
 pub mod derived;
 pub mod diag;
 pub mod digest;
-pub mod draw_piles;
 pub mod exchange;
 pub mod facade;
 pub mod game;
@@ -28,7 +27,6 @@ pub mod showdown;
 pub mod sim;
 pub mod situational;
 pub mod stats;
-pub mod track;
 
 pub use counts::Counts;
 pub use pile::Pile;

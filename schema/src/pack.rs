@@ -270,16 +270,6 @@ impl Pack {
         }
     }
 
-    /// Where the value of `name` for `players` is written: the count's entry in
-    /// `[params.by-players]`, else the plain param.
-    pub fn param_loc_for_players(&self, name: &str, players: u8) -> Option<&Loc> {
-        let by_count = self.by_players.iter().find(|p| p.name == name);
-        match by_count.and_then(|p| p.get(players)) {
-            Some(v) => Some(&v.loc),
-            None => self.param(name).ok().map(|p| &p.loc),
-        }
-    }
-
     pub fn flag(&self, name: &str) -> Result<bool, Diagnostic> {
         let p = self.param(name)?;
         match p.value {
