@@ -298,11 +298,15 @@ pub fn unread_params(
     sources: &Sources,
     diags: &mut Vec<Diagnostic>,
 ) {
+    if added.is_empty() {
+        return;
+    }
+    let texts: Vec<String> = sources
+        .iter()
+        .flat_map(|(_, source)| read_texts(&source.name, &source.text))
+        .collect();
     for name in added {
-        let read = sources
-            .iter()
-            .any(|(_, source)| reads_param(&source.text, &name.value));
-        if read {
+        if texts.iter().any(|text| reads_param(text, &name.value)) {
             continue;
         }
         let d = Diagnostic::error(
@@ -323,6 +327,45 @@ pub fn unread_params(
             },
         );
     }
+}
+
+/// Where a pack file can read a param: its string values (conditions, expressions,
+/// descriptions), not its keys or comments (`# was $hand_size` reads nothing). A file that
+/// does not parse (its own error is reported) is read whole.
+fn read_texts(file: &str, text: &str) -> Vec<String> {
+    fn toml_strings(v: &toml::Value, out: &mut Vec<String>) {
+        match v {
+            toml::Value::String(s) => out.push(s.clone()),
+            toml::Value::Array(items) => items.iter().for_each(|v| toml_strings(v, out)),
+            toml::Value::Table(t) => t.values().for_each(|v| toml_strings(v, out)),
+            _ => {}
+        }
+    }
+    fn ron_strings(v: &ron::Value, out: &mut Vec<String>) {
+        match v {
+            ron::Value::String(s) => out.push(s.clone()),
+            ron::Value::Seq(items) => items.iter().for_each(|v| ron_strings(v, out)),
+            ron::Value::Map(m) => m.values().for_each(|v| ron_strings(v, out)),
+            ron::Value::Option(Some(v)) => ron_strings(v, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let parsed = if file.ends_with(".toml") {
+        toml::from_str::<toml::Table>(text)
+            .map(|t| t.values().for_each(|v| toml_strings(v, &mut out)))
+            .is_ok()
+    } else if file.ends_with(".ron") {
+        ron::from_str::<ron::Value>(text)
+            .map(|v| ron_strings(&v, &mut out))
+            .is_ok()
+    } else {
+        false
+    };
+    if !parsed {
+        out = vec![text.to_string()];
+    }
+    out
 }
 
 /// Whether `text` holds `$name` as a whole word.

@@ -169,6 +169,13 @@ fn a_mod_extends_a_bundled_variant() {
     assert!(pack.set("adventures").unwrap().card("mountain").is_none());
 }
 
+/// A mod's new param that only a comment mentions is read by nothing: a comment is not
+/// where a param is read.
+#[test]
+fn a_param_named_only_in_a_comment_is_read_by_nothing() {
+    check("mod-param-in-comment", &["unknown-param"]);
+}
+
 /// A mod that breaks a value it inherits is told where the value is and how to override it.
 #[test]
 fn an_inherited_total_says_how_to_override_it() {
