@@ -487,10 +487,11 @@ impl Rulebook {
             }
             CounterRef::Figure(c, _) => {
                 if let Some(i) = self.figure_counter(state, *c, figure)
-                    && let Some(f) = state.figures.0.as_mut()
+                    && let (Some(board), Some(f)) = (&self.board, state.figures.0.as_mut())
                 {
-                    f.counters[i] =
+                    let value =
                         (i64::from(f.counters[i]) + amount).clamp(0, i64::from(i16::MAX)) as i16;
+                    board.set_counter(f, i, value);
                 }
             }
         }

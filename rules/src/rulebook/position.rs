@@ -411,7 +411,7 @@ impl Rulebook {
                     v.parse::<i16>().ok().filter(|v| *v >= 0).ok_or_else(|| {
                         format!("a figure's counter is a number from 0, not `{v}`")
                     })?;
-                f.counters[usize::from(figure) * board.counters.len() + counter] = v;
+                board.set_counter(f, usize::from(figure) * board.counters.len() + counter, v);
             }
             Entry::Role(r) => {
                 let (Some(board), Some(f)) = (&self.board, state.figures.0.as_mut()) else {

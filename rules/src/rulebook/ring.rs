@@ -183,6 +183,9 @@ pub struct Figures {
     pub counters: Vec<i16>,
     /// The figure holding each role.
     pub roles: Vec<u8>,
+    /// Each counter summed over each kind's figures (`kind * counters + c`), kept as the
+    /// counters change (`Board::set_counter`): a supply check reads one number.
+    pub kind_totals: grail_engine::derived::Derived<Vec<i64>>,
 }
 
 /// The ring in a state, if the game has one. Hashes nothing without a ring, so the digests
@@ -242,13 +245,43 @@ impl Board {
             .iter()
             .map(|r| base[r.kind] + r.start as u8)
             .collect();
-        Figures {
+        let mut f = Figures {
             ring,
             base,
             per,
             size: sizes,
             counters,
             roles,
+            kind_totals: Default::default(),
+        };
+        self.recount_totals(&mut f);
+        f
+    }
+
+    /// Each kind's counter totals worked out again from the counters.
+    pub fn recount_totals(&self, f: &mut Figures) {
+        let totals = self.summed_totals(f);
+        f.kind_totals.0 = totals;
+    }
+
+    /// Each kind's counter totals (`kind * counters + c`), summed from the counters.
+    pub fn summed_totals(&self, f: &Figures) -> Vec<i64> {
+        let n = self.counters.len();
+        (0..self.kinds.len() * n)
+            .map(|i| self.summed_total(f, i % n, i / n, None))
+            .collect()
+    }
+
+    /// Sets counter `i` (`figure * counters + c`) to `value`, its kind's total with it.
+    pub fn set_counter(&self, f: &mut Figures, i: usize, value: i16) {
+        let n = self.counters.len().max(1);
+        let Some(old) = f.counters.get(i).copied() else {
+            return;
+        };
+        f.counters[i] = value;
+        let (kind, _, _) = self.figure(f, (i / n) as u8);
+        if let Some(t) = f.kind_totals.get_mut(kind * n + i % n) {
+            *t += i64::from(value) - i64::from(old);
         }
     }
 
@@ -265,8 +298,21 @@ impl Board {
         }
     }
 
-    /// The sum of a counter over the figures of kind `k` (of `owner`; all for `None`).
+    /// The sum of a counter over the figures of kind `k` (of `owner`; all for `None`, kept).
+    #[inline]
     pub fn total(&self, f: &Figures, counter: usize, k: usize, owner: Option<usize>) -> i64 {
+        match owner {
+            None => (f
+                .kind_totals
+                .get(k * self.counters.len() + counter)
+                .copied())
+            .unwrap_or_else(|| self.summed_total(f, counter, k, None)),
+            Some(_) => self.summed_total(f, counter, k, owner),
+        }
+    }
+
+    /// [`Board::total`] summed over the figures.
+    fn summed_total(&self, f: &Figures, counter: usize, k: usize, owner: Option<usize>) -> i64 {
         self.members(f, k, owner)
             .map(|m| {
                 let i = usize::from(m) * self.counters.len() + counter;

@@ -1479,6 +1479,15 @@ impl Rules for Rulebook {
             ));
         }
         if let (Some(board), Some(f)) = (&self.board, &state.figures.0)
+            && *f.kind_totals != board.summed_totals(f)
+        {
+            return Err(format!(
+                "the figures' kept counter totals {:?} are not their sums {:?}",
+                *f.kind_totals,
+                board.summed_totals(f)
+            ));
+        }
+        if let (Some(board), Some(f)) = (&self.board, &state.figures.0)
             && let Some((t, held, game)) = board.over_total(f, state.players)
         {
             return Err(format!(
