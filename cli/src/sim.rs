@@ -22,14 +22,37 @@ pub struct SimArgs {
     /// A variant of the game (`grail list` shows each game's variants).
     #[arg(long)]
     pub variant: Option<String>,
+    #[command(flatten)]
+    pub games: Games,
+    /// Write every game as a replay file into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// How to print the report.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Play only the I-th of N disjoint slices of the games (`--shard 2/8`), for a batch
+    /// job; `grail merge` adds the shards' JSON reports up into the whole run's report.
+    #[arg(long, value_parser = parse_shard, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Also gather the statistics that read every move (moves by kind and how often the
+    /// winner made them, lead changes); slower.
+    #[arg(long)]
+    pub detail: bool,
+}
+
+/// Which games a simulation plays and who plays them: what `sim`, `sweep` and `report`
+/// share.
+#[derive(Args, Clone, Debug)]
+pub struct Games {
     /// Player counts: one (`4`), a range (`2-5`) or a list (`2,4`). Default: every count
     /// the game supports.
     #[arg(long, value_parser = parse_counts)]
     pub players: Option<PlayerCounts>,
-    /// Games per player count (at least 1).
+    /// Games per player count (a sweep: per player count and combination; at least 1).
     #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     pub games: u64,
-    /// The seed the games are dealt from: the same seed gives the same report.
+    /// The seed the games are dealt from: the same seed gives the same results (a sweep
+    /// plays every combination from the same seeds).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
@@ -40,24 +63,10 @@ pub struct SimArgs {
     /// (`end`: to the end of the game). `ismcts` alone is `ismcts:300:0.4:greedy:10`.
     #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
     pub agents: Vec<AgentKind>,
-    /// Write every game as a replay file into this folder.
-    #[arg(long, value_name = "DIR")]
-    pub record: Option<PathBuf>,
-    /// How to print the report.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Worker threads, at least 1 (default: one per core). The report is the same for any
-    /// number.
+    /// Worker threads, at least 1 (default: one per core). The results are the same for
+    /// any number.
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
-    /// Play only the I-th of N disjoint slices of the games (`--shard 2/8`), for a batch
-    /// job; `grail merge` adds the shards' JSON reports up into the whole run's report.
-    #[arg(long, value_parser = parse_shard, value_name = "I/N")]
-    pub shard: Option<Shard>,
-    /// Also gather the statistics that read every move (moves by kind and how often the
-    /// winner made them, lead changes); slower.
-    #[arg(long)]
-    pub detail: bool,
 }
 
 /// `I/N`, 1 ≤ I ≤ N.
@@ -199,6 +208,7 @@ pub fn run_games(
 ) -> Result<Report, crate::exit::CliError> {
     let range = game.players();
     let players = args
+        .games
         .players
         .clone()
         .map(|p| p.0)
@@ -206,7 +216,13 @@ pub fn run_games(
     if let Some(&bad) = players.iter().find(|p| !range.contains(p)) {
         return Err(players_out_of_range(game, bad));
     }
-    if args.games == 0 || args.threads == Some(0) {
+    let Games {
+        games,
+        seed,
+        threads,
+        ..
+    } = args.games;
+    if games == 0 || threads == Some(0) {
         return Err(usage(
             "invalid-value",
             "--games and --threads must be at least 1",
@@ -220,8 +236,8 @@ pub fn run_games(
             )
         })?;
     }
-    let mut config = SimConfig::new(players.clone(), args.games, args.seed);
-    config.agents = args.agents.clone();
+    let mut config = SimConfig::new(players.clone(), games, seed);
+    config.agents = args.games.agents.clone();
     config.record = args.record.is_some();
     config.shard = args.shard;
     config.detail = args.detail;
@@ -258,7 +274,7 @@ pub fn run_games(
         record: Some(&record),
     };
     // More threads than games, or than a machine could use, only cost start-up time.
-    let threads = args.threads.map(|n| {
+    let threads = threads.map(|n| {
         n.min(usize::try_from(total).unwrap_or(usize::MAX).max(1))
             .min(MAX_THREADS)
     });

@@ -10,7 +10,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynGame;
 use grail_engine::sim::Report;
 use grail_schema::bundled::pack_file_in;
@@ -23,7 +22,7 @@ use crate::games::load_pack;
 use crate::render;
 use crate::report::html::{self, Side};
 use crate::report::svg::{self, Bar};
-use crate::sim::{self, Format, PlayerCounts, SimArgs, agent_parser, at_least_one, parse_counts};
+use crate::sim::{self, Format, Games, SimArgs};
 
 #[derive(Args, Debug)]
 pub struct SweepArgs {
@@ -36,31 +35,14 @@ pub struct SweepArgs {
     /// combination is simulated, the first param varying slowest).
     #[arg(long = "param", required = true, value_parser = parse_param, value_name = "NAME=V1,V2,...")]
     pub params: Vec<SweptParam>,
-    /// Player counts: one (`4`), a range (`2-5`) or a list (`2,4`). Default: every count
-    /// the game supports.
-    #[arg(long, value_parser = parse_counts)]
-    pub players: Option<PlayerCounts>,
-    /// Games per player count and combination (at least 1).
-    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
-    pub games: u64,
-    /// The seed the games are dealt from: the same seed gives the same sweep, and every
-    /// combination plays from the same seeds.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
-    /// `ismcts:N` searches N iterations per move.
-    #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
-    pub agents: Vec<AgentKind>,
+    #[command(flatten)]
+    pub games: Games,
     /// How to print the results: a block per combination.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Also write an HTML page with the charts over the swept values.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Worker threads, at least 1 (default: one per core). The results are the same for
-    /// any number.
-    #[arg(long, value_parser = at_least_one::<usize>)]
-    pub threads: Option<usize>,
 }
 
 /// One `--param`: a name and the values to try, as written.
@@ -248,13 +230,9 @@ fn sim_args(args: &SweepArgs) -> SimArgs {
     SimArgs {
         game: args.game.clone(),
         variant: args.variant.clone(),
-        players: args.players.clone(),
-        games: args.games,
-        seed: args.seed,
-        agents: args.agents.clone(),
+        games: args.games.clone(),
         record: None,
         format: Format::Json,
-        threads: args.threads,
         shard: None,
         detail: args.out.is_some(),
     }

@@ -5,7 +5,6 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynGame;
 use grail_engine::sim::Report;
 
@@ -13,7 +12,7 @@ use super::html::{self, Side};
 use crate::content::Content;
 use crate::exit::{CliResult, failure};
 use crate::games::open_game;
-use crate::sim::{self, Format, PlayerCounts, SimArgs, agent_parser, at_least_one, parse_counts};
+use crate::sim::{self, Format, Games, SimArgs};
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
@@ -37,24 +36,8 @@ pub struct ReportArgs {
     /// (`--compare-variant seals` compares the base game with its variant).
     #[arg(long, value_name = "VARIANT")]
     pub compare_variant: Option<String>,
-    /// Player counts: one (`4`), a range (`2-5`) or a list (`2,4`). Default: every count
-    /// the game supports.
-    #[arg(long, value_parser = parse_counts)]
-    pub players: Option<PlayerCounts>,
-    /// Games per player count (at least 1).
-    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
-    pub games: u64,
-    /// The seed the games are dealt from: the same seed gives the same report.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Agents by seat, a list repeated to fill the table (`greedy,random`). Default: random.
-    /// `ismcts:N` searches N iterations per move.
-    #[arg(long, value_delimiter = ',', value_parser = agent_parser(), value_name = "AGENT,...")]
-    pub agents: Vec<AgentKind>,
-    /// Worker threads, at least 1 (default: one per core). The report is the same for any
-    /// number.
-    #[arg(long, value_parser = at_least_one::<usize>)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub games: Games,
 }
 
 impl ReportArgs {
@@ -63,13 +46,9 @@ impl ReportArgs {
         SimArgs {
             game: game.to_string(),
             variant,
-            players: self.players.clone(),
-            games: self.games,
-            seed: self.seed,
-            agents: self.agents.clone(),
+            games: self.games.clone(),
             record: None,
             format: Format::Json,
-            threads: self.threads,
             shard: None,
             detail: true,
         }
