@@ -10,7 +10,7 @@ use super::Rulebook;
 use super::counters::{CounterExpr, CounterRef};
 use super::model::{Expr, TYPE_MASK, Who};
 use super::ring::{FigureArg, FigureExpr};
-use super::run::{Ctx, binary};
+use super::run::{Ctx, binary, decided};
 use super::syntax::Op;
 
 /// An effect's number or condition: as written, and read directly when its shape allows.
@@ -260,11 +260,8 @@ impl Rulebook {
             Direct::Max(a, b) => self.read(a, ctx).max(self.read(b, ctx)),
             Direct::Bin(op, l, r) => {
                 let a = self.read(l, ctx);
-                // `and` and `or` do not read their right side when the left decides.
-                match op {
-                    Op::And if a == 0 => return 0,
-                    Op::Or if a != 0 => return 1,
-                    _ => {}
+                if let Some(v) = decided(*op, a) {
+                    return v;
                 }
                 binary(*op, a, self.read(r, ctx))
             }

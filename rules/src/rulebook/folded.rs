@@ -5,8 +5,7 @@
 
 use super::Rulebook;
 use super::model::{Action, CardSet, Expr, TYPE_MASK, Zone};
-use super::run::{Ctx, binary};
-use super::syntax::Op;
+use super::run::{Ctx, binary, decided};
 
 /// Per action: its payment's first argument for each type of its card's set, when the
 /// argument can be known from the card's type alone.
@@ -45,11 +44,7 @@ fn fold(e: &Expr, sets: &[CardSet], t: usize) -> Option<i64> {
         }
         Expr::Bin(op, l, r) => {
             let (a, b) = (fold(l, sets, t)?, fold(r, sets, t)?);
-            match op {
-                Op::And if a == 0 => 0,
-                Op::Or if a != 0 => 1,
-                _ => binary(*op, a, b),
-            }
+            decided(*op, a).unwrap_or_else(|| binary(*op, a, b))
         }
         _ => return None,
     })
@@ -70,6 +65,7 @@ impl Rulebook {
 
 #[cfg(test)]
 mod tests {
+    use super::super::syntax::Op;
     use super::*;
 
     fn set() -> CardSet {

@@ -357,11 +357,8 @@ impl Rulebook {
         if let Expr::Bin(op, l, r) = e
             && let Some(a) = self.leaf(l, ctx)
         {
-            // `and` and `or` do not read their right side when the left decides.
-            match op {
-                Op::And if a == 0 => return 0,
-                Op::Or if a != 0 => return 1,
-                _ => {}
+            if let Some(v) = decided(*op, a) {
+                return v;
             }
             let b = match self.leaf(r, ctx) {
                 Some(b) => b,
@@ -455,11 +452,8 @@ impl Rulebook {
             Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
             Expr::Bin(op, l, r) => {
                 let a = self.operand(l, ctx);
-                // `and` and `or` do not read their right side when the left decides.
-                match op {
-                    Op::And if a == 0 => return 0,
-                    Op::Or if a != 0 => return 1,
-                    _ => {}
+                if let Some(v) = decided(*op, a) {
+                    return v;
                 }
                 let b = self.operand(r, ctx);
                 binary(*op, a, b)
@@ -1529,6 +1523,17 @@ impl Rules for Rulebook {
             }
         }
         Ok(())
+    }
+}
+
+/// What `a op …` is whatever its right side, when the left decides: `and` and `or` do not
+/// read their right side then.
+#[inline(always)]
+pub(super) fn decided(op: Op, a: i64) -> Option<i64> {
+    match op {
+        Op::And if a == 0 => Some(0),
+        Op::Or if a != 0 => Some(1),
+        _ => None,
     }
 }
 
