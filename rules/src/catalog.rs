@@ -104,6 +104,11 @@ pub const VIRTUES: RulesSpec = RulesSpec {
             doc: "whether a knight on a quest may be challenged to a duel",
         },
         ParamSpec {
+            name: "joust_prize_from_deck",
+            kind: ParamKind::Bool,
+            doc: "whether a joust prize is drawn from the treasure deck (else put up from one's hand)",
+        },
+        ParamSpec {
             name: "ending_margin",
             kind: ParamKind::Int { min: -10, max: 50 },
             doc: "how far beyond the number of players the honor balance must go to end the game",

@@ -11,7 +11,7 @@ use grail_engine::showdown::{Showdown, ShowdownEnd, forecast};
 
 use super::Virtues;
 use super::effects::{Kind, Target};
-use super::state::{Card, Player, Seat, Stage, State, Step, TREASURE_SET, VIRTUE_SET, has};
+use super::state::{Card, Player, Seat, Seats, Stage, State, Step, TREASURE_SET, VIRTUE_SET, has};
 
 /// Points a win is worth to a bot, shared among the winners.
 const WIN: f64 = 100.0;
@@ -22,6 +22,10 @@ const LIKELY: f64 = 0.5;
 const GOODWILL: f64 = 0.02;
 /// A small cost of every open offer, so that idle offers lose to `done`.
 const OFFER_COST: f64 = 0.05;
+/// What an onlooker's joust prize costs him beyond the treasure: it goes to one of two
+/// rivals unless the match is drawn, so a tie with `pass` (a prize drawn from the deck, never
+/// his before) goes against it.
+const FOR_A_RIVAL: f64 = 0.02;
 /// What each card still missing for its quest costs a knight stuck on it (turns lost).
 const STUCK: f64 = 1.0;
 
@@ -67,6 +71,11 @@ impl Virtues {
                 );
             }
             value += self.feast_prospects(state, x, me, (&virtues, &treasures), &p.virtues);
+        }
+        if let Some(prize) = self.onlookers_prize(state, me) {
+            // As good as given away: "If someone won, any prizes go to the winner".
+            treasures.remove(prize, 1);
+            value -= FOR_A_RIVAL;
         }
         let points = self.points(p, &treasures);
         value += points as f64;
@@ -478,17 +487,16 @@ impl Virtues {
 
     /// A joust or duel it is in: the prizes or its life, by the forecast of the rounds.
     fn contest_prospects(&self, state: &State, me: Seat) -> f64 {
-        let (showdown, duel, prizes) = match &state.stage {
-            Stage::Contest(c) | Stage::Prizes { contest: c, .. } => {
-                (&c.showdown, c.duel, Some(&c.prizes))
-            }
+        let (showdown, duel, prizes, asked) = match &state.stage {
+            Stage::Contest(c) => (&c.showdown, c.duel, Some(&c.prizes), None),
+            Stage::Prizes {
+                contest: c, asked, ..
+            } => (&c.showdown, c.duel, Some(&c.prizes), Some(*asked)),
             _ => return 0.0,
         };
         let Some(side) = showdown.side_of(me) else {
-            // An onlooker's prize goes to the winner (F: "If someone won, any prizes go to the
-            // winner"); it comes back only from a drawn match.
-            let mine = prizes.and_then(|p| p[usize::from(me)]);
-            return mine.map_or(0.0, |t| -(self.treasure_points[usize::from(t)] as f64));
+            // An onlooker: his prize is counted as gone (`onlookers_prize`).
+            return 0.0;
         };
         let other = showdown.seats[usize::from(1 - side)];
         let mask = if duel {
@@ -500,7 +508,7 @@ impl Virtues {
         if duel {
             return self.duel_prospects(state, me, other, win);
         }
-        let mut stake = 0.0;
+        let mut stake = win * self.prizes_to_come(state, showdown, asked) * self.mean_treasure();
         for (s, prize) in prizes.into_iter().flatten().enumerate() {
             if let Some(t) = prize {
                 let pts = self.treasure_points[usize::from(*t)] as f64;
@@ -512,6 +520,35 @@ impl Virtues {
             }
         }
         stake
+    }
+
+    /// How many prizes the two knights of a joust are still to put up, by their own count:
+    /// none from their hands (a knight's own stake can only be lost, another's is a gift), one
+    /// each drawn from the treasure deck (`joust_prize_from_deck`: a prize the winner takes and
+    /// a draw gives back, so free to its drawer), as far as the deck goes.
+    fn prizes_to_come(&self, state: &State, showdown: &Showdown, asked: Option<Seats>) -> f64 {
+        let Some(asked) = asked else { return 0.0 };
+        if !self.n.joust_prize_from_deck || self.n.at(state).joust_prizes == 0 {
+            return 0.0;
+        }
+        let unasked = showdown
+            .seats
+            .iter()
+            .filter(|&&s| !has(asked, s) && state.at_court(s))
+            .count();
+        unasked.min(state.treasure_deck.len()) as f64
+    }
+
+    /// The prize `me` put up to a joust he is not in.
+    fn onlookers_prize(&self, state: &State, me: Seat) -> Option<Card> {
+        match &state.stage {
+            Stage::Contest(c) | Stage::Prizes { contest: c, .. } => c
+                .showdown
+                .side_of(me)
+                .is_none()
+                .then_some(c.prizes[usize::from(me)])?,
+            _ => None,
+        }
     }
 
     /// A duel: the loser dies and his treasure goes to the winner (ref gap 12), which moves

@@ -122,6 +122,8 @@ pub struct Numbers {
     /// it; read them with [`Numbers::at`].
     pub(crate) by_players: Vec<TableNumbers>,
     pub(crate) duel_questing_knights: bool,
+    /// A joust prize is drawn from the treasure deck, not put up from one's hand.
+    pub(crate) joust_prize_from_deck: bool,
     pub(crate) ending_margin: i64,
     pub(crate) sin_multiplier: i64,
     pub(crate) turn_limit: u32,

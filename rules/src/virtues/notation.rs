@@ -87,6 +87,7 @@ impl Virtues {
             Action::Pass => "pass".into(),
             Action::Expire(i) => format!("expire {}", self.quest_ref(state, i)),
             Action::Prize(t) => format!("prize {}", self.treasures.ids[usize::from(t)]),
+            Action::DrawPrize => "prize".into(),
             Action::Trade(mv) => match mv {
                 ExchangeMove::Offer {
                     to,
@@ -236,7 +237,12 @@ impl Virtues {
             "pass" => none(Action::Pass),
             "prize" => match rest {
                 [word] => Ok(Action::Prize(card_of(&self.treasures, word, "treasure")?)),
-                _ => Err("`prize` names one treasure, e.g. `prize silver-goblet`".into()),
+                [] => Ok(Action::DrawPrize),
+                _ => Err(
+                    "`prize` names one treasure (`prize silver-goblet`), or none when prizes \
+                     are drawn from the treasure deck"
+                        .into(),
+                ),
             },
             "offer" => {
                 let (to, rest) = match rest.split_first() {
@@ -384,7 +390,11 @@ impl Virtues {
             "                            knights with you are asked for what you lack",
             "  give up | stay | wait",
             "Asked of you: contribute | withhold (cards for a fellow knight), decline (a trial),",
-            "  discard <virtue> (a penalty), expire <quest>, prize <treasure> | pass (a joust),",
+            if self.n.joust_prize_from_deck {
+                "  discard <virtue> (a penalty), expire <quest>, prize | pass (a joust: draw one),"
+            } else {
+                "  discard <virtue> (a penalty), expire <quest>, prize <treasure> | pass (a joust),"
+            },
             "  honor P2 | dishonor P2 | pass (the king, after his action)",
             "Feast: offer P2 <card> [for <card>], ask P2 <card>, accept N, refuse N, cancel N, done",
             "Joust or duel: open <virtue>, skip, answer <virtue>, refuse",

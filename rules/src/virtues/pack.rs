@@ -35,6 +35,7 @@ pub fn compile(pack: &Pack) -> Result<Virtues, Vec<Diagnostic>> {
         tax_draw: small(&mut e, "tax_draw"),
         by_players: by_players(&mut e, pack),
         duel_questing_knights: e.take(pack.flag("duel_questing_knights")).unwrap_or(false),
+        joust_prize_from_deck: e.take(pack.flag("joust_prize_from_deck")).unwrap_or(false),
         ending_margin: int(&mut e, "ending_margin"),
         sin_multiplier: int(&mut e, "sin_multiplier"),
         turn_limit: u32::try_from(int(&mut e, "turn_limit")).unwrap_or(u32::MAX),

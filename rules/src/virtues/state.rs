@@ -217,7 +217,10 @@ pub enum Action {
     /// Bestow nothing; put up no prize.
     Pass,
     Expire(u8),
+    /// Put up this treasure from one's hand as a joust prize.
     Prize(Card),
+    /// Draw a joust prize from the treasure deck (`joust_prize_from_deck`).
+    DrawPrize,
     Trade(ExchangeMove),
     Show(ShowdownMove),
     Split(ProposalMove),
@@ -265,6 +268,8 @@ pub enum Event {
     PrizePut {
         seat: Seat,
         card: Card,
+        /// Drawn from the treasure deck (`joust_prize_from_deck`), not from his hand.
+        drawn: bool,
     },
     Shown {
         seat: Seat,

@@ -79,36 +79,37 @@ fn a_card_for_another_knights_quest_is_kept_by_the_other_quests_weight() {
 }
 
 /// F: "Anyone not at quest may choose to draw a treasure and place it face up on the table as
-/// a reward ... If someone won, any prizes go to the winner." An onlooker's prize (his own
-/// treasure, ref gap 3) goes to another knight unless the match is drawn, so a greedy onlooker
-/// keeps it. (The bot used to count nothing for it, as the prize stays in his hand until the
-/// match ends, and put it up at random.)
+/// a reward ... If someone won, any prizes go to the winner." An onlooker's prize goes to
+/// another knight unless the match is drawn, so a greedy onlooker puts none up: not his own
+/// treasure (ref gap 3; the bot used to count nothing for it, as the prize stays in his hand
+/// until the match ends, and put it up at random), nor one drawn from the treasure deck
+/// (`joust_prize_from_deck`: free to him, but a gift to a rival).
 #[test]
 fn a_greedy_onlooker_puts_up_no_prize() {
-    let rules = rules();
-    let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+    let mut rules = rules();
     let goblet = rules.treasures.index("silver-goblet").unwrap();
-    state.player_mut(2).treasures.add(goblet, 1);
-    assert_eq!(rules.to_move(&state), Some(0));
-    rules.apply(&mut state, &Action::Joust(1), &mut NoEvents);
-    // The challenger (the king, who holds the Crown) is asked first; he puts up nothing.
-    while rules.to_move(&state) != Some(2) {
-        rules.apply(&mut state, &Action::Pass, &mut NoEvents);
-    }
-    let mut legal = Vec::new();
-    rules.legal_actions(&state, &mut legal);
-    assert!(
-        legal.contains(&Action::Prize(goblet)),
-        "P3 may put up a prize"
-    );
-    for seed in 0..16 {
-        let mut view = rules.observe(&state, 2, &mut GameRng::new(seed));
-        let i = GreedyAgent::new(seed).choose(&rules, 2, Some(&mut view), &legal);
-        assert_eq!(
-            rules.format_action(&state, &legal[i]),
-            "pass",
-            "agent {seed}: an onlooker gives his treasure away"
-        );
+    for (from_deck, prize) in [(false, Action::Prize(goblet)), (true, Action::DrawPrize)] {
+        rules.n.joust_prize_from_deck = from_deck;
+        let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+        state.player_mut(2).treasures.add(goblet, 1);
+        assert_eq!(rules.to_move(&state), Some(0));
+        rules.apply(&mut state, &Action::Joust(1), &mut NoEvents);
+        // The challenger (the king) and the challenged are asked first; they put up nothing.
+        while rules.to_move(&state) != Some(2) {
+            rules.apply(&mut state, &Action::Pass, &mut NoEvents);
+        }
+        let mut legal = Vec::new();
+        rules.legal_actions(&state, &mut legal);
+        assert!(legal.contains(&prize), "P3 may put up a prize");
+        for seed in 0..16 {
+            let mut view = rules.observe(&state, 2, &mut GameRng::new(seed));
+            let i = GreedyAgent::new(seed).choose(&rules, 2, Some(&mut view), &legal);
+            assert_eq!(
+                rules.format_action(&state, &legal[i]),
+                "pass",
+                "agent {seed} (from the deck: {from_deck}): an onlooker gives a treasure away"
+            );
+        }
     }
 }
 
@@ -136,4 +137,80 @@ fn a_duellist_counts_the_cards_it_sees_out_of_the_opponents_hand() {
         state.virtue_discard.push(virtue("guile"));
     }
     assert_eq!(rules.chance_to_win(&state, &duel, 0, rules.duel_mask), 0.5);
+}
+
+/// The other reading of the joust prize (`joust_prize_from_deck`, variant
+/// prizes-from-the-deck): "draw a treasure and place it face up on the table as a reward" from
+/// the treasure deck. A drawn prize is the drawer's, the winner's if he wins and his again if
+/// the match is drawn, so a knight in the joust who expects to win draws one: here the king,
+/// holding three Courage and a Mercy, against P2.
+#[test]
+fn a_jouster_who_expects_to_win_draws_a_prize_from_the_deck() {
+    let mut rules = rules();
+    rules.n.joust_prize_from_deck = true;
+    let virtue = |id| rules.virtues.index(id).unwrap();
+    let mut state = rules.setup(&Setup::new(3, 1)).unwrap();
+    state.player_mut(0).virtues = Counts::from_types(&[
+        virtue("courage"),
+        virtue("courage"),
+        virtue("courage"),
+        virtue("mercy"),
+    ]);
+    assert_eq!(rules.to_move(&state), Some(0));
+    rules.apply(&mut state, &Action::Joust(1), &mut NoEvents);
+    assert_eq!(
+        rules.to_move(&state),
+        Some(0),
+        "the challenger is asked first"
+    );
+    // Choosing the joust, he counts the two prizes he and P2 will draw, each his at the
+    // forecast's 0.8 (P2 is expected to hold fewer of the three types); put up from the hands
+    // they are worth nothing to either, so none is counted.
+    let win = rules.chance_to_win(
+        &state,
+        &Showdown::new(0, 1, rules.joust_mask),
+        0,
+        rules.joust_mask,
+    );
+    assert_eq!(win, 0.8);
+    let drawn = rules.heuristic(&state, 0);
+    rules.n.joust_prize_from_deck = false;
+    let from_hand = rules.heuristic(&state, 0);
+    rules.n.joust_prize_from_deck = true;
+    // The treasure deck's mean worth (treasures.toml: 20 cards, 40 points).
+    let deck_cards = state.treasure_deck.as_slice();
+    let points: i64 = deck_cards
+        .iter()
+        .map(|&t| rules.treasure_points[usize::from(t)])
+        .sum();
+    assert_eq!((deck_cards.len(), points), (20, 40));
+    let mean = 2.0;
+    assert!(
+        (drawn - from_hand - 2.0 * win * mean).abs() < 1e-9,
+        "{drawn} - {from_hand}"
+    );
+    let mut legal = Vec::new();
+    rules.legal_actions(&state, &mut legal);
+    assert_eq!(legal, [Action::DrawPrize, Action::Pass]);
+    let deck = state.treasure_deck.len();
+    for seed in 0..16 {
+        let mut view = rules.observe(&state, 0, &mut GameRng::new(seed));
+        let i = GreedyAgent::new(seed).choose(&rules, 0, Some(&mut view), &legal);
+        assert_eq!(
+            legal[i],
+            Action::DrawPrize,
+            "agent {seed}: a free prize it expects to win"
+        );
+    }
+    rules.apply(&mut state, &Action::DrawPrize, &mut NoEvents);
+    assert_eq!(
+        state.treasure_deck.len(),
+        deck - 1,
+        "the prize comes off the deck"
+    );
+    assert_eq!(
+        state.player(0).treasures.total(),
+        2,
+        "the Crown and the prize"
+    );
 }

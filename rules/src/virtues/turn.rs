@@ -169,8 +169,12 @@ impl Virtues {
             }
             Stage::Act => self.actions(state, out),
             Stage::Prizes { now, .. } => {
-                for (t, _) in state.player(*now).treasures.iter() {
-                    out.push(Action::Prize(t));
+                if self.n.joust_prize_from_deck {
+                    out.push(Action::DrawPrize);
+                } else {
+                    for (t, _) in state.player(*now).treasures.iter() {
+                        out.push(Action::Prize(t));
+                    }
                 }
                 out.push(Action::Pass);
             }
@@ -259,6 +263,15 @@ impl Virtues {
         let mut actions = Vec::new();
         self.actions(state, &mut actions);
         !actions.is_empty()
+    }
+
+    /// Whether `seat` has a joust prize to put up: a treasure of his own, or one to draw.
+    pub(crate) fn has_prize(&self, state: &State, seat: Seat) -> bool {
+        if self.n.joust_prize_from_deck {
+            !state.treasure_deck.is_empty()
+        } else {
+            !state.player(seat).treasures.is_empty()
+        }
     }
 
     pub(crate) fn room_on(&self, slot: &Slot) -> bool {
@@ -378,12 +391,21 @@ impl Virtues {
                 },
                 _,
             ) => {
-                if let Action::Prize(card) = *action {
-                    contest.prizes[usize::from(*now)] = Some(card);
-                    let seat = *now;
-                    events.emit(|| Event::PrizePut { seat, card });
+                let seat = *now;
+                let card = match *action {
+                    Action::Prize(card) => Some(card),
+                    // Drawn, it is his (as a tax's treasure is) and goes face up on the table.
+                    Action::DrawPrize => state.treasure_deck.draw().inspect(|&t| {
+                        state.players[usize::from(seat)].treasures.add(t, 1);
+                    }),
+                    _ => None,
+                };
+                if let Some(card) = card {
+                    contest.prizes[usize::from(seat)] = Some(card);
+                    let drawn = *action == Action::DrawPrize;
+                    events.emit(|| Event::PrizePut { seat, card, drawn });
                 }
-                *asked |= bit(*now);
+                *asked |= bit(seat);
             }
             (Stage::Contest(_), Action::Show(mv)) => {
                 let Stage::Contest(c) = &state.stage else {
@@ -727,10 +749,7 @@ impl Virtues {
                     let first = contest.showdown.seats[0];
                     let (asked, prizes) = (*asked, self.n.at(state).joust_prizes > 0);
                     let next = state.round_from(first).find(|&s| {
-                        !has(asked, s)
-                            && state.at_court(s)
-                            && prizes
-                            && !state.player(s).treasures.is_empty()
+                        !has(asked, s) && state.at_court(s) && prizes && self.has_prize(state, s)
                     });
                     match next {
                         Some(seat) => {
@@ -931,12 +950,21 @@ impl Virtues {
                 "you are on a quest: present its virtues, `give up`, or `stay`".into()
             }
             (Stage::Act, _) => self.explain_action(state, action),
+            (Stage::Prizes { .. }, Action::Prize(_)) if self.n.joust_prize_from_deck => {
+                "prizes are drawn from the treasure deck here: `prize` or `pass`".into()
+            }
+            (Stage::Prizes { .. }, Action::DrawPrize) if !self.n.joust_prize_from_deck => {
+                "name the treasure you put up from your hand (`prize <treasure>`) or `pass`".into()
+            }
             (Stage::Prizes { now, .. }, Action::Prize(_)) => {
                 if state.player(*now).treasures.is_empty() {
                     "you hold no treasure".into()
                 } else {
                     "you hold no such treasure".into()
                 }
+            }
+            (Stage::Prizes { .. }, _) if self.n.joust_prize_from_deck => {
+                "a joust was called: draw a treasure as a prize (`prize`) or `pass`".into()
             }
             (Stage::Prizes { .. }, _) => {
                 "a joust was called: put up a treasure as a prize (`prize <treasure>`) or `pass`"

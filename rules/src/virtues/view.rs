@@ -275,9 +275,14 @@ impl Virtues {
             Stage::Start { .. } => "on a quest: present, give up or stay".into(),
             Stage::Act => "choose an action".into(),
             Stage::Prizes { contest, .. } => format!(
-                "joust prizes (P{} has challenged P{}): put up a treasure for the winner, or pass",
+                "joust prizes (P{} has challenged P{}): {} a treasure for the winner, or pass",
                 contest.showdown.seats[0] + 1,
-                contest.showdown.seats[1] + 1
+                contest.showdown.seats[1] + 1,
+                if self.n.joust_prize_from_deck {
+                    "draw"
+                } else {
+                    "put up"
+                }
             ),
             Stage::Contest(c) => format!(
                 "{} ({} count): P{} against P{}{}",
@@ -698,9 +703,14 @@ impl Virtues {
                 who(*other),
                 if *duel { "duel" } else { "joust" }
             ),
-            Event::PrizePut { seat, card } => format!(
-                "{} puts up {} as a prize",
+            Event::PrizePut { seat, card, drawn } => format!(
+                "{} {} {} as a prize",
                 who(*seat),
+                if *drawn {
+                    "draws and puts up"
+                } else {
+                    "puts up"
+                },
                 self.treasures.names[usize::from(*card)]
             ),
             Event::AutoSkipped { seat } => format!(
