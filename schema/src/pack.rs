@@ -170,8 +170,19 @@ pub struct Card {
     pub overrides: Vec<Override>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<EffectDef>,
+    /// Where each attribute's value is written (a mod's override is in the mod's file).
+    #[serde(skip)]
+    pub attr_locs: Vec<(String, Loc)>,
     #[serde(skip)]
     pub loc: Loc,
+}
+
+impl Card {
+    /// Where attribute `attr`'s value is written, else where the card is.
+    pub fn attr_loc(&self, attr: &str) -> &Loc {
+        let written = self.attr_locs.iter().find(|(name, _)| name == attr);
+        written.map_or(&self.loc, |(_, loc)| loc)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -392,6 +392,7 @@ impl Resolver<'_> {
                 text: String::new(),
                 overrides: Vec::new(),
                 effects: Vec::new(),
+                attr_locs: Vec::new(),
                 loc: key.loc.clone(),
             })
             .collect();
@@ -723,6 +724,11 @@ impl Resolver<'_> {
             text: c.text.as_ref().map(|t| t.value.clone()).unwrap_or_default(),
             overrides: Vec::new(),
             effects: c.effects.clone().unwrap_or_default(),
+            attr_locs: c
+                .attributes
+                .iter()
+                .map(|(key, value)| (key.value.clone(), value.loc.clone()))
+                .collect(),
             loc: c.id.loc.clone(),
         }
     }

@@ -260,7 +260,7 @@ impl Compiler<'_> {
         }
         let set_id = s.id.clone();
         for (code, t, msg) in problems {
-            self.at_card(code, msg, &set_id, t, "this figure");
+            self.at_card(code, msg, (&set_id, t, &start.value), "this figure's seat");
         }
         let s = &self.sets[si];
         let counters = (0..s.cards.len())
@@ -443,14 +443,21 @@ impl Compiler<'_> {
             .push(Diagnostic::error(code, msg).at(loc.source, loc.span, label));
     }
 
-    /// Reports at a card of a set of the pack (its id).
-    fn at_card(&mut self, code: &'static str, msg: String, set: &str, t: usize, label: &str) {
+    /// Reports at a card's attribute, where its value is written (a mod's override in the
+    /// mod), else at the card.
+    fn at_card(
+        &mut self,
+        code: &'static str,
+        msg: String,
+        (set, t, attr): (&str, usize, &str),
+        label: &str,
+    ) {
         let Some(loc) = self
             .pack
             .set(set)
             .ok()
             .and_then(|s| s.cards.get(t))
-            .map(|c| c.loc.clone())
+            .map(|c| c.attr_loc(attr).clone())
         else {
             return;
         };
