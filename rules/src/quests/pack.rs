@@ -251,7 +251,7 @@ fn adventure_kinds(e: &mut Errors, set: &PackSet) -> Vec<Kind> {
             Some(k) => k,
             None => {
                 e.at(
-                    &card.loc,
+                    card.attr_loc("kind"),
                     "unknown-value",
                     format!(
                         "adventure card `{}` has kind {}; the quests rules know weapon, foe, test, ally and amour",
@@ -529,7 +529,7 @@ fn stories(e: &mut Errors, set: &PackSet) -> Vec<Story> {
                 let n = stages[t];
                 if !(1..=MAX_STAGES as i64).contains(&n) {
                     e.at(
-                        &card.loc,
+                        card.attr_loc("stages"),
                         "out-of-range",
                         format!(
                             "quest `{}` has {n} stages; a quest has 1 to {MAX_STAGES}",
@@ -601,7 +601,7 @@ fn stories(e: &mut Errors, set: &PackSet) -> Vec<Story> {
             }
             other => {
                 e.at(
-                    &card.loc,
+                    card.attr_loc("kind"),
                     "unknown-value",
                     format!(
                         "story card `{}` has kind {}; the quests rules know quest, tournament and event",

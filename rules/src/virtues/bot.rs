@@ -522,20 +522,16 @@ impl Virtues {
         stake
     }
 
-    /// How many prizes the two knights of a joust are still to put up, by their own count:
-    /// none from their hands (a knight's own stake can only be lost, another's is a gift), one
-    /// each drawn from the treasure deck (`joust_prize_from_deck`: a prize the winner takes and
-    /// a draw gives back, so free to its drawer), as far as the deck goes.
+    /// How many prizes the two knights of a joust (asked for prizes while the stage is
+    /// `Prizes`) are still to put up, by their own count: none from their hands (a knight's
+    /// own stake can only be lost, another's is a gift), one each drawn from the treasure deck
+    /// (`joust_prize_from_deck`: a prize the winner takes and a draw gives back, so free to
+    /// its drawer), as far as the deck goes.
     fn prizes_to_come(&self, state: &State, showdown: &Showdown, asked: Option<Seats>) -> f64 {
-        let Some(asked) = asked else { return 0.0 };
-        if !self.n.joust_prize_from_deck || self.n.at(state).joust_prizes == 0 {
+        let Some(asked) = asked.filter(|_| self.n.joust_prize_from_deck) else {
             return 0.0;
-        }
-        let unasked = showdown
-            .seats
-            .iter()
-            .filter(|&&s| !has(asked, s) && state.at_court(s))
-            .count();
+        };
+        let unasked = showdown.seats.iter().filter(|&&s| !has(asked, s)).count();
         unasked.min(state.treasure_deck.len()) as f64
     }
 

@@ -392,17 +392,20 @@ impl Virtues {
                 _,
             ) => {
                 let seat = *now;
-                let card = match *action {
-                    Action::Prize(card) => Some(card),
+                let (card, drawn) = match *action {
+                    Action::Prize(card) => (Some(card), false),
                     // Drawn, it is his (as a tax's treasure is) and goes face up on the table.
-                    Action::DrawPrize => state.treasure_deck.draw().inspect(|&t| {
-                        state.players[usize::from(seat)].treasures.add(t, 1);
-                    }),
-                    _ => None,
+                    Action::DrawPrize => {
+                        let card = state.treasure_deck.draw();
+                        if let Some(t) = card {
+                            state.players[usize::from(seat)].treasures.add(t, 1);
+                        }
+                        (card, true)
+                    }
+                    _ => (None, false),
                 };
                 if let Some(card) = card {
                     contest.prizes[usize::from(seat)] = Some(card);
-                    let drawn = *action == Action::DrawPrize;
                     events.emit(|| Event::PrizePut { seat, card, drawn });
                 }
                 *asked |= bit(seat);
