@@ -352,8 +352,8 @@ pub fn play(
         .close(&to_replay(session))
         .map_err(|e| save_error(session, e))?;
     writeln!(out, "\n{}", session.m.render(None).trim_end())?;
-    if let Some(why) = session.m.stuck() {
-        return Err(failure("game-stuck", why));
+    if let Some(stuck) = session.m.stuck() {
+        return Err(failure(stuck.code, stuck.why));
     }
     crate::explain::write_game_over(out, session.m.as_ref())?;
     if let Some(outcome) = session.m.outcome() {

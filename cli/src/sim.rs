@@ -290,7 +290,7 @@ pub fn run_games(
         bar.finish_and_clear();
     }
     let report = result.map_err(|e| match e {
-        grail_engine::sim::SimError::Stuck { .. } => failure("game-stuck", e.to_string()),
+        grail_engine::sim::SimError::Stuck { ref why, .. } => failure(why.code, e.to_string()),
         _ => failure("game-failed", e.to_string()),
     })?;
     if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {

@@ -296,3 +296,47 @@ fn a_variant_is_a_name_not_a_path() {
         run.stderr
     );
 }
+
+/// A move that never ends, a number out of range and a division by zero (issue 27): each
+/// stops the game with its own error naming the action and its line, in `sim`, `play` and
+/// `replay` alike, within seconds and with exit 1 (never a hang, an abort or a panic).
+#[test]
+fn a_move_that_fails_stops_the_game_with_its_error() {
+    let dir = temp_dir("failing-moves");
+    for (case, code) in [
+        ("rulebook-endless-draw", "runaway-move"),
+        ("rulebook-divide-at-play", "divide-by-zero"),
+        ("rulebook-counter-overflow", "number-out-of-range"),
+    ] {
+        let pack = format!("tests/lint/{case}");
+        let save = dir.join(format!("{case}.ron"));
+        let save = save.to_str().unwrap();
+        let runs = [
+            grail(&["sim", &pack, "--players", "2", "--games", "4"], SOON),
+            grail(
+                &[
+                    "play",
+                    &pack,
+                    "--players",
+                    "2",
+                    "--bots",
+                    "random",
+                    "--save",
+                    save,
+                ],
+                SOON,
+            ),
+            grail(&["replay", save], SOON),
+        ];
+        for run in runs {
+            assert_eq!(run.code, Some(1), "{case}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(code) && run.stderr.contains("action `draw` (pack.toml:"),
+                "{case}: {}",
+                run.stderr
+            );
+            assert!(!run.stderr.contains("Saved."), "{}", run.stderr);
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -60,7 +60,7 @@ pub trait DynMatch {
     fn inspect(&self, query: &str) -> Result<String, String>;
     fn outcome(&self) -> Option<Outcome>;
     /// Why nobody can move though the game has not ended (see [`Rules::stuck`]).
-    fn stuck(&self) -> Option<String>;
+    fn stuck(&self) -> Option<crate::game::Stuck>;
     fn history(&self) -> &[Played];
     /// What happened during setup, before the first move, in words.
     fn setup_events(&self) -> &[String];
@@ -227,7 +227,7 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     fn outcome(&self) -> Option<Outcome> {
         self.m.outcome()
     }
-    fn stuck(&self) -> Option<String> {
+    fn stuck(&self) -> Option<crate::game::Stuck> {
         self.m.stuck()
     }
     fn history(&self) -> &[Played] {

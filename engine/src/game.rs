@@ -69,6 +69,29 @@ pub struct Tally {
     pub seat: Option<Seat>,
 }
 
+/// Why a game stopped before its end: a stable code (`game-stuck`, `runaway-move`,
+/// `number-out-of-range`, `divide-by-zero`) and the rule that stopped it, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stuck {
+    pub code: &'static str,
+    pub why: String,
+}
+
+impl Stuck {
+    pub fn new(code: &'static str, why: impl Into<String>) -> Stuck {
+        Stuck {
+            code,
+            why: why.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Stuck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
 /// Where `apply` reports what happened. Simulation passes [`NoEvents`], which compiles away.
 pub trait EventSink<E> {
     const ENABLED: bool;
@@ -155,8 +178,9 @@ pub trait Rules: Send + Sync {
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
     /// Why a game that has not reached its end offers nobody a move, naming the rule that
     /// left it there (a content mistake, reported as an error rather than played on to a
-    /// turn limit). `None`: the game is not stuck.
-    fn stuck(&self, state: &Self::State) -> Option<String> {
+    /// turn limit): nobody can move, or a move failed (it did not end, or a number left the
+    /// range). `None`: the game is not stuck.
+    fn stuck(&self, state: &Self::State) -> Option<Stuck> {
         let _ = state;
         None
     }

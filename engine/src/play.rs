@@ -185,7 +185,7 @@ impl<'r, R: Rules> Match<'r, R> {
         self.rules.outcome(&self.state)
     }
     /// Why nobody can move though the game has not ended, if so.
-    pub fn stuck(&self) -> Option<String> {
+    pub fn stuck(&self) -> Option<crate::game::Stuck> {
         self.rules.stuck(&self.state)
     }
     /// Digest of the current state (of the setup before any move).

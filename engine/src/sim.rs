@@ -117,11 +117,12 @@ pub enum SimError {
         index: u64,
         message: String,
     },
-    /// A game reached a position where nobody can move and no end condition holds.
+    /// A game reached a position where nobody can move and no end condition holds, or a
+    /// move failed (`why.code` says which).
     Stuck {
         players: usize,
         index: u64,
-        why: String,
+        why: crate::game::Stuck,
     },
 }
 
@@ -145,7 +146,14 @@ impl fmt::Display for SimError {
                 players,
                 index,
                 why,
-            } => write!(f, "game {index} with {players} players is stuck: {why}"),
+            } if why.code == "game-stuck" => {
+                write!(f, "game {index} with {players} players is stuck: {why}")
+            }
+            SimError::Stuck {
+                players,
+                index,
+                why,
+            } => write!(f, "game {index} with {players} players stopped: {why}"),
         }
     }
 }

@@ -237,3 +237,35 @@ fn choices_of_figures_where_they_cannot_go() {
 fn totals_of_a_counter_the_figures_do_not_carry() {
     check("rulebook-totals", &["unknown-name"]);
 }
+
+/// A move that never ends (a draw through a supply refilled from where it draws to) lints
+/// clean as a description; lint's seeded random games find it, at the action's lines.
+#[test]
+fn a_draw_that_never_ends() {
+    check("rulebook-endless-draw", &["runaway-move"]);
+}
+
+/// A division by zero met in play: an error at the action, not a silent 0.
+#[test]
+fn a_division_by_an_empty_pile() {
+    check("rulebook-divide-at-play", &["divide-by-zero"]);
+}
+
+/// Arithmetic that leaves the range of a pack's numbers: an error, not saturation.
+#[test]
+fn a_counter_without_bound() {
+    check("rulebook-counter-overflow", &["number-out-of-range"]);
+}
+
+/// A turn nobody can take once the hands are spent: found by playing, at the step.
+#[test]
+fn a_turn_nobody_can_take() {
+    check("rulebook-stuck-turn", &["game-stuck"]);
+}
+
+/// A stage before the turns that nobody can finish: the check at the end cannot be made, and
+/// the error says where the game stuck, with the stage's own steps.
+#[test]
+fn a_stage_nobody_can_finish() {
+    check("rulebook-stuck-stage", &["check-failed"]);
+}

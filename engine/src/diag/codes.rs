@@ -147,7 +147,7 @@ pub const CODES: &[Code] = &[
         code: "divide-by-zero",
         severity: Error,
         group: Group::Rulebook,
-        summary: "a divisor fixed by the player count (`players - 1`) is 0 for a player count the pack allows",
+        summary: "a divisor fixed by the player count (`players - 1`) is 0 for a player count the pack allows, or a move of a random game (a few seeded ones per player count) divided by 0",
         fix: "allow only player counts the expression can divide by, or write it so that it never divides by 0",
         no_fixture: None,
     },
@@ -173,6 +173,14 @@ pub const CODES: &[Code] = &[
         group: Group::Pack,
         summary: "a set the rulebook needs (or a zone of the description holds) has no card: every game would have nothing to play with",
         fix: "add cards to the set, or give its cards `copies` above 0",
+        no_fixture: None,
+    },
+    Code {
+        code: "game-stuck",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "a random game (a few seeded ones per player count, as `grail lint` plays them) reached a position where nobody can move and no end condition holds",
+        fix: "give the named step a move someone can make there, or `[end]` a condition that holds; the error names the step and the turn",
         no_fixture: None,
     },
     Code {
@@ -336,6 +344,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "number-out-of-range",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "in a random game (a few seeded ones per player count, as `grail lint` plays them), a move computed a number outside ±1,000,000,000 (a product, a sum, a counter), the range of every number a pack declares",
+        fix: "keep counters and arithmetic within the range: smaller amounts, or a `min(…)` to cap them",
+        no_fixture: None,
+    },
+    Code {
         code: "number-too-large",
         severity: Error,
         group: Group::Pack,
@@ -373,6 +389,14 @@ pub const CODES: &[Code] = &[
         group: Group::Pack,
         summary: "an `include` or `extends` path that is absolute or leaves the pack folder",
         fix: "use a relative path inside the pack folder, or `@id` for a bundled pack",
+        no_fixture: None,
+    },
+    Code {
+        code: "runaway-move",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "in a random game (a few seeded ones per player count, as `grail lint` plays them), a move did not end: it did more work (cards moved, steps entered) than every card of the game moved many times over",
+        fix: "a `draw` from a zone that refills from where it draws to never ends: draw from another zone, or a count the cards can meet; `auto` steps must reach a decision",
         no_fixture: None,
     },
     Code {
@@ -688,6 +712,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "divide-by-zero",
+        severity: Error,
+        group: Group::Command,
+        summary: "a move divided by zero (`div(a, 0)`, `mod(a, 0)`): the game stops, naming the action and its line",
+        fix: "make the divisor never 0 where the action can be taken (`grail lint` finds it too)",
+        no_fixture: None,
+    },
+    Code {
         code: "file-too-large",
         severity: Error,
         group: Group::Command,
@@ -768,6 +800,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "number-out-of-range",
+        severity: Error,
+        group: Group::Command,
+        summary: "a move computed a number outside ±1,000,000,000 or took a counter out of it: the game stops, naming the action and its line",
+        fix: "fix the named action's arithmetic in the pack (`grail lint` finds it too)",
+        no_fixture: None,
+    },
+    Code {
         code: "players-out-of-range",
         severity: Error,
         group: Group::Command,
@@ -781,6 +821,14 @@ pub const CODES: &[Code] = &[
         group: Group::Command,
         summary: "a recorded game that does not replay to the recorded result (the pack changed?)",
         fix: "replay it with the pack it was recorded with",
+        no_fixture: None,
+    },
+    Code {
+        code: "runaway-move",
+        severity: Error,
+        group: Group::Command,
+        summary: "a move did not end within its work budget (cards moved, steps entered): the game stops, naming the action and its line (`sim`, `play`, `replay`)",
+        fix: "fix the named action in the pack (`grail lint` finds it too): a `draw` from a zone that refills from where it draws to never ends",
         no_fixture: None,
     },
     Code {

@@ -97,6 +97,9 @@ pub enum Problem {
     NotOver,
     /// `--verify`: the steps ran out before the game ended.
     Unfinished,
+    /// The game stopped before its end: nobody could move, or a move failed (a move that
+    /// did not end, a number out of range); the rules say which rule.
+    Stopped(crate::game::Stuck),
     /// `End` found the game over, differently.
     End {
         field: &'static str,
@@ -160,6 +163,9 @@ impl fmt::Display for Problem {
             ),
             Problem::NotOver => f.write_str("the game is not over"),
             Problem::Unfinished => f.write_str("the replay stops before the game is over"),
+            Problem::Stopped(stuck) => {
+                write!(f, "the game stopped [{}]: {}", stuck.code, stuck.why)
+            }
             Problem::End {
                 field,
                 expected,
@@ -319,6 +325,13 @@ pub(super) fn run_to_match<'r, R: Rules>(
                 }
             }
             Err(problem) => {
+                // A move that cannot be played because the game stopped: say why it did.
+                let problem = match m.stuck() {
+                    Some(stuck) if !matches!(problem, Problem::Digest { .. }) => {
+                        Problem::Stopped(stuck)
+                    }
+                    _ => problem,
+                };
                 run.failure = Some(Failure {
                     step: Some(number),
                     step_text: Some(step.to_string()),
@@ -331,7 +344,9 @@ pub(super) fn run_to_match<'r, R: Rules>(
         }
     }
     run.outcome = m.outcome();
-    if options.verify {
+    if let Some(stuck) = m.stuck() {
+        run.failure = Some(whole(Problem::Stopped(stuck)));
+    } else if options.verify {
         if run.outcome.is_none() {
             run.failure = Some(whole(Problem::Unfinished));
         } else if !saw_end {

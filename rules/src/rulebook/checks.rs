@@ -20,10 +20,11 @@ use grail_schema::model::{Loc, Sp};
 use super::Rulebook;
 use super::compile::{Compiler, NO_SCOPE, Scope};
 use super::model::Expr;
-use super::run::{Ctx, State};
+use super::run::{Ctx, Ended, State};
 use super::texts::Piece;
 
-/// Random games played per player count when a check is made at the end.
+/// Random games played per player count: to find a game the description stops before its
+/// end, and to make the checks at the end.
 const PLAYOUTS: u64 = 2;
 /// A random game that has not ended after this many moves is given up (no end check is made).
 const MAX_MOVES: usize = 20_000;
@@ -118,12 +119,15 @@ impl Rulebook {
     /// its `holds`: its first failure and the player counts it failed with. A game that
     /// comes to no end is reported (at the first end check) only when no check failed, since
     /// a failed check is the likelier cause.
+    ///
+    /// The same random games show whether the description stops a game before its end
+    /// (nobody can move, a move that never ends, a number out of range): when no check
+    /// failed, that is reported at the rule that stopped it (a game where nobody can move,
+    /// at the check made at the end, if there is one, as before).
     pub fn verify(&self) -> Vec<Diagnostic> {
-        if self.checks.is_empty() {
-            return Vec::new();
-        }
         let mut failed: Vec<Option<Failure>> = self.checks.iter().map(|_| None).collect();
         let mut stuck: Option<(usize, Failure)> = None;
+        let mut stopped = None;
         let end_check = self.checks.iter().position(|c| c.at_end);
         let mut moves = Vec::new();
         for players in self.players.0..=self.players.1 {
@@ -132,7 +136,6 @@ impl Rulebook {
                     continue;
                 };
                 self.judge(&state, false, players, seed, &mut failed);
-                let Some(end_check) = end_check else { break };
                 let mut rng = GameRng::new(seed);
                 let mut played = 0;
                 while self.outcome(&state).is_none() && played < MAX_MOVES {
@@ -144,13 +147,25 @@ impl Rulebook {
                     self.apply(&mut state, &m, &mut NoEvents);
                     played += 1;
                 }
+                let stop = self.stuck(&state);
+                if let Some(why) = &stop {
+                    // Nobody can move: the check at the end says so, if there is one.
+                    let told = why.code == "game-stuck" && end_check.is_some();
+                    if stopped.is_none() && !told {
+                        stopped = Some(self.stopped(&state, why.clone(), players, seed, played));
+                    }
+                }
+                let Some(end_check) = end_check else { continue };
                 if self.outcome(&state).is_some() {
                     self.judge(&state, true, players, seed, &mut failed);
                 } else if stuck.is_none() {
                     let why = if played >= MAX_MOVES {
                         format!("has not ended after {MAX_MOVES} moves")
                     } else {
-                        format!("came after {played} moves to a position with no move and no end")
+                        let why = stop.map_or(String::new(), |s| format!(" ({})", s.why));
+                        format!(
+                            "came after {played} moves to a position with no move and no end{why}"
+                        )
                     };
                     let first = format!("a random game (seed {seed}) {why}");
                     let counts = vec![players];
@@ -165,15 +180,50 @@ impl Rulebook {
                 }
             }
         }
-        if failed.iter().all(Option::is_none)
-            && let Some((c, f)) = stuck
-        {
-            failed[c] = Some(f);
+        if failed.iter().all(Option::is_none) {
+            if let Some(d) = stopped {
+                return vec![d];
+            }
+            if let Some((c, f)) = stuck {
+                failed[c] = Some(f);
+            }
         }
         let checks = self.checks.iter().zip(failed);
         checks
             .filter_map(|(check, f)| Some(check.report(f?)))
             .collect()
+    }
+
+    /// A random game the description stopped: the error, at the action whose move failed,
+    /// the step nobody could take, or the setup.
+    fn stopped(
+        &self,
+        state: &State,
+        why: grail_engine::game::Stuck,
+        players: usize,
+        seed: u64,
+        played: usize,
+    ) -> Diagnostic {
+        let message = format!(
+            "a random game ({players} players, seed {seed}) stops after {played} moves: {}",
+            why.why
+        );
+        let d = Diagnostic::error(why.code, message);
+        let (loc, label) = match state.ended {
+            Some(Ended::Failed { action, .. }) => match self.actions.get(usize::from(action)) {
+                Some(a) => (Some(&a.loc), "this move"),
+                None => (self.setup_loc.as_ref(), "the setup"),
+            },
+            Some(Ended::Stuck { step }) => (
+                self.steps.get(usize::from(step)).map(|s| &s.loc),
+                "nobody can take this step, nor any other",
+            ),
+            _ => (None, ""),
+        };
+        match loc {
+            Some(loc) => d.at(loc.source, loc.span.clone(), label),
+            None => d,
+        }
     }
 
     /// Evaluates the checks made at this point for every seat; records each failure.

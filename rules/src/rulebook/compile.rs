@@ -988,6 +988,8 @@ impl<'p> Compiler<'p> {
                 pay,
                 choose,
                 why,
+                place: self.place(&def.effects),
+                loc: def.effects.loc.clone(),
             });
         }
         out
@@ -1048,6 +1050,7 @@ impl<'p> Compiler<'p> {
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
                 auto: def.auto.as_ref().is_some_and(|b| b.value),
                 repeat,
+                loc: step.loc.clone(),
             })
         };
         for step in &turn.steps {

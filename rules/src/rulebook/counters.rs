@@ -132,10 +132,18 @@ impl Compiler<'_> {
                 self.start_value(&side(l), players)?,
                 self.start_value(&side(r), players)?,
             );
-            return Ok(match op {
-                Op::Add => a.saturating_add(b),
-                Op::Sub => a.saturating_sub(b),
-                _ => a.saturating_mul(b),
+            let value = op.arith(a, b).filter(|v| v.abs() <= super::fault::LIMIT);
+            return value.ok_or_else(|| {
+                Diagnostic::error(
+                    "out-of-range",
+                    format!(
+                        "`{}` is {a} {} {b} with {players} players, outside the range of a \
+                         pack's numbers (±1,000,000,000)",
+                        s.value.trim(),
+                        op.text()
+                    ),
+                )
+                .at(s.loc.source, s.loc.span.clone(), "out of range")
             });
         }
         let name = s.value.trim().trim_start_matches('$');
@@ -428,11 +436,11 @@ impl Rulebook {
             CounterExpr::Players => i64::from(ctx.state.players),
             CounterExpr::Div(a, b) => {
                 let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
-                if b == 0 { 0 } else { a.div_euclid(b) }
+                super::fault::divide("div", a, b)
             }
             CounterExpr::Mod(a, b) => {
                 let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
-                if b == 0 { 0 } else { a.rem_euclid(b) }
+                super::fault::divide("mod", a, b)
             }
             CounterExpr::Over => i64::from(ctx.state.ended.is_some()),
             CounterExpr::Taken => i64::from(ctx.state.reps.0),
@@ -443,7 +451,9 @@ impl Rulebook {
             CounterExpr::Others(e) => (0..usize::from(ctx.state.players))
                 .filter(|&q| q != ctx.player)
                 .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))
-                .fold(0i64, i64::saturating_add),
+                .fold(0i64, |a, b| {
+                    super::fault::in_range(a.checked_add(b), "+", a, b)
+                }),
             CounterExpr::Holder(r) => ctx
                 .state
                 .figures
@@ -483,15 +493,34 @@ impl Rulebook {
         match to {
             CounterRef::Table(c) | CounterRef::Seat(c, _) => {
                 let i = self.counter_slot(state, *c, seat);
-                state.counts.0[i] = state.counts.0[i].saturating_add(amount);
+                let was = state.counts.0[i];
+                match was.checked_add(amount) {
+                    Some(v) if (-super::fault::LIMIT..=super::fault::LIMIT).contains(&v) => {
+                        state.counts.0[i] = v;
+                    }
+                    _ => super::fault::fail(super::fault::Fault::Counter {
+                        counter: *c as u16,
+                        value: was,
+                        amount,
+                    }),
+                }
             }
             CounterRef::Figure(c, _) => {
                 if let Some(i) = self.figure_counter(state, *c, figure)
                     && let (Some(board), Some(f)) = (&self.board, state.figures.0.as_mut())
                 {
-                    let value =
-                        (i64::from(f.counters[i]) + amount).clamp(0, i64::from(i16::MAX)) as i16;
-                    board.set_counter(f, i, value);
+                    // Never below 0 (a rule: "stays at 0 or more"); past what a figure
+                    // holds, the move fails rather than clamp (`fault.rs`).
+                    let was = i64::from(f.counters[i]);
+                    let value = was.saturating_add(amount).max(0);
+                    match i16::try_from(value) {
+                        Ok(value) => board.set_counter(f, i, value),
+                        Err(_) => super::fault::fail(super::fault::Fault::FigureCounter {
+                            counter: *c as u16,
+                            value: was,
+                            amount,
+                        }),
+                    }
                 }
             }
         }

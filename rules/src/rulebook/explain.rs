@@ -194,3 +194,63 @@ impl Rulebook {
         }
     }
 }
+
+impl Rulebook {
+    /// Why a move failed, naming the action (and where its lines are) or the setup.
+    pub(super) fn failure(
+        &self,
+        state: &State,
+        fault: super::fault::Fault,
+        action: u16,
+    ) -> grail_engine::game::Stuck {
+        use super::fault::Fault;
+        let by = match self.actions.get(usize::from(action)) {
+            Some(a) => format!("action `{}` ({})", a.name, a.place),
+            None => "the setup".to_string(),
+        };
+        let at = format!(
+            "at turn {}, P{}'s move: {by}",
+            state.turn,
+            usize::from(state.current) + 1
+        );
+        let why = match fault {
+            Fault::Runaway { budget } => format!(
+                "{at} did not end: it did more than {budget} units of work (cards moved, steps \
+                 entered), more than every card of the game moved many times over; a `draw` \
+                 from a zone that refills from where it draws to, a count far larger than the \
+                 cards, or `auto` steps that never reach a decision never end"
+            ),
+            Fault::Range { op, a, b } => format!(
+                "{at} computed `{a} {op} {b}`, outside the range of a pack's numbers \
+                 (±1,000,000,000)"
+            ),
+            Fault::Counter {
+                counter,
+                value,
+                amount,
+            } => format!(
+                "{at} added {amount} to counter `{}` ({value}): the sum leaves the range of a \
+                 pack's numbers (±1,000,000,000)",
+                self.counters
+                    .get(usize::from(counter))
+                    .map_or("?", |c| c.name.as_str())
+            ),
+            Fault::FigureCounter {
+                counter,
+                value,
+                amount,
+            } => format!(
+                "{at} added {amount} to a figure's `{}` ({value}): a figure holds at most {}",
+                self.board
+                    .as_ref()
+                    .and_then(|b| b.counters.get(usize::from(counter)))
+                    .map_or("?", String::as_str),
+                i16::MAX
+            ),
+            Fault::DivideByZero { op, a } => {
+                format!("{at} computed `{op}({a}, 0)`: a division by zero")
+            }
+        };
+        grail_engine::game::Stuck::new(fault.code(), why)
+    }
+}

@@ -9,6 +9,7 @@ mod compile;
 mod counters;
 mod direct;
 mod explain;
+mod fault;
 mod figure_choice;
 mod figures;
 mod folded;
@@ -67,6 +68,8 @@ pub struct Rulebook {
     /// state, if it keeps them (`held.rs`).
     held_slots: Vec<u16>,
     setup: Vec<Effect>,
+    /// Where the setup's lines are, for lint's error when they fail.
+    setup_loc: Option<grail_schema::model::Loc>,
     steps: Vec<Step>,
     actions: Vec<Action>,
     /// Asked after every turn: read directly when its shape allows (`direct.rs`).
@@ -79,6 +82,8 @@ pub struct Rulebook {
     score: Expr,
     worth: Option<worth::Worth>,
     turn_limit: u32,
+    /// The work one move may do, with the `auto` moves it leads to (`fault.rs`).
+    work_budget: u64,
     /// What the terminal says beyond the moves (`explain.rs`).
     explain: explain::Explain,
     queries: Vec<queries::Query>,
@@ -123,6 +128,11 @@ pub struct Rulebook {
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
 /// `turn_limit`.
 const DEFAULT_TURN_LIMIT: i64 = 10_000;
+
+/// Units of work a move may spend per place a card can take (a card in a pile) or step it
+/// can enter: far beyond any move that ends (a draw moves each card at most once per
+/// refill), small enough that one that never ends stops within a second.
+const WORK_PER_PLACE: u64 = 64;
 
 /// Checks and compiles the pack's description.
 pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
@@ -221,7 +231,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         })
         .collect::<Vec<u16>>();
     let held_slots = held::slots(&c.zones, &actions, &zone_by_pile);
-    let pile_capacity = (zone_by_pile.iter())
+    let pile_capacity: Vec<usize> = (zone_by_pile.iter())
         .map(|&z| {
             c.zones.get(usize::from(z)).map_or(0, |zone| {
                 let copies = &c.sets[zone.set].copies;
@@ -229,6 +239,10 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             })
         })
         .collect();
+    // A move may touch every card's place in every pile, and enter every step, many times
+    // over before it is taken for one that never ends (`fault.rs`).
+    let work_budget = WORK_PER_PLACE
+        * (pile_capacity.iter().sum::<usize>() + steps.len() + c.stages.len() + 64) as u64;
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -258,6 +272,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         pile_capacity,
         held_slots,
         setup,
+        setup_loc: rb.setup.as_ref().map(|s| s.effects.loc.clone()),
         steps,
         actions,
         end_when: end_when.into(),
@@ -270,6 +285,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         memo_action,
         queries,
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
+        work_budget,
         explain,
         by_card_shares: Vec::new(),
         guard_splits: Vec::new(),

@@ -293,6 +293,10 @@ pub struct Action {
     /// What a false guard means, for players: a text with holes (`texts.rs`; `{card}` shows
     /// the card's name, `$param`s their values).
     pub why: Option<Vec<super::texts::Piece>>,
+    /// `file:line:column` of its `do` lines, for a move that fails (`fault.rs`), and the
+    /// lines themselves, for lint's error.
+    pub place: String,
+    pub loc: grail_schema::model::Loc,
 }
 
 #[derive(Debug)]
@@ -308,4 +312,6 @@ pub struct Step {
     pub repeat: Option<Expr>,
     /// Its only move is made at once (`auto`).
     pub auto: bool,
+    /// Where its stage names it, for lint's error when the game sticks there.
+    pub loc: grail_schema::model::Loc,
 }

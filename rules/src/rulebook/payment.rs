@@ -356,6 +356,9 @@ impl Rulebook {
         if !state.piles[pile].is_empty() || state.piles[source].is_empty() {
             return;
         }
+        if !super::fault::spend(state.piles[source].len() as u64) {
+            return;
+        }
         state.rng.shuffle(&mut state.piles[source]);
         let cards = std::mem::take(&mut state.piles[source]);
         // The emptied stack's buffer goes to the source: nothing is allocated.
@@ -377,6 +380,9 @@ impl Rulebook {
         let z = &self.zones[into];
         let by = &self.sets[z.set].values[z.by.unwrap_or(0)];
         loop {
+            if !super::fault::spend(1) {
+                return;
+            }
             let ctx = Ctx::current(state, -1);
             let from = self.piles_of(from, &ctx).start;
             let Some(card) = self.pop_card(state, from) else {

@@ -12,6 +12,7 @@ use grail_schema::model::Layout;
 use super::Rulebook;
 use super::card_tables::PerBinding;
 use super::counters::CounterExpr;
+use super::fault::NO_ACTION;
 use super::model::{Effect, Expr, MARK_SHIFT, NONE, Param, TYPE_MASK, Who, ZoneRef};
 use super::paid::Paid;
 use super::payment::Dearest;
@@ -112,6 +113,12 @@ pub enum Ended {
     /// mistake, with no outcome; `stuck` says where (the step entered last).
     Stuck {
         step: u16,
+    },
+    /// A move (or the setup: [`NO_ACTION`]) failed: it did not end within its budget, or a
+    /// number left the range (`fault.rs`). No outcome; `stuck` names the action.
+    Failed {
+        fault: super::fault::Fault,
+        action: u16,
     },
 }
 
@@ -653,7 +660,12 @@ impl Rulebook {
                         self.piles_of(to, &ctx).start,
                     );
                     // Only an empty stack is refilled: the call is skipped while it holds cards.
+                    // Each card drawn is work: a draw through a supply that refills from
+                    // where it draws to ends when the move's budget does (`fault.rs`).
                     for _ in 0..n {
+                        if !super::fault::spend(1) {
+                            break;
+                        }
                         if state.piles[from].is_empty() {
                             self.refill(state, from, events);
                         }
@@ -733,6 +745,9 @@ impl Rulebook {
                     self.piles_of(from, &ctx).start
                 };
                 'deal: for _ in 0..n {
+                    if !super::fault::spend(u64::from(state.players)) {
+                        break;
+                    }
                     for seat in 0..usize::from(state.players) {
                         let from = own.map_or(table, |z| self.pile(z, seat, 0));
                         let to = self.pile(*to, seat, 0);
@@ -951,9 +966,18 @@ impl Rulebook {
     }
 
     /// Moves on to the next step with something to do, ending turns and the game.
-    fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) {
+    /// Moves the cursor to the next step someone can take, ending the game or turn on the
+    /// way. An `auto` step's only move is returned, to be made at once, no one deciding
+    /// (by the caller's loop, so a chain of them never deepens the stack).
+    #[must_use]
+    fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) -> Option<Action> {
         let mut skipped = 0;
         loop {
+            // Every step entered or skipped is work: a description whose turns nobody
+            // decides cannot spin inside one move.
+            if !super::fault::spend(1) {
+                return None;
+            }
             if state.stage.stage != 0 && usize::from(state.step) >= self.stage_end(state) {
                 self.next_in_stage(state);
             }
@@ -971,7 +995,7 @@ impl Rulebook {
                 }
                 if state.ended.is_some() {
                     events.emit(|| Event::Ended);
-                    return;
+                    return None;
                 }
                 state.turn += 1;
                 state.current = (state.current + 1) % state.players;
@@ -981,16 +1005,12 @@ impl Rulebook {
             }
             if self.enter_step(state) {
                 // An `auto` step's only move is made at once, no one deciding.
-                if state.listed.moves.len() == 1
+                let auto = state.listed.moves.len() == 1
                     && self
                         .steps
                         .get(usize::from(state.step))
-                        .is_some_and(|s| s.auto)
-                {
-                    let only = state.listed.moves[0];
-                    self.apply(state, &only, events);
-                }
-                return;
+                        .is_some_and(|s| s.auto);
+                return auto.then(|| state.listed.moves[0]);
             }
             skipped += 1;
             if skipped > self.steps.len() * usize::from(state.players) + 1 {
@@ -999,7 +1019,7 @@ impl Rulebook {
                 state.ended = Some(Ended::Stuck {
                     step: u16::from(state.step),
                 });
-                return;
+                return None;
             }
             let (step, seat) = (u16::from(state.step), state.current);
             events.emit(|| Event::Skipped { step, seat });
@@ -1039,6 +1059,7 @@ impl Rulebook {
         events: &mut impl EventSink<Event>,
         spare: Option<State>,
     ) -> Result<State, String> {
+        super::fault::begin(self.work_budget);
         let players = setup.players;
         if !(self.players.0..=self.players.1).contains(&players) {
             return Err(format!(
@@ -1184,8 +1205,112 @@ impl Rulebook {
             self.check_invariants(&state)
                 .map_err(|e| format!("the position breaks the rules: {e}"))?;
         }
-        self.advance(&mut state, events);
+        let auto = self.advance(&mut state, events);
+        self.play_out(&mut state, auto, events);
+        if let Some(fault) = super::fault::end() {
+            state.ended = Some(Ended::Failed {
+                fault,
+                action: NO_ACTION,
+            });
+        }
         Ok(state)
+    }
+
+    /// Makes the `auto` moves a move (or the setup) led to, one after another.
+    fn play_out(
+        &self,
+        state: &mut State,
+        mut auto: Option<Action>,
+        events: &mut impl EventSink<Event>,
+    ) {
+        while let Some(action) = auto {
+            if super::fault::failed() {
+                return;
+            }
+            auto = self.play(state, &action, events);
+        }
+    }
+
+    /// Carries out one move and enters the next step; returns the `auto` move that step
+    /// makes at once, if any.
+    #[must_use]
+    fn play(
+        &self,
+        state: &mut State,
+        action: &Action,
+        events: &mut impl EventSink<Event>,
+    ) -> Option<Action> {
+        state.listed.fresh = false;
+        let (a, arg) = match (action.action, state.pending) {
+            (PASS, _) => {
+                state.step += 1;
+                state.reps = Repeats(0);
+                return self.advance(state, events);
+            }
+            (PAY, Some((a, arg))) => {
+                self.pay(state, action, events);
+                self.take_choice(state, action);
+                state.pending = None;
+                (usize::from(a), arg)
+            }
+            (a, _)
+                if self.actions[usize::from(a)].pay.is_some()
+                    || self.must_choose(state, usize::from(a), action.arg) =>
+            {
+                // Chosen: the payment is the next move.
+                state.pending = Some((a, action.arg));
+                return None;
+            }
+            (a, _) => (usize::from(a), action.arg),
+        };
+        super::fault::acting(a);
+        let (card, row) = self.actions[a].param.split(arg);
+        let on = Subject {
+            card,
+            pile: self.card_pile(state, a, card),
+            row,
+            stack: &[],
+        };
+        self.run(&self.actions[a].effects, state, &on, events);
+        if super::fault::failed() {
+            return None;
+        }
+        state.chosen = Default::default();
+        state.done |= 1 << a;
+        // `action.card` reads the card alone.
+        state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {
+            card
+        } else {
+            arg
+        };
+        // A step taking several actions stays until it has had them all.
+        state.reps = Repeats(state.reps.0.saturating_add(1));
+        let times = self
+            .steps
+            .get(usize::from(state.step))
+            .and_then(|s| s.repeat.as_ref());
+        let again = times.is_some_and(|t| {
+            let ctx = Ctx::current(state, -1);
+            i64::from(state.reps.0) < self.operand(t, &ctx)
+        });
+        if !again {
+            state.step += 1;
+            state.reps = Repeats(0);
+        }
+        if let Some(now) = &self.now {
+            let ctx = Ctx {
+                state,
+                player: 0,
+                card: -1,
+                row: -1,
+            };
+            if self.eval(now, &ctx) != 0 {
+                state.ended = Some(Ended::Now);
+                events.emit(|| Event::Ended);
+                return None;
+            }
+        }
+        self.advance(state, events)
     }
 }
 
@@ -1243,92 +1368,49 @@ impl Rules for Rulebook {
     }
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
-        state.listed.fresh = false;
-        let (a, arg) = match (action.action, state.pending) {
-            (PASS, _) => {
-                state.step += 1;
-                state.reps = Repeats(0);
-                self.advance(state, events);
-                return;
-            }
-            (PAY, Some((a, arg))) => {
-                self.pay(state, action, events);
-                self.take_choice(state, action);
-                state.pending = None;
-                (usize::from(a), arg)
-            }
-            (a, _)
-                if self.actions[usize::from(a)].pay.is_some()
-                    || self.must_choose(state, usize::from(a), action.arg) =>
-            {
-                // Chosen: the payment is the next move.
-                state.pending = Some((a, action.arg));
-                return;
-            }
-            (a, _) => (usize::from(a), action.arg),
-        };
-        let (card, row) = self.actions[a].param.split(arg);
-        let on = Subject {
-            card,
-            pile: self.card_pile(state, a, card),
-            row,
-            stack: &[],
-        };
-        self.run(&self.actions[a].effects, state, &on, events);
-        state.chosen = Default::default();
-        state.done |= 1 << a;
-        // `action.card` reads the card alone.
-        state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {
-            card
-        } else {
-            arg
-        };
-        // A step taking several actions stays until it has had them all.
-        state.reps = Repeats(state.reps.0.saturating_add(1));
-        let times = self
-            .steps
-            .get(usize::from(state.step))
-            .and_then(|s| s.repeat.as_ref());
-        let again = times.is_some_and(|t| {
-            let ctx = Ctx::current(state, -1);
-            i64::from(state.reps.0) < self.operand(t, &ctx)
-        });
-        if !again {
-            state.step += 1;
-            state.reps = Repeats(0);
+        super::fault::begin(self.work_budget);
+        let auto = self.play(state, action, events);
+        self.play_out(state, auto, events);
+        if let Some(fault) = super::fault::end() {
+            state.ended = Some(Ended::Failed {
+                fault,
+                action: super::fault::action(),
+            });
         }
-        if let Some(now) = &self.now {
-            let ctx = Ctx {
-                state,
-                player: 0,
-                card: -1,
-                row: -1,
-            };
-            if self.eval(now, &ctx) != 0 {
-                state.ended = Some(Ended::Now);
-                events.emit(|| Event::Ended);
-                return;
-            }
-        }
-        self.advance(state, events);
     }
 
-    fn stuck(&self, state: &State) -> Option<String> {
+    fn stuck(&self, state: &State) -> Option<grail_engine::game::Stuck> {
+        if let Some(Ended::Failed { fault, action }) = state.ended {
+            return Some(self.failure(state, fault, action));
+        }
         let Some(Ended::Stuck { step }) = state.ended else {
             return None;
         };
-        let names: Vec<String> = self.steps.iter().map(|s| format!("`{}`", s.name)).collect();
-        Some(format!(
-            "at turn {}, nobody could move for a whole round (every step was skipped: {}; the \
+        // The steps of the stage it stuck in: a stage before the turns, or the turn's.
+        let (when, steps) = match usize::from(state.stage.stage) {
+            0 => (format!("at turn {}", state.turn), 0..self.turn_steps),
+            k => {
+                let stage = &self.stages[k - 1];
+                (
+                    format!("in stage `{}`, before the turns", stage.name),
+                    stage.first_step..stage.first_step + stage.len,
+                )
+            }
+        };
+        let names: Vec<String> = (self.steps[steps].iter())
+            .map(|s| format!("`{}`", s.name))
+            .collect();
+        let why = format!(
+            "{when}, nobody could move for a whole round (every step was skipped: {}; the \
              last was `{}` for P{}) and no end condition holds; a step needs a move someone \
              can make, or `[end]` a condition that holds here",
-            state.turn,
             names.join(", "),
             self.steps
                 .get(usize::from(step))
                 .map_or("?", |s| s.name.as_str()),
             usize::from(state.current) + 1,
-        ))
+        );
+        Some(grail_engine::game::Stuck::new("game-stuck", why))
     }
 
     fn why_illegal(&self, state: &State, action: &Action) -> String {
@@ -1375,7 +1457,7 @@ impl Rules for Rulebook {
                 Ended::Rule => self.end_reason.clone(),
                 Ended::Now => self.now_reason.clone(),
                 Ended::TurnLimit => "turn-limit".into(),
-                Ended::Stuck { .. } => return None,
+                Ended::Stuck { .. } | Ended::Failed { .. } => return None,
             },
             // Turns completed: an end `now` comes in the middle of one.
             turns: if ended == Ended::Now {
@@ -1552,9 +1634,10 @@ pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
         Op::Le => i64::from(a <= b),
         Op::Gt => i64::from(a > b),
         Op::Ge => i64::from(a >= b),
-        Op::Add => a.saturating_add(b),
-        Op::Sub => a.saturating_sub(b),
-        Op::Mul => a.saturating_mul(b),
+        // Leaving the range of a pack's numbers fails the move (`fault.rs`).
+        Op::Add => super::fault::in_range(a.checked_add(b), "+", a, b),
+        Op::Sub => super::fault::in_range(a.checked_sub(b), "-", a, b),
+        Op::Mul => super::fault::in_range(a.checked_mul(b), "*", a, b),
         // Only a worth divides, in real numbers (`worth.rs`); never reached.
         Op::Div => a.checked_div(b).unwrap_or(NONE),
     }
