@@ -17,7 +17,7 @@ pub const LIMIT: i64 = 1_000_000_000;
 /// What went wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fault {
-    /// The move did more work than its budget (cards moved, steps entered).
+    /// The move did more work than its budget (cards moved, steps skipped, `auto` moves).
     Runaway { budget: u64 },
     /// `a op b` left the range.
     Range { op: &'static str, a: i64, b: i64 },
@@ -37,101 +37,86 @@ pub enum Fault {
     DivideByZero { op: &'static str, a: i64 },
 }
 
-#[derive(Clone, Copy)]
-struct Note {
-    /// Work left in this move.
-    left: u64,
-    budget: u64,
-    fault: Option<Fault>,
-    /// The action whose effects run (`NO_ACTION`: the setup's).
-    action: u16,
-}
-
 /// The setup's lines run, not an action's.
 pub const NO_ACTION: u16 = u16::MAX;
 
+// Kept in separate cells: a unit of work spent is one read and one write of a number.
 thread_local! {
-    static NOTE: Cell<Note> = const {
-        Cell::new(Note {
-            left: u64::MAX,
-            budget: u64::MAX,
-            fault: None,
-            action: NO_ACTION,
-        })
-    };
+    /// Work left in this move.
+    static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
+    static BUDGET: Cell<u64> = const { Cell::new(u64::MAX) };
+    static FAILED: Cell<bool> = const { Cell::new(false) };
+    static FAULT: Cell<Option<Fault>> = const { Cell::new(None) };
+    /// The action whose effects run (`NO_ACTION`: the setup's).
+    static ACTION: Cell<u16> = const { Cell::new(NO_ACTION) };
 }
 
 /// Starts a move (or a setup) with `budget` units of work and no fault.
 #[inline]
 pub fn begin(budget: u64) {
-    NOTE.set(Note {
-        left: budget,
-        budget,
-        fault: None,
-        action: NO_ACTION,
-    });
+    LEFT.set(budget);
+    BUDGET.set(budget);
+    FAILED.set(false);
+    FAULT.set(None);
+    ACTION.set(NO_ACTION);
+}
+
+/// The fault of the move that is over, if any.
+#[inline]
+pub fn end() -> Option<Fault> {
+    if FAILED.get() { FAULT.get() } else { None }
+}
+
+/// Whether the move has failed: loops that could go on stop at once.
+#[inline]
+pub fn failed() -> bool {
+    FAILED.get()
 }
 
 /// Action `a`'s effects run now: a fault from here on is its.
 #[inline]
 pub fn acting(a: usize) {
-    let mut note = NOTE.get();
-    if note.fault.is_none() {
-        note.action = a as u16;
-        NOTE.set(note);
-    }
+    ACTION.set(a as u16);
 }
 
 /// The action whose effects ran when the fault came (`NO_ACTION`: the setup's lines, or
 /// a step entered before any action ran).
 #[inline]
 pub fn action() -> u16 {
-    NOTE.get().action
-}
-
-/// The fault of the move that is over, if any.
-#[inline]
-pub fn end() -> Option<Fault> {
-    NOTE.get().fault
-}
-
-/// Whether the move has failed: loops that could go on stop at once.
-#[inline]
-pub fn failed() -> bool {
-    NOTE.get().fault.is_some()
+    ACTION.get()
 }
 
 /// Spends `units` of the move's work; `false` (and a [`Fault::Runaway`]) once it is spent.
+/// A failed move has none left.
 #[inline]
 pub fn spend(units: u64) -> bool {
-    let mut note = NOTE.get();
-    if note.fault.is_some() {
-        return false;
-    }
-    match note.left.checked_sub(units) {
-        Some(left) => {
-            note.left = left;
-            NOTE.set(note);
-            true
-        }
-        None => {
-            fail(Fault::Runaway {
-                budget: note.budget,
-            });
-            false
-        }
+    let left = LEFT.get();
+    if left >= units {
+        LEFT.set(left - units);
+        true
+    } else {
+        run_out()
     }
 }
 
-/// Notes a fault (the first one of a move is kept).
+#[cold]
+#[inline(never)]
+fn run_out() -> bool {
+    fail(Fault::Runaway {
+        budget: BUDGET.get(),
+    });
+    false
+}
+
+/// Notes a fault (the first one of a move is kept); the move has no work left.
 #[cold]
 #[inline(never)]
 pub fn fail(fault: Fault) {
-    let mut note = NOTE.get();
-    if note.fault.is_none() {
-        note.fault = Some(fault);
-        NOTE.set(note);
+    if !FAILED.get() {
+        FAILED.set(true);
+        FAULT.set(Some(fault));
     }
+    LEFT.set(0);
 }
 
 /// `value` when it lies in the range, else the fault of `a op b` and the nearest bound.

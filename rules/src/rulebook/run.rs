@@ -973,11 +973,6 @@ impl Rulebook {
     fn advance(&self, state: &mut State, events: &mut impl EventSink<Event>) -> Option<Action> {
         let mut skipped = 0;
         loop {
-            // Every step entered or skipped is work: a description whose turns nobody
-            // decides cannot spin inside one move.
-            if !super::fault::spend(1) {
-                return None;
-            }
             if state.stage.stage != 0 && usize::from(state.step) >= self.stage_end(state) {
                 self.next_in_stage(state);
             }
@@ -1013,6 +1008,11 @@ impl Rulebook {
                 return auto.then(|| state.listed.moves[0]);
             }
             skipped += 1;
+            // Every step skipped is work (and every `auto` move, `play_out`): a description
+            // whose turns nobody decides cannot spin inside one move.
+            if !super::fault::spend(1) {
+                return None;
+            }
             if skipped > self.steps.len() * usize::from(state.players) + 1 {
                 // Nobody can do anything for a whole round: nothing changes any more and
                 // no end condition holds. An error, not a silent run to the turn limit.
@@ -1216,7 +1216,8 @@ impl Rulebook {
         Ok(state)
     }
 
-    /// Makes the `auto` moves a move (or the setup) led to, one after another.
+    /// Makes a move and the `auto` moves it (or the setup) leads to, one after another.
+    #[inline]
     fn play_out(
         &self,
         state: &mut State,
@@ -1224,7 +1225,7 @@ impl Rulebook {
         events: &mut impl EventSink<Event>,
     ) {
         while let Some(action) = auto {
-            if super::fault::failed() {
+            if !super::fault::spend(1) {
                 return;
             }
             auto = self.play(state, &action, events);
@@ -1234,6 +1235,7 @@ impl Rulebook {
     /// Carries out one move and enters the next step; returns the `auto` move that step
     /// makes at once, if any.
     #[must_use]
+    #[inline(always)]
     fn play(
         &self,
         state: &mut State,
@@ -1369,8 +1371,7 @@ impl Rules for Rulebook {
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
         super::fault::begin(self.work_budget);
-        let auto = self.play(state, action, events);
-        self.play_out(state, auto, events);
+        self.play_out(state, Some(*action), events);
         if let Some(fault) = super::fault::end() {
             state.ended = Some(Ended::Failed {
                 fault,
@@ -1623,9 +1624,6 @@ pub(super) fn decided(op: Op, a: i64) -> Option<i64> {
 /// arithmetic keeps an undefined side ([`NONE`]) undefined.
 #[inline(always)]
 pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
-    if (a == NONE || b == NONE) && matches!(op, Op::Add | Op::Sub | Op::Mul) {
-        return NONE;
-    }
     match op {
         Op::And | Op::Or => i64::from(b != 0),
         Op::Eq => i64::from(a == b),
@@ -1634,12 +1632,23 @@ pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
         Op::Le => i64::from(a <= b),
         Op::Gt => i64::from(a > b),
         Op::Ge => i64::from(a >= b),
-        // Leaving the range of a pack's numbers fails the move (`fault.rs`).
-        Op::Add => super::fault::in_range(a.checked_add(b), "+", a, b),
-        Op::Sub => super::fault::in_range(a.checked_sub(b), "-", a, b),
-        Op::Mul => super::fault::in_range(a.checked_mul(b), "*", a, b),
+        Op::Add | Op::Sub | Op::Mul => arithmetic(op, a, b),
         // Only a worth divides, in real numbers (`worth.rs`); never reached.
         Op::Div => a.checked_div(b).unwrap_or(NONE),
+    }
+}
+
+/// `+ - *`: an undefined side ([`NONE`]) keeps the result undefined; leaving the range of a
+/// pack's numbers fails the move (`fault.rs`).
+#[inline(always)]
+fn arithmetic(op: Op, a: i64, b: i64) -> i64 {
+    if a == NONE || b == NONE {
+        return NONE;
+    }
+    match op {
+        Op::Add => super::fault::in_range(a.checked_add(b), "+", a, b),
+        Op::Sub => super::fault::in_range(a.checked_sub(b), "-", a, b),
+        _ => super::fault::in_range(a.checked_mul(b), "*", a, b),
     }
 }
 
