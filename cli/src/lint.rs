@@ -45,10 +45,15 @@ pub fn lint(paths: &[PathBuf], content: &Content) -> Vec<Report> {
     targets
         .into_iter()
         .map(|path| {
-            // Loaded by its absolute path, as `sim` and `play` open a pack: a pack named by
-            // the working folder (`.`, `./`, `./pack.toml`) has no folder part to keep its
-            // includes in otherwise. Reported by the path as given.
-            let absolute = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
+            // A path on disk is loaded by its absolute path, as `sim` and `play` open a
+            // pack: a pack named by the working folder (`.`, `./`, `./pack.toml`) has no
+            // folder part to keep its includes in otherwise. Reported by the path as given.
+            // (The bundled packs' paths may name the packs built into the binary.)
+            let on_disk = !paths.is_empty() && path.exists();
+            let absolute = match on_disk {
+                true => std::path::absolute(&path).unwrap_or_else(|_| path.clone()),
+                false => path.clone(),
+            };
             let mut loaded = loader.load(&absolute);
             // A pack that loads must also compile with its rulebook.
             if let Some(pack) = &loaded.pack

@@ -503,9 +503,9 @@ impl SaveFile {
         }
     }
 
-    /// The whole game written anew at the path (created again if it was removed), unless
-    /// the path now holds something that is not this session's to overwrite: another
-    /// session's save, or a file that is not a regular one.
+    /// The whole game written anew: at the path (created again, folder and all, if it was
+    /// removed), or, when the path now holds a file that is not this session's to overwrite
+    /// (another program put it there or wrote into it), at a free name beside it.
     fn repair(&mut self, replay: &Replay, closed: bool) -> Result<(), String> {
         self.tried = Instant::now();
         let result = self.rewrite(replay, closed);

@@ -304,6 +304,8 @@ fn save_refuses_a_file_that_is_not_this_games_save_unless_forced() {
         text(&o.stderr)
     );
     assert!(text(&o.stderr).contains("--force"));
+    // Issue 27: nothing to resume there, so no hint to.
+    assert!(!text(&o.stderr).contains("--resume"), "{}", text(&o.stderr));
     assert_eq!(
         std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
         "my notes\n"
