@@ -649,17 +649,27 @@ fn a_save_that_cannot_be_written_is_never_called_saved() {
 }
 
 /// Issue 27: "`--save /dev/full --force`, run as root, replaced the device node with a regular
-/// file".
+/// file". Tried on nodes of the test's own (a device like `/dev/null` where the test may make
+/// one, as root; a FIFO always), never on the system's.
 #[cfg(unix)]
 #[test]
 fn force_replaces_regular_files_only() {
-    use std::os::unix::fs::FileTypeExt;
+    use std::ffi::CString;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let dir = scratch("device");
-    for device in ["/dev/full", "/dev/null"] {
-        let before = std::fs::metadata(device).unwrap();
-        assert!(before.file_type().is_char_device());
+    let node = |name: &str, mode: libc::mode_t, dev: libc::dev_t| {
+        let path = dir.join(name);
+        let c = CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path; mknod only creates a node there.
+        (unsafe { libc::mknod(c.as_ptr(), mode | 0o666, dev) } == 0).then_some(path)
+    };
+    let device = node("null-device", libc::S_IFCHR, libc::makedev(1, 3));
+    let fifo = node("fifo", libc::S_IFIFO, 0).expect("a FIFO can be made");
+    for path in device.iter().chain([&fifo]) {
+        let before = std::fs::metadata(path).unwrap();
+        let shown = path.to_str().unwrap();
         for force in [false, true] {
-            let mut args = vec!["play", "king-arthur", "--players", "2", "--save", device];
+            let mut args = vec!["play", "king-arthur", "--players", "2", "--save", shown];
             if force {
                 args.push("--force");
             }
@@ -668,17 +678,19 @@ fn force_replaces_regular_files_only() {
             let err = text(&o.stderr);
             assert!(
                 err.contains(&format!(
-                    "error[cannot-write]: cannot save to {device}: not a regular file"
+                    "error[cannot-write]: cannot save to {shown}: not a regular file"
                 )),
                 "{err}"
             );
             assert!(!err.contains("--resume"), "{err}");
-            let after = std::fs::metadata(device).unwrap();
-            assert!(after.file_type().is_char_device(), "{device} replaced");
-            assert_eq!(
-                std::os::unix::fs::MetadataExt::rdev(&after),
-                std::os::unix::fs::MetadataExt::rdev(&before)
-            );
+            let after = std::fs::metadata(path).unwrap();
+            assert_eq!(after.file_type(), before.file_type(), "{shown} replaced");
+            assert_eq!((after.ino(), after.rdev()), (before.ino(), before.rdev()));
+        }
+        if path == &fifo {
+            assert!(before.file_type().is_fifo());
+        } else {
+            assert!(before.file_type().is_char_device());
         }
     }
     // A folder is no save either, forced or not.
