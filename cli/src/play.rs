@@ -1,8 +1,10 @@
 //! `grail play`: a game in the terminal against bots. The human sees only their own view,
 //! picks a move by number or notation, and every move is appended to the save as it is
 //! played (`save.rs`), so a killed or interrupted game continues with `--resume`. A save is
-//! never overwritten by another game. Without a terminal on stdin, bots play every seat and
-//! the game is printed.
+//! never overwritten by another game, and is written by one session at a time. A game stops
+//! at the move cap of `grail sim` (`sim::MAX_MOVES`), so its save stays within what
+//! `--resume` reads. Without a terminal on stdin, bots play every seat and the game is
+//! printed.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -48,10 +50,12 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
     /// Where to save the move log (default: a new file under $XDG_DATA_HOME/grail/saves).
-    /// An existing FILE must be a save of this same game.
+    /// An existing FILE must be a save of this same game, and not in use by another
+    /// `grail play` (one session writes a save at a time).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// With --save: overwrite FILE even if it is not a save of this game.
+    /// With --save: overwrite FILE even if it is not a save of this game (a regular file
+    /// only, never a device or folder; never a save another session is writing).
     #[arg(long, requires = "save")]
     pub force: bool,
     /// Continue a saved game.
