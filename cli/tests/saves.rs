@@ -711,3 +711,48 @@ fn force_replaces_regular_files_only() {
     assert!(text(&o.stderr).contains("not a regular file"));
     assert!(dir.join("folder.ron").is_dir());
 }
+
+/// Issue 27: "`play` writes saves of any size, but `replay` and `--resume` refuse anything over
+/// 16 MiB". Moves of a megabyte each (a card id that long, which the schema allows) reach
+/// 16 MiB long before the move cap: the game stops before the line that would pass it, and
+/// the save resumes and replays.
+#[test]
+fn a_save_stops_the_game_before_it_passes_what_resume_reads() {
+    let dir = scratch("huge-moves");
+    let pack = pack_copy(&dir, "hugeids", str::to_string);
+    let knights = pack.join("knights.toml");
+    let long = format!("orange-{}", "a".repeat(1 << 20));
+    let cards = std::fs::read_to_string(&knights).unwrap();
+    std::fs::write(
+        &knights,
+        cards.replace("id = \"orange-1\"", &format!("id = \"{long}\"")),
+    )
+    .unwrap();
+    let play = ["play", "./hugeids", "--players", "2", "--seed", "1"];
+    let o = run(&dir, &[&play[..], &["--save", "huge.ron"]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("error[game-too-long]: the game stopped after ")
+            && err.contains(&format!(
+                "moves: its save would pass {} bytes",
+                grail_engine::replay::MAX_REPLAY_BYTES
+            )),
+        "{err}"
+    );
+    let save = dir.join("huge.ron");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.len() <= grail_engine::replay::MAX_REPLAY_BYTES);
+    assert!(saved.contains(&long), "the long moves are saved");
+    let o = run(&dir, &["replay", "huge.ron", "--pack", "hugeids"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    // Resumed, it stops at the same move again, the save as it was.
+    let o = run(&dir, &["play", "--resume", "huge.ron"]);
+    assert!(
+        text(&o.stdout).contains("Resumed after"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert!(text(&o.stderr).contains("error[game-too-long]"));
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), saved);
+}
