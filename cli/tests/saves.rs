@@ -559,12 +559,19 @@ fn one_save_has_one_writer() {
 }
 
 /// Issue 27: "When the save's folder or file is removed mid-game, the game still ends with
-/// 'Saved. Continue with: grail play --resume …' and no file exists".
+/// 'Saved. Continue with: grail play --resume …' and no file exists"; "One session
+/// overwriting another's live save […]: the first keeps saying it saves, into a deleted
+/// file".
 #[test]
-fn a_save_removed_mid_game_is_written_anew() {
+fn a_save_removed_or_replaced_mid_game_is_written_anew() {
     let dir = scratch("removed");
     turns_pack(&dir, "longpack", 20_000);
-    for removed in ["file", "folder"] {
+    let verify = |save: &Path| {
+        let save = save.to_str().unwrap();
+        let o = run(&dir, &["replay", "--verify", save, "--pack", "longpack"]);
+        assert_eq!(o.status.code(), Some(0), "{save}: {}", text(&o.stderr));
+    };
+    for removed in ["file", "folder", "replaced"] {
         let folder = dir.join("saves");
         let save = folder.join(format!("{removed}.ron"));
         let child = spawn_play(&dir, &["--seed", "3", "--save", save.to_str().unwrap()]);
@@ -573,34 +580,45 @@ fn a_save_removed_mid_game_is_written_anew() {
             "file" => std::fs::remove_file(&save).unwrap(),
             // Moved away whole (as one step: removing its files one by one races with
             // the game writing it anew), then removed.
-            _ => {
+            "folder" => {
                 let gone = dir.join("gone");
                 std::fs::rename(&folder, &gone).unwrap();
                 std::fs::remove_dir_all(&gone).unwrap();
             }
+            // Another file put in its place: left alone, the game goes on beside it.
+            _ => {
+                let other = folder.join("other");
+                std::fs::write(&other, "my notes\n").unwrap();
+                std::fs::rename(&other, &save).unwrap();
+            }
         }
         let o = child.wait_with_output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-        assert!(
-            text(&o.stderr).contains(&format!(
-                "warning: the save {} could not be kept (it was removed); it was written \
-                 anew with every move so far",
-                save.display()
-            )),
-            "{}",
-            text(&o.stderr)
-        );
-        let o = run(
-            &dir,
-            &[
-                "replay",
-                "--verify",
-                save.to_str().unwrap(),
-                "--pack",
-                "longpack",
-            ],
-        );
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let err = text(&o.stderr);
+        if removed == "replaced" {
+            let beside = folder.join("replaced-2.ron");
+            assert!(
+                err.contains(&format!(
+                    "warning: the save {} could not be kept (another program replaced or \
+                     changed it); the game is now saved to {}, with every move so far",
+                    save.display(),
+                    beside.display()
+                )),
+                "{err}"
+            );
+            assert_eq!(std::fs::read_to_string(&save).unwrap(), "my notes\n");
+            verify(&beside);
+        } else {
+            assert!(
+                err.contains(&format!(
+                    "warning: the save {} could not be kept (it was removed); it was written \
+                     anew with every move so far",
+                    save.display()
+                )),
+                "{err}"
+            );
+            verify(&save);
+        }
     }
 }
 
