@@ -387,6 +387,12 @@ pub fn play(
         }
     }
     let saved = close(saver, &to_replay(session));
+    if let Ok(path) = &saved
+        && *path != session.save
+    {
+        // Another program took the save's name during the game.
+        eprintln!("note: the game is saved to {}", path.display());
+    }
     if let Some(why) = stopped {
         let path = saved?;
         return Err(failure(

@@ -606,6 +606,11 @@ fn a_save_removed_or_replaced_mid_game_is_written_anew() {
                 )),
                 "{err}"
             );
+            // Said again at the end, where the game is.
+            assert!(
+                err.contains(&format!("note: the game is saved to {}", beside.display())),
+                "{err}"
+            );
             assert_eq!(std::fs::read_to_string(&save).unwrap(), "my notes\n");
             verify(&beside);
         } else {
