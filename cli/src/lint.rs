@@ -45,7 +45,16 @@ pub fn lint(paths: &[PathBuf], content: &Content) -> Vec<Report> {
     targets
         .into_iter()
         .map(|path| {
-            let mut loaded = loader.load(&path);
+            // A path on disk is loaded by its absolute path, as `sim` and `play` open a
+            // pack: a pack named by the working folder (`.`, `./`, `./pack.toml`) has no
+            // folder part to keep its includes in otherwise. Reported by the path as given.
+            // (The bundled packs' paths may name the packs built into the binary.)
+            let on_disk = !paths.is_empty() && path.exists();
+            let absolute = match on_disk {
+                true => std::path::absolute(&path).unwrap_or_else(|_| path.clone()),
+                false => path.clone(),
+            };
+            let mut loaded = loader.load(&absolute);
             // A pack that loads must also compile with its rulebook.
             if let Some(pack) = &loaded.pack
                 && let Err(problems) = grail_rules::lint(pack)
@@ -77,7 +86,7 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
             }
             for r in reports {
                 if let Some(p) = &r.loaded.pack {
-                    writeln!(out, "ok: {} ({}, {})", display(&r.path), p.id, p.hash())?;
+                    writeln!(out, "ok: {} ({}, {})", shown(&r.path), p.id, p.hash())?;
                 }
             }
             writeln!(
@@ -105,7 +114,7 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
                 .iter()
                 .map(|r| {
                     json!({
-                        "path": display(&r.path),
+                        "path": shown(&r.path),
                         "id": r.loaded.pack.as_ref().map(|p| p.id.clone()),
                         "hash": r.loaded.pack.as_ref().map(|p| p.hash().to_owned()),
                         "errors": r.loaded.errors(),
@@ -126,6 +135,15 @@ pub fn print(reports: &[Report], format: Format, out: &mut dyn WriteColor) -> io
         }
     }
     Ok(errors == 0 && !nothing)
+}
+
+/// A linted path as the user should see it: relative to the working folder when inside it,
+/// and the working folder itself as `.` (never an empty name).
+fn shown(path: &Path) -> String {
+    match display(path) {
+        shown if shown.is_empty() => ".".to_string(),
+        shown => shown,
+    }
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -1,8 +1,10 @@
 //! `grail play`: a game in the terminal against bots. The human sees only their own view,
 //! picks a move by number or notation, and every move is appended to the save as it is
 //! played (`save.rs`), so a killed or interrupted game continues with `--resume`. A save is
-//! never overwritten by another game. Without a terminal on stdin, bots play every seat and
-//! the game is printed.
+//! never overwritten by another game, and is written by one session at a time. A game stops
+//! at the move cap of `grail sim` (`sim::MAX_MOVES`), so its save stays within what
+//! `--resume` reads. Without a terminal on stdin, bots play every seat and the game is
+//! printed.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -12,14 +14,15 @@ use grail_engine::agent::AgentKind;
 use grail_engine::facade::{DynGame, DynMatch};
 use grail_engine::game::{Seat, Setup};
 use grail_engine::play::{PlayError, Played};
-use grail_engine::replay::{Replay, Step};
+use grail_engine::replay::{MAX_REPLAY_BYTES, Replay, Step};
 use grail_engine::seats::seat_name;
+use grail_engine::sim::MAX_MOVES;
 
 use crate::exit::{CliError, CliResult, failure, usage};
 use crate::games::{open_game, open_recorded, read_replay};
 use crate::menu::write_moves;
 use crate::replay::{check_recorded_game, locate, write_outcome};
-use crate::save::{SaveFile, check_target, file_name_part, free_name};
+use crate::save::{Claim, SaveFile, claim, claim_free_name, file_name_part};
 use crate::sim::{agent_parser, players_out_of_range};
 
 #[derive(Args, Debug)]
@@ -47,10 +50,12 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
     /// Where to save the move log (default: a new file under $XDG_DATA_HOME/grail/saves).
-    /// An existing FILE must be a save of this same game.
+    /// An existing FILE must be a save of this same game, and not in use by another
+    /// `grail play` (one session writes a save at a time).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// With --save: overwrite FILE even if it is not a save of this game.
+    /// With --save: overwrite FILE even if it is not a save of this game (a regular file
+    /// only, never a device or folder; never a save another session is writing).
     #[arg(long, requires = "save")]
     pub force: bool,
     /// Continue a saved game.
@@ -83,6 +88,9 @@ pub struct Session<'g> {
     pub m: Box<dyn DynMatch + 'g>,
     pub table: Vec<Player>,
     pub save: PathBuf,
+    /// The save file, locked for this session from before its first move until `play`
+    /// ends (`None` after: `play` claims it again if called again).
+    pub claim: Option<Claim>,
     /// The pack, for `info <card>` (its printed cards); `None`: no card lookup.
     pub pack: Option<grail_schema::Pack>,
 }
@@ -140,14 +148,12 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
         .map_err(|e| failure("game-failed", e))?;
     // The bots take the other seats in order, the list repeated as often as needed.
     let mut bots = bot_list(&args.bots);
-    let table = (0..players)
+    let table: Vec<Player> = (0..players)
         .map(|s| if s == seat { Player::Human } else { bots() })
         .collect();
-    let save = match &args.save {
-        Some(path) => {
-            check_target(path, &m.to_replay(None), true, args.force)?;
-            path.clone()
-        }
+    let replay = m.to_replay(Some(table.iter().map(|p| p.name()).collect()));
+    let claim = match &args.save {
+        Some(path) => claim(&absolute(path.clone()), &replay, true, args.force)?,
         None => {
             // A pack opened by path is named by its path; its last part names the file.
             let name = file_name_part(game.game_id());
@@ -155,14 +161,15 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
                 Some(v) => format!("{name}-{v}-{seed}"),
                 None => format!("{name}-{seed}"),
             };
-            free_name(&default_save_dir()?, &stem)
+            claim_free_name(&absolute(default_save_dir()?), &stem, &replay)?
         }
     };
     Ok(Session {
         game,
         m,
         table,
-        save: absolute(save),
+        save: claim.path().to_path_buf(),
+        claim: Some(claim),
         pack: None,
     })
 }
@@ -188,7 +195,7 @@ pub fn resume<'g>(
         None => saved.iter().position(|a| a == "human"),
     };
     let mut bots = bot_list(&args.bots);
-    let table = (0..players)
+    let table: Vec<Player> = (0..players)
         .map(|s| {
             if Some(s) == human {
                 Player::Human
@@ -200,18 +207,20 @@ pub fn resume<'g>(
             }
         })
         .collect();
+    // The save it continues is checked as any other: another session may have written
+    // it since it was read, or write it now.
+    let replay = m.to_replay(Some(table.iter().map(|p| p.name()).collect()));
     let save = match &args.save {
-        Some(other) if other != path => {
-            check_target(other, &m.to_replay(None), false, args.force)?;
-            other.clone()
-        }
-        _ => path.to_path_buf(),
+        Some(other) => other.clone(),
+        None => path.to_path_buf(),
     };
+    let claim = claim(&absolute(save), &replay, false, args.force)?;
     Ok(Session {
         game,
         m,
         table,
-        save: absolute(save),
+        save: claim.path().to_path_buf(),
+        claim: Some(claim),
         pack: None,
     })
 }
@@ -305,21 +314,31 @@ pub fn play(
             writeln!(out, "    {event}")?;
         }
     }
+    let claim = match session.claim.take() {
+        Some(claim) => claim,
+        None => claim(&session.save, &to_replay(session), false, false)?,
+    };
     let mut saver =
-        SaveFile::begin(&session.save, &to_replay(session)).map_err(|e| save_error(session, e))?;
+        SaveFile::begin(claim, &to_replay(session)).map_err(|e| save_error(session, e))?;
 
+    let mut stopped = None;
     while let Some(seat) = session.m.to_move() {
+        if session.m.history().len() >= MAX_MOVES as usize {
+            stopped = Some(format!(
+                "the game stopped after {MAX_MOVES} moves, the most a game may have (as in \
+                 `grail sim`)"
+            ));
+            break;
+        }
         let played = match session.table.get(seat).copied() {
             Some(Player::Human) => match human_turn(session, seat, input_lines, out)? {
                 Some(played) => played,
                 None => {
-                    saver
-                        .close(&to_replay(session))
-                        .map_err(|e| save_error(session, e))?;
+                    let path = close(saver, &to_replay(session))?;
                     writeln!(
                         out,
                         "Saved. Continue with: grail play --resume {}",
-                        session.save.display()
+                        path.display()
                     )?;
                     return Ok(());
                 }
@@ -344,15 +363,49 @@ pub fn play(
         let shown = played.shown_to(viewer(session));
         writeln!(out, "{} ({who}): {}", seat_name(played.seat), shown.text)?;
         write_events(out, &shown.events)?;
-        saver
-            .append(&Step::Move(played.text, played.digest))
-            .map_err(|e| save_error(session, e))?;
+        let step = Step::Move(played.text, played.digest);
+        if !saver.fits(&step) {
+            // The save would pass what `--resume` and `replay` read: it keeps the moves
+            // before this one, and the game stops here.
+            let mut held = to_replay(session);
+            held.steps.pop();
+            let path = close(saver, &held)?;
+            return Err(failure(
+                "game-too-long",
+                format!(
+                    "the game stopped after {} moves: its save would pass {MAX_REPLAY_BYTES} \
+                     bytes, the most `--resume` and `grail replay` read; {} holds every move \
+                     before this one",
+                    held.steps.len(),
+                    path.display()
+                ),
+            ));
+        }
+        let notice = saver.append(&step, || to_replay(session));
+        if let Some(notice) = notice {
+            tell(&saver, &notice);
+        }
     }
-    saver
-        .close(&to_replay(session))
-        .map_err(|e| save_error(session, e))?;
+    let saved = close(saver, &to_replay(session));
+    if let Ok(path) = &saved
+        && *path != session.save
+    {
+        // Another program took the save's name during the game.
+        eprintln!("note: the game is saved to {}", path.display());
+    }
+    if let Some(why) = stopped {
+        let path = saved?;
+        return Err(failure(
+            "game-too-long",
+            format!(
+                "{why}; {} holds every move, so `grail replay` shows them",
+                path.display()
+            ),
+        ));
+    }
     writeln!(out, "\n{}", session.m.render(None).trim_end())?;
     if let Some(stuck) = session.m.stuck() {
+        saved?;
         return Err(failure(stuck.code, stuck.why));
     }
     crate::explain::write_game_over(out, session.m.as_ref())?;
@@ -361,7 +414,31 @@ pub fn play(
         write_outcome(out, &outcome, Some(&agents))?;
     }
     out.flush()?;
+    saved?;
     Ok(())
+}
+
+/// Says at once on stderr what became of the save, and what Ctrl-C will say.
+fn tell(saver: &SaveFile, notice: &str) {
+    eprintln!("warning: {notice}");
+    match saver.trouble() {
+        Some(why) => crate::interrupt::announce_not_saved(saver.path(), why),
+        None => crate::interrupt::announce_save_on_interrupt(saver.path()),
+    }
+}
+
+/// Closes the save; the path it is in, or the error that the game is not saved.
+fn close(saver: SaveFile, replay: &Replay) -> Result<PathBuf, CliError> {
+    let path = saver.path().to_path_buf();
+    saver.close(replay).map_err(|why| {
+        failure(
+            "cannot-write",
+            format!(
+                "the game is NOT saved: cannot save to {} ({why})",
+                path.display()
+            ),
+        )
+    })
 }
 
 /// Whose eyes the printed game is seen through: the human's, or a spectator's when bots

@@ -525,3 +525,105 @@ fn an_old_whole_ron_save_resumes_and_is_rewritten_as_an_appended_save() {
         "no stray files"
     );
 }
+
+/// Input that runs `hook` when it is first read: something done to the save while the
+/// human thinks.
+struct Hooked<'a> {
+    data: &'a [u8],
+    hook: Option<Box<dyn FnOnce() + 'a>>,
+}
+
+impl std::io::Read for Hooked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        let n = self.fill_buf()?.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Hooked<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if let Some(hook) = self.hook.take() {
+            hook();
+        }
+        Ok(self.data)
+    }
+    fn consume(&mut self, n: usize) {
+        self.data = &self.data[n..];
+    }
+}
+
+/// Issue 27: "When the save's folder or file is removed mid-game, the game still ends with
+/// 'Saved. Continue with: grail play --resume …' and no file exists."
+#[test]
+fn quitting_says_saved_only_when_the_save_is_there() {
+    let dir = scratch("save-gone");
+    let game = toy();
+    let start = |seed: &str, save: &std::path::Path| {
+        let args = play_args(&[
+            "toy",
+            "--players",
+            "2",
+            "--seed",
+            seed,
+            "--seat",
+            "1",
+            "--save",
+            save.to_str().unwrap(),
+        ]);
+        play::start(game.as_ref(), &args).unwrap()
+    };
+    // The folder removed while the human thinks: written anew with every move.
+    let folder = dir.join("removed");
+    let save = folder.join("game.ron");
+    let mut session = start("7", &save);
+    let mut input = Hooked {
+        data: b"1\nquit\n",
+        hook: Some(Box::new(|| std::fs::remove_dir_all(&folder).unwrap())),
+    };
+    let mut out = Vec::new();
+    play::play(&mut session, &mut input, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains(&format!(
+            "Saved. Continue with: grail play --resume {}",
+            save.display()
+        )),
+        "{out}"
+    );
+    let file = read_replay(&save).unwrap();
+    assert_eq!(file.replay.steps.len(), session.m.history().len());
+    assert!(!session.m.history().is_empty());
+
+    // The folder replaced by a file: the save cannot be written, and quitting says so.
+    let folder = dir.join("replaced");
+    let save = folder.join("game.ron");
+    let mut session = start("8", &save);
+    let mut input = Hooked {
+        data: b"1\nquit\n",
+        hook: Some(Box::new(|| {
+            std::fs::remove_dir_all(&folder).unwrap();
+            std::fs::write(&folder, "not a folder").unwrap();
+        })),
+    };
+    let mut out = Vec::new();
+    let err = play::play(&mut session, &mut input, &mut out).unwrap_err();
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains("Saved."), "{out}");
+    match err {
+        CliError::Failure { code, message } => {
+            assert_eq!(code, "cannot-write");
+            assert!(
+                message.starts_with(&format!(
+                    "the game is NOT saved: cannot save to {}",
+                    save.display()
+                )),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read_to_string(&folder).unwrap(), "not a folder");
+}

@@ -186,3 +186,64 @@ fn schema_prints_the_committed_schema() {
     let committed = std::fs::read_to_string(repo().join("schema/json/pack.schema.json")).unwrap();
     assert_eq!(stdout(&o), committed);
 }
+
+/// Issue 27: "`grail lint .` (also `./`, `./pack.toml`) refuses every include as
+/// `path-escapes-pack`, while `grail sim .` works; linting the working folder by its absolute
+/// path prints `ok:` with an empty path".
+#[test]
+fn lint_takes_the_working_folder_by_any_name() {
+    let pack = broken_pack("here", "", str::to_string);
+    let absolute = pack.canonicalize().unwrap();
+    let absolute = absolute.to_str().unwrap();
+    let slashed = format!("{absolute}/");
+    for (name, shown) in [
+        (".", "."),
+        ("./", "."),
+        ("./pack.toml", "pack.toml"),
+        ("pack.toml", "pack.toml"),
+        (absolute, "."),
+        (slashed.as_str(), "."),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_grail"))
+            .args(["lint", name])
+            .current_dir(&pack)
+            .env_remove("GRAIL_CONTENT")
+            .output()
+            .unwrap();
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "grail lint {name}:\n{out}");
+        assert!(
+            out.starts_with(&format!("ok: {shown} (king-arthur, sha256:")),
+            "grail lint {name}:\n{out}"
+        );
+        // The JSON names the pack the same way.
+        let o = Command::new(env!("CARGO_BIN_EXE_grail"))
+            .args(["lint", name, "--format", "json"])
+            .current_dir(&pack)
+            .env_remove("GRAIL_CONTENT")
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            doc["packs"][0]["path"], shown,
+            "grail lint {name} --format json"
+        );
+        assert_eq!(doc["errors"], 0, "grail lint {name} --format json");
+    }
+    // A sub-folder's pack by a relative path is named as given.
+    let parent = pack.parent().unwrap();
+    let folder = pack.file_name().unwrap().to_str().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_grail"))
+        .args(["lint", &format!("./{folder}")])
+        .current_dir(parent)
+        .env_remove("GRAIL_CONTENT")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("ok: {folder} (")),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_dir_all(&pack).unwrap();
+}

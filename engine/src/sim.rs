@@ -60,7 +60,7 @@ impl SimConfig {
             seed,
             agents: Vec::new(),
             record: false,
-            max_moves: 100_000,
+            max_moves: MAX_MOVES,
             shard: None,
             detail: false,
         }
@@ -89,6 +89,12 @@ impl SimConfig {
 pub const MOVE_LIMIT: &str = "(move limit)";
 pub const NO_LEGAL_MOVE: &str = "(no legal move)";
 pub const SEAT_OUT_OF_RANGE: &str = "(seat out of range)";
+
+/// The most moves a game may have: `grail sim` abandons a game past it ([`MOVE_LIMIT`]),
+/// `grail play` stops one with an error. A save of that many moves stays within
+/// [`crate::replay::MAX_REPLAY_BYTES`] when its move lines average at most 167 bytes
+/// (`docs/replays.md`, "Saves").
+pub const MAX_MOVES: u32 = 100_000;
 
 /// Callbacks from the workers (called from several threads at once).
 #[derive(Clone, Copy, Default)]

@@ -744,6 +744,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "game-too-long",
+        severity: Error,
+        group: Group::Command,
+        summary: "`grail play` stopped a game at the most moves a game may have (100 000, as in `grail sim`) or where its save would pass the 16 MiB that `--resume` reads",
+        fix: "give the pack an end that comes sooner (a turn limit or an `[end]` condition); the save holds the moves so far",
+        no_fixture: None,
+    },
+    Code {
         code: "invalid-value",
         severity: Error,
         group: Group::Command,
@@ -837,6 +845,14 @@ pub const CODES: &[Code] = &[
         group: Group::Command,
         summary: "a save with that name exists already",
         fix: "choose another name",
+        no_fixture: None,
+    },
+    Code {
+        code: "save-in-use",
+        severity: Error,
+        group: Group::Command,
+        summary: "another `grail play` session is writing that save (the message names its process)",
+        fix: "finish or end that session, or choose another file with `--save`",
         no_fixture: None,
     },
     Code {
