@@ -274,7 +274,7 @@ fn replace_locked(path: &Path, text: &str) -> std::io::Result<(File, Option<File
 fn lock(file: &File, path: &Path) -> Result<(), CliError> {
     match fs4::FileExt::try_lock(file) {
         Ok(()) => Ok(()),
-        Err(fs4::TryLockError::WouldBlock) => Err(in_use(path, holder(file))),
+        Err(fs4::TryLockError::WouldBlock) => Err(in_use(path, holder_of(file, path))),
         // A file system without locks (some network ones): saved as before, unguarded.
         Err(fs4::TryLockError::Error(e)) => {
             eprintln!(
@@ -299,6 +299,20 @@ fn in_use(path: &Path, pid: Option<u32>) -> CliError {
             path.display()
         ),
     )
+}
+
+/// Who holds the lock on the save: on the file opened, else on the file now at `path` (the
+/// holder may have just replaced the whole file, a new one locked before the rename), asked
+/// again for a moment while the holder is between the two.
+fn holder_of(file: &File, path: &Path) -> Option<u32> {
+    for _ in 0..10 {
+        let now = || File::open(path).ok().and_then(|f| holder(&f));
+        if let Some(pid) = holder(file).or_else(now) {
+            return Some(pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    None
 }
 
 /// The process holding the lock on `file`, as the system lists its locks (Linux:

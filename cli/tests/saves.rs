@@ -474,7 +474,9 @@ fn spawn_play(dir: &Path, extra: &[&str]) -> Child {
 #[test]
 fn one_save_has_one_writer() {
     let dir = scratch("one-writer");
-    turns_pack(&dir, "longpack", 20_000);
+    // Long enough that the game is still going while four other sessions are refused on a
+    // busy machine (just under the move cap).
+    turns_pack(&dir, "longpack", 90_000);
     let args = ["--seed", "9", "--save", "one.ron"];
     // Started at once: one plays, the other is refused before its first move, naming the
     // process that holds the save.

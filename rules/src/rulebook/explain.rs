@@ -214,11 +214,12 @@ impl Rulebook {
             usize::from(state.current) + 1
         );
         let why = match fault {
-            Fault::Runaway { budget } => format!(
-                "{at} did not end: it did more than {budget} units of work (cards moved, steps \
-                 entered), more than every card of the game moved many times over; a `draw` \
-                 from a zone that refills from where it draws to, a count far larger than the \
-                 cards, or `auto` steps that never reach a decision never end"
+            Fault::Runaway => format!(
+                "{at} did not end: it did more than {} units of work (cards moved, steps \
+                 skipped, `auto` moves), more than every card of the game moved many times \
+                 over; a `draw` from a zone that refills from where it draws to, a count far \
+                 larger than the cards, or `auto` steps that never reach a decision never end",
+                self.work_budget
             ),
             Fault::Range { op, a, b } => format!(
                 "{at} computed `{a} {op} {b}`, outside the range of a pack's numbers \

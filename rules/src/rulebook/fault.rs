@@ -18,7 +18,7 @@ pub const LIMIT: i64 = 1_000_000_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fault {
     /// The move did more work than its budget (cards moved, steps skipped, `auto` moves).
-    Runaway { budget: u64 },
+    Runaway,
     /// `a op b` left the range.
     Range { op: &'static str, a: i64, b: i64 },
     /// A counter would have left the range.
@@ -44,20 +44,23 @@ pub const NO_ACTION: u16 = u16::MAX;
 thread_local! {
     /// Work left in this move.
     static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
-    static BUDGET: Cell<u64> = const { Cell::new(u64::MAX) };
     static FAILED: Cell<bool> = const { Cell::new(false) };
     static FAULT: Cell<Option<Fault>> = const { Cell::new(None) };
     /// The action whose effects run (`NO_ACTION`: the setup's).
     static ACTION: Cell<u16> = const { Cell::new(NO_ACTION) };
 }
 
-/// Starts a move (or a setup) with `budget` units of work and no fault.
+/// Starts a move with `budget` units of work and no fault (a fault noted before is
+/// forgotten: [`end`] reads one only while the move has failed).
 #[inline]
 pub fn begin(budget: u64) {
     LEFT.set(budget);
-    BUDGET.set(budget);
     FAILED.set(false);
-    FAULT.set(None);
+}
+
+/// Starts a setup: [`begin`], no action's effects running yet.
+pub fn begin_setup(budget: u64) {
+    begin(budget);
     ACTION.set(NO_ACTION);
 }
 
@@ -102,9 +105,7 @@ pub fn spend(units: u64) -> bool {
 #[cold]
 #[inline(never)]
 fn run_out() -> bool {
-    fail(Fault::Runaway {
-        budget: BUDGET.get(),
-    });
+    fail(Fault::Runaway);
     false
 }
 
@@ -161,7 +162,7 @@ impl Fault {
     /// The diagnostic code the game stops with.
     pub fn code(self) -> &'static str {
         match self {
-            Fault::Runaway { .. } => "runaway-move",
+            Fault::Runaway => "runaway-move",
             Fault::Range { .. } | Fault::Counter { .. } | Fault::FigureCounter { .. } => {
                 "number-out-of-range"
             }
@@ -181,7 +182,7 @@ mod tests {
         assert!(spend(1));
         assert!(!spend(1));
         assert!(failed());
-        assert_eq!(end(), Some(Fault::Runaway { budget: 3 }));
+        assert_eq!(end(), Some(Fault::Runaway));
         begin(3);
         assert_eq!(end(), None, "a new move starts clean");
     }

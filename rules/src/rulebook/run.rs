@@ -1059,7 +1059,7 @@ impl Rulebook {
         events: &mut impl EventSink<Event>,
         spare: Option<State>,
     ) -> Result<State, String> {
-        super::fault::begin(self.work_budget);
+        super::fault::begin_setup(self.work_budget);
         let players = setup.players;
         if !(self.players.0..=self.players.1).contains(&players) {
             return Err(format!(
