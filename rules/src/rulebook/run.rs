@@ -1216,8 +1216,8 @@ impl Rulebook {
         Ok(state)
     }
 
-    /// Makes a move and the `auto` moves it (or the setup) leads to, one after another.
-    #[inline]
+    /// Makes the `auto` moves a move (or the setup) led to, one after another.
+    #[inline(never)]
     fn play_out(
         &self,
         state: &mut State,
@@ -1371,7 +1371,10 @@ impl Rules for Rulebook {
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {
         super::fault::begin(self.work_budget);
-        self.play_out(state, Some(*action), events);
+        let auto = self.play(state, action, events);
+        if auto.is_some() {
+            self.play_out(state, auto, events);
+        }
         if let Some(fault) = super::fault::end() {
             state.ended = Some(Ended::Failed {
                 fault,
