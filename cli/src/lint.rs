@@ -3,7 +3,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use grail_engine::diag::Diagnostic;
+use grail_engine::diag::{Diagnostic, Severity};
 use grail_schema::Loaded;
 use grail_schema::files::display;
 use serde_json::json;
@@ -64,8 +64,11 @@ pub fn lint(paths: &[PathBuf], content: &Content) -> Vec<Report> {
                     .into_iter()
                     .map(|d| grail_schema::resolve::note_inherited(sources, d))
                     .collect();
+                // Warnings alone (a random game that does not end) leave the pack usable.
+                if problems.iter().any(|d| d.severity == Severity::Error) {
+                    loaded.pack = None;
+                }
                 loaded.diagnostics.extend(problems);
-                loaded.pack = None;
             }
             Report { loaded, path }
         })

@@ -18,6 +18,20 @@ use grail_cli::render;
 /// Lints the fixture as `grail lint` does (load, then compile with the rulebook); asserts the
 /// codes and snapshots the text.
 fn check(case: &str, codes: &[&str]) {
+    let loaded = lint_case(case, codes);
+    assert!(
+        loaded.pack.is_none(),
+        "a pack the rulebook refuses is an error"
+    );
+}
+
+/// [`check`] for findings that are warnings: the pack is still played.
+fn check_warned(case: &str, codes: &[&str]) {
+    let loaded = lint_case(case, codes);
+    assert!(loaded.pack.is_some(), "warnings leave the pack usable");
+}
+
+fn lint_case(case: &str, codes: &[&str]) -> grail_schema::Loaded {
     // Paths relative to this crate (the test's working directory), so snapshots read the same
     // on every machine.
     let reports = grail_cli::lint::lint(
@@ -30,11 +44,8 @@ fn check(case: &str, codes: &[&str]) {
     found.dedup();
     let text = render::to_string(&loaded.sources, &loaded.diagnostics);
     assert_eq!(found, codes, "codes reported for `{case}`:\n{text}");
-    assert!(
-        loaded.pack.is_none(),
-        "a pack the rulebook refuses is an error"
-    );
     insta::assert_snapshot!(case, text);
+    reports.into_iter().next().unwrap().loaded
 }
 
 /// A ring needs one plate per seat: one error at the plates, not one per read of a plate.
@@ -268,4 +279,10 @@ fn a_turn_nobody_can_take() {
 #[test]
 fn a_stage_nobody_can_finish() {
     check("rulebook-stuck-stage", &["check-failed"]);
+}
+
+/// A step that repeats without end: lint's random games never end; a warning at the step.
+#[test]
+fn a_step_that_repeats_without_end() {
+    check_warned("rulebook-repeat-forever", &["game-too-long"]);
 }

@@ -184,6 +184,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "game-too-long",
+        severity: Warning,
+        group: Group::Rulebook,
+        summary: "a random game (a few seeded ones per player count, as `grail lint` plays them) has not ended after 20,000 moves, in a description with no check at the end to say why",
+        fix: "a step that repeats many times (`repeat`) or an `[end]` never reached: `grail sim` and `grail play` stop such a game at 100,000 moves; give the step a count the game can finish, or the `[end]` a condition that comes",
+        no_fixture: None,
+    },
+    Code {
         code: "incompatible-sets",
         severity: Error,
         group: Group::Pack,

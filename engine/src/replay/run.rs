@@ -97,6 +97,9 @@ pub enum Problem {
     NotOver,
     /// `--verify`: the steps ran out before the game ended.
     Unfinished,
+    /// `--verify`: the game was stopped at the move cap (`sim::MAX_MOVES`), as `sim` and
+    /// `play` stop a game that goes on too long, before its end.
+    Capped { moves: usize },
     /// The game stopped before its end: nobody could move, or a move failed (a move that
     /// did not end, a number out of range); the rules say which rule.
     Stopped(crate::game::Stuck),
@@ -163,6 +166,12 @@ impl fmt::Display for Problem {
             ),
             Problem::NotOver => f.write_str("the game is not over"),
             Problem::Unfinished => f.write_str("the replay stops before the game is over"),
+            Problem::Capped { moves } => write!(
+                f,
+                "the game was stopped after {moves} moves, the most a game may have (as `sim` \
+                 and `play` stop it), before its end: every move replays, but there is no end \
+                 to verify"
+            ),
             Problem::Stopped(stuck) => {
                 write!(f, "the game stopped [{}]: {}", stuck.code, stuck.why)
             }
@@ -347,7 +356,12 @@ pub(super) fn run_to_match<'r, R: Rules>(
     if let Some(stuck) = m.stuck() {
         run.failure = Some(whole(Problem::Stopped(stuck)));
     } else if options.verify {
-        if run.outcome.is_none() {
+        let moves = (replay.steps.iter())
+            .filter(|s| matches!(s, Step::Move(..) | Step::Play(..)))
+            .count();
+        if run.outcome.is_none() && moves >= crate::sim::MAX_MOVES as usize {
+            run.failure = Some(whole(Problem::Capped { moves }));
+        } else if run.outcome.is_none() {
             run.failure = Some(whole(Problem::Unfinished));
         } else if !saw_end {
             run.failure = Some(whole(Problem::NoEnd));

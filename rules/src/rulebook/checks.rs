@@ -128,6 +128,7 @@ impl Rulebook {
         let mut failed: Vec<Option<Failure>> = self.checks.iter().map(|_| None).collect();
         let mut stuck: Option<(usize, Failure)> = None;
         let mut stopped = None;
+        let mut long = None;
         let end_check = self.checks.iter().position(|c| c.at_end);
         let mut moves = Vec::new();
         for players in self.players.0..=self.players.1 {
@@ -155,7 +156,12 @@ impl Rulebook {
                         stopped = Some(self.stopped(&state, why.clone(), players, seed, played));
                     }
                 }
-                let Some(end_check) = end_check else { continue };
+                let Some(end_check) = end_check else {
+                    if played >= MAX_MOVES && long.is_none() {
+                        long = Some(self.too_long(&state, players, seed));
+                    }
+                    continue;
+                };
                 if self.outcome(&state).is_some() {
                     self.judge(&state, true, players, seed, &mut failed);
                 } else if stuck.is_none() {
@@ -191,7 +197,31 @@ impl Rulebook {
         let checks = self.checks.iter().zip(failed);
         checks
             .filter_map(|(check, f)| Some(check.report(f?)))
+            .chain(long)
             .collect()
+    }
+
+    /// A random game still going after [`MAX_MOVES`] moves, in a description with no check at
+    /// the end to say so: a warning at the step it was at (a step that repeats without end,
+    /// an end never reached), since `sim` and `play` stop such a game at their move cap.
+    fn too_long(&self, state: &State, players: usize, seed: u64) -> Diagnostic {
+        let step = self.steps.get(usize::from(state.step));
+        let d = Diagnostic::warning(
+            "game-too-long",
+            format!(
+                "a random game ({players} players, seed {seed}) has not ended after {MAX_MOVES} \
+                 moves (at turn {}, step `{}`): `grail sim` and `grail play` stop a game at {} \
+                 moves; a step that repeats many times (`repeat`), or an `[end]` that is never \
+                 reached, makes a game that does not end",
+                state.turn,
+                step.map_or("?", |s| s.name.as_str()),
+                grail_engine::sim::MAX_MOVES,
+            ),
+        );
+        match step {
+            Some(s) => d.at(s.loc.source, s.loc.span.clone(), "the game was here"),
+            None => d,
+        }
     }
 
     /// A random game the description stopped: the error, at the action whose move failed,
