@@ -176,6 +176,22 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "expression-too-deep",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: an expression or effect line nests parentheses, calls, `not` or minus signs more than 48 levels deep, or a text its `{if …}` / `{for …}` parts (the parser refuses it before going deeper)",
+        fix: "drop parentheses that group nothing (`and` binds tighter than `or`); name a part as a counter or query",
+        no_fixture: None,
+    },
+    Code {
+        code: "expression-too-long",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: an expression or effect line has more than 256 parts (values and operators: `a + b` is three)",
+        fix: "write it shorter: `count(Z)` or `sum(attr, Z)` covers many cards, a counter keeps a running total",
+        no_fixture: None,
+    },
+    Code {
         code: "incompatible-sets",
         severity: Error,
         group: Group::Pack,

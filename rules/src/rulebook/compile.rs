@@ -51,6 +51,23 @@ const FUNCTIONS: &[&str] = &[
     "marked", "mine", "marks",
 ];
 
+/// Functions read by `counters.rs` (`min`, `div`, `step`, …) and, on a ring, by
+/// `ring_check.rs`: what an unknown function's did-you-mean offers besides [`FUNCTIONS`].
+const MORE_FUNCTIONS: &[&str] = &["min", "max", "div", "mod", "others", "holder", "step"];
+const RING_FUNCTIONS: &[&str] = &[
+    "empty",
+    "plate",
+    "placed",
+    "unplaced",
+    "seat",
+    "most",
+    "best_figure",
+    "occupant",
+    "owner",
+    "total",
+    "card",
+];
+
 pub struct Compiler<'p> {
     pub pack: &'p Pack,
     pub diags: Vec<Diagnostic>,
@@ -153,7 +170,7 @@ impl<'p> Compiler<'p> {
 
     pub(super) fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {
         let span = self.span(s, &e.span);
-        self.error("invalid-expression", e.message, &s.loc, span);
+        self.error(e.code, e.message, &s.loc, span);
     }
 
     pub(super) fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
@@ -661,6 +678,16 @@ impl<'p> Compiler<'p> {
                 Some((Expr::Done(a), Kind::Bool))
             }
             attr => {
+                // A name that is no function and no attribute of any set is an unknown
+                // function, named as such before its arguments are read.
+                if !self
+                    .sets
+                    .iter()
+                    .any(|set| set.attrs.iter().any(|a| a == attr))
+                {
+                    self.unknown_function(node, attr, s, scope);
+                    return None;
+                }
                 // An attribute of a card: `value(card)`.
                 if args.len() == 1 {
                     let (card, kind) = self.expr(&args[0], s, scope)?;
@@ -690,6 +717,37 @@ impl<'p> Compiler<'p> {
                 None
             }
         }
+    }
+
+    /// `f(…)` where `f` names no function, attribute, counter or zone: an unknown function,
+    /// with did-you-mean among everything that may be called.
+    fn unknown_function(&mut self, node: &Node, f: &str, s: &Sp<String>, scope: Scope) {
+        let span = self.span(s, &(node.span.start..node.span.start + f.len()));
+        if self.zones.iter().any(|z| z.name == f) {
+            let msg = format!(
+                "`{f}` is a zone, not a value: count its cards with `count({f}(…))`, or read them with `sum(attr, …)`, `last(attr, …)`"
+            );
+            self.error("invalid-expression", msg, &s.loc, span);
+            return;
+        }
+        let mut known: Vec<&str> = FUNCTIONS.to_vec();
+        known.extend(MORE_FUNCTIONS);
+        if self.board.is_some() {
+            known.extend(RING_FUNCTIONS);
+        }
+        known.extend(self.counter_defs.iter().map(|c| c.name.as_str()));
+        match scope.card {
+            Some(set) => known.extend(self.sets[set].attrs.iter().map(String::as_str)),
+            None => known.extend(
+                self.sets
+                    .iter()
+                    .flat_map(|set| set.attrs.iter().map(String::as_str)),
+            ),
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        known.retain(|k| seen.insert(*k));
+        let msg = grail_engine::diag::no_such("function", f, known);
+        self.error("unknown-function", msg, &s.loc, span);
     }
 
     /// The names of a named attribute an expression reads (`color(card)`, `color(figure)`).
