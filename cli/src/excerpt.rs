@@ -32,7 +32,7 @@ pub fn escape(s: &str) -> Cow<'_, str> {
 }
 
 fn is_escaped(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
+    (c.is_control() && c != '\n' && c != '\t') || grail_engine::diag::is_bidi_control(c)
 }
 
 fn push_char(out: &mut String, c: char) {

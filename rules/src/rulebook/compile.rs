@@ -51,6 +51,19 @@ const FUNCTIONS: &[&str] = &[
     "marked", "mine", "marks",
 ];
 
+/// Most steps in all stages together: the state's step is a byte, and `step(…)` and the card
+/// tables keep a bit per step in 64.
+pub const MAX_STEPS: usize = 64;
+/// Most stages before the turns (the state's stage is a byte).
+pub const MAX_STAGES: usize = 64;
+/// Most actions: the actions done this turn are a bit each in 64.
+pub const MAX_ACTIONS: usize = 64;
+/// Most actions a step takes (`repeat`): they are counted in a byte.
+pub const MAX_REPEAT: i64 = 255;
+/// Most times the seats play a stage before the turns in all (`rounds` × players): counted
+/// in 16 bits.
+pub const MAX_STAGE_TURNS: i64 = u16::MAX as i64;
+
 /// Functions read by `counters.rs` (`min`, `div`, `step`, …) and, on a ring, by
 /// `ring_check.rs`: what an unknown function's did-you-mean offers besides [`FUNCTIONS`].
 const MORE_FUNCTIONS: &[&str] = &["min", "max", "div", "mod", "others", "holder", "step"];
@@ -1051,6 +1064,45 @@ impl<'p> Compiler<'p> {
         out
     }
 
+    /// What the state counts in fixed widths, refused past its limit where the description
+    /// writes the first one too many: the steps of every stage together ([`MAX_STEPS`]: a
+    /// step is a bit of `step(…)`'s mask and of the card tables'), the stages before the
+    /// turns ([`MAX_STAGES`]) and the actions ([`MAX_ACTIONS`]: `done(…)` is a bit per action).
+    fn step_limits(&mut self, steps: usize) {
+        let rb = &self.pack.rulebook;
+        if steps > MAX_STEPS {
+            let turn = rb.stages.get("turn").into_iter();
+            let others = (rb.stages.iter())
+                .filter(|(k, _)| k.value != "turn")
+                .map(|(_, d)| d);
+            if let Some(at) = turn
+                .chain(others)
+                .flat_map(|d| d.steps.iter())
+                .nth(MAX_STEPS)
+            {
+                let msg = format!(
+                    "the stages list {steps} steps in all; a description has at most {MAX_STEPS} (a step listed twice counts twice)"
+                );
+                self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+            }
+        }
+        let stages = rb.stages.0.iter().filter(|(k, _)| k.value != "turn");
+        if let Some((at, _)) = stages.clone().nth(MAX_STAGES) {
+            let msg = format!(
+                "{} stages before the turns; a description has at most {MAX_STAGES}",
+                stages.count()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
+        if let Some((at, _)) = rb.actions.0.get(MAX_ACTIONS) {
+            let msg = format!(
+                "{} actions; a description has at most {MAX_ACTIONS} (`done(…)` keeps a bit per action)",
+                rb.actions.0.len()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
+    }
+
     /// The `turn` stage's steps, each offering known actions; every action offered somewhere.
     pub fn steps(&mut self) -> Vec<Step> {
         let rb = &self.pack.rulebook;
@@ -1098,6 +1150,20 @@ impl<'p> Compiler<'p> {
                 .repeat
                 .as_ref()
                 .and_then(|r| c.expression(r, NO_SCOPE, false));
+            // The actions taken at a step are counted in a byte: a fixed count past it is
+            // refused (one read from the state is bounded where it is read).
+            if let (Some(Expr::Const(n)), Some(r)) = (&repeat, &def.repeat)
+                && !(1..=MAX_REPEAT).contains(n)
+            {
+                let msg = format!(
+                    "step `{}` repeats {n} times; a step takes 1 to {MAX_REPEAT} actions",
+                    step.value
+                );
+                // A step listed in two stages compiles twice: reported once.
+                if !c.diags.iter().any(|d| d.message == msg) {
+                    c.error("over-limit", msg, &r.loc, r.loc.span.clone());
+                }
+            }
             Some(Step {
                 name: step.value.clone(),
                 actions,
@@ -1115,6 +1181,7 @@ impl<'p> Compiler<'p> {
         }
         self.turn_steps = steps.len();
         self.stages = self.pre_stages(&mut steps, &mut step_of);
+        self.step_limits(steps.len());
         for (name, _) in rb.steps.iter() {
             if !steps.iter().any(|s| s.name == name.value) {
                 let msg = format!("step `{}` is in no stage", name.value);
