@@ -216,6 +216,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "invalid-name",
+        severity: Error,
+        group: Group::Pack,
+        summary: "a name a game description declares (a zone, stage, step, action or its verb, figure kind, role, counter, check) that its expressions could not read as one name: empty, not ASCII, not starting with a letter, with a space or another sign, or a word of the language (`and`, `to` …)",
+        fix: "start with an ASCII letter, go on with letters, digits, `_` and single `-` between them: `knight-deck`, `hand_2` (an action's name may be several such words, one space apart)",
+        no_fixture: None,
+    },
+    Code {
         code: "invalid-player-count",
         severity: Error,
         group: Group::Pack,
@@ -397,6 +405,14 @@ pub const CODES: &[Code] = &[
         group: Group::Pack,
         summary: "an `include` or `extends` path that is absolute or leaves the pack folder",
         fix: "use a relative path inside the pack folder, or `@id` for a bundled pack",
+        no_fixture: None,
+    },
+    Code {
+        code: "refill-cycle",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: a stack refills from itself, or refills go round in a circle (each zone taking the next one's cards), so a draw could take back the cards it gives",
+        fix: "refill a stack from its discard pile, and that pile from nothing",
         no_fixture: None,
     },
     Code {

@@ -906,6 +906,7 @@ impl<'p> Compiler<'p> {
                     let count = self.typed(count, s, scope, Kind::Int)?;
                     let from = self.zone_ref(from, s, scope)?;
                     let to = self.zone_ref(to, s, scope)?;
+                    self.check_draw(&count, &from, s, &line.span);
                     self.same_set(from.zone, to.zone, s, &line.span)
                         .then_some(Effect::Draw {
                             count: count.into(),

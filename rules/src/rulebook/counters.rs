@@ -252,6 +252,14 @@ impl Compiler<'_> {
                     ) else {
                         return Some(None);
                     };
+                    if matches!(f.as_str(), "div" | "mod")
+                        && let Some(Ok(0)) = Self::fixed_count(&b)
+                    {
+                        let at = self.span(s, &node.span);
+                        let msg = format!("`{f}(…)` by 0: its divisor is always 0");
+                        self.error("divide-by-zero", msg, &s.loc, at);
+                        return Some(None);
+                    }
                     let (a, b) = (Box::new(a), Box::new(b));
                     let e = match f.as_str() {
                         "div" => CounterExpr::Div(a, b),
