@@ -807,8 +807,11 @@ impl<'d> Decoder<'d> {
                 u32::from(c)
             ),
             span,
-            "control characters other than newline and tab are not allowed, nor those that \
-             reorder text (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)",
+            if is_bidi_control(c) {
+                "characters that reorder text are not allowed"
+            } else {
+                "control characters other than newline and tab are not allowed"
+            },
         );
     }
 
