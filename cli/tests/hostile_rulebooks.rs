@@ -31,7 +31,10 @@ fn a_hostile_user_pack_does_not_stop_the_others_from_being_checked() {
         &repo().join("tests/lint/rulebook-hostile-expressions"),
         &packs.join("deep"),
     );
-    copy_dir(&repo().join("docs/examples/five-trails"), &packs.join("fine"));
+    copy_dir(
+        &repo().join("docs/examples/five-trails"),
+        &packs.join("fine"),
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_grail"))
         .arg("lint")
         .current_dir(repo())

@@ -57,6 +57,12 @@ fn more_actions_than_done_keeps() {
     check("rulebook-too-many-actions", &["over-limit"]);
 }
 
+/// More zones than a tallied card keeps the index of.
+#[test]
+fn more_zones_than_a_tally_names() {
+    check("rulebook-too-many-zones", &["over-limit"]);
+}
+
 /// Stages past the limit, and the steps they bring past theirs.
 #[test]
 fn more_stages_than_the_state_counts() {
@@ -89,12 +95,13 @@ fn names_no_expression_could_read() {
     check("rulebook-bad-names", &["invalid-name"]);
 }
 
-/// `frobnicate(adversary-supply) > 0` said "`adversary-supply` means nothing here".
+/// `frobnicate(adversary-supply) > 0` said "`adversary-supply` means nothing here"; of a card,
+/// `valeu(card)` stays a misspelt attribute.
 #[test]
 fn an_unknown_function_is_named() {
     check(
         "rulebook-unknown-function",
-        &["invalid-expression", "unknown-function"],
+        &["invalid-expression", "unknown-attribute", "unknown-function"],
     );
 }
 

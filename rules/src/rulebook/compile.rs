@@ -54,6 +54,8 @@ const FUNCTIONS: &[&str] = &[
 /// Most steps in all stages together: the state's step is a byte, and `step(…)` and the card
 /// tables keep a bit per step in 64.
 pub const MAX_STEPS: usize = 64;
+/// Most zones (a tallied card keeps its zone's index in 15 bits; far more than any game).
+pub const MAX_ZONES: usize = 1024;
 /// Most stages before the turns (the state's stage is a byte).
 pub const MAX_STAGES: usize = 64;
 /// Most actions: the actions done this turn are a bit each in 64.
@@ -243,6 +245,14 @@ impl<'p> Compiler<'p> {
     /// `[zones.*]`, laid out into piles: the table's first, then one block per seat.
     pub fn zones(&mut self) {
         let defs = &self.pack.rulebook.zones;
+        // A tallied card keeps its zone in 15 bits (`ROLE_TALLY` is the 16th).
+        if let Some((at, _)) = defs.0.get(MAX_ZONES) {
+            let msg = format!(
+                "{} zones; a description has at most {MAX_ZONES}",
+                defs.0.len()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
         let mut starts: Vec<(usize, &Sp<String>)> = Vec::new();
         for (name, def) in defs.iter() {
             // A ring holds figures on seats, not cards (`ring.rs`).
@@ -693,11 +703,9 @@ impl<'p> Compiler<'p> {
             attr => {
                 // A name that is no function and no attribute of any set is an unknown
                 // function, named as such before its arguments are read.
-                if !self
-                    .sets
-                    .iter()
-                    .any(|set| set.attrs.iter().any(|a| a == attr))
-                {
+                // (Of a card, `valeu(card)`, it is a misspelt attribute, reported below.)
+                let is_attr = (self.sets.iter()).any(|set| set.attrs.iter().any(|a| a == attr));
+                if !is_attr && !(args.len() == 1 && self.is_card(&args[0], s, scope)) {
                     self.unknown_function(node, attr, s, scope);
                     return None;
                 }
@@ -730,6 +738,14 @@ impl<'p> Compiler<'p> {
                 None
             }
         }
+    }
+
+    /// Whether an expression is a card, reporting nothing.
+    fn is_card(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> bool {
+        let before = self.diags.len();
+        let card = matches!(self.expr(node, s, scope), Some((_, Kind::Card(_))));
+        self.diags.truncate(before);
+        card
     }
 
     /// `f(…)` where `f` names no function, attribute, counter or zone: an unknown function,

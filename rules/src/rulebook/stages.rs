@@ -62,9 +62,9 @@ impl Compiler<'_> {
             for n in self.pack.players.0..=self.pack.players.1 {
                 match self.start_value(rounds, n) {
                     // Every seat plays the stage `rounds` times, counted in 16 bits.
-                    Ok(v) if v < 1 || v.saturating_mul(i64::from(n)) > MAX_STAGE_TURNS => {
+                    Ok(v) if v < 0 || v.saturating_mul(i64::from(n)) > MAX_STAGE_TURNS => {
                         let msg = format!(
-                            "stage `{}` is played {v} rounds with {n} players; a stage is played 1 to {} rounds ({MAX_STAGE_TURNS} turns of all the seats together)",
+                            "stage `{}` is played {v} rounds with {n} players; a stage is played 0 to {} rounds ({MAX_STAGE_TURNS} turns of all the seats together)",
                             name.value,
                             MAX_STAGE_TURNS / i64::from(n)
                         );
