@@ -101,7 +101,11 @@ fn names_no_expression_could_read() {
 fn an_unknown_function_is_named() {
     check(
         "rulebook-unknown-function",
-        &["invalid-expression", "unknown-attribute", "unknown-function"],
+        &[
+            "invalid-expression",
+            "unknown-attribute",
+            "unknown-function",
+        ],
     );
 }
 

@@ -705,7 +705,8 @@ impl<'p> Compiler<'p> {
                 // function, named as such before its arguments are read.
                 // (Of a card, `valeu(card)`, it is a misspelt attribute, reported below.)
                 let is_attr = (self.sets.iter()).any(|set| set.attrs.iter().any(|a| a == attr));
-                if !is_attr && !(args.len() == 1 && self.is_card(&args[0], s, scope)) {
+                let of_card = |c: &mut Self| args.len() == 1 && c.is_card(&args[0], s, scope);
+                if !is_attr && !of_card(self) {
                     self.unknown_function(node, attr, s, scope);
                     return None;
                 }
