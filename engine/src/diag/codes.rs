@@ -379,7 +379,7 @@ pub const CODES: &[Code] = &[
         code: "over-limit",
         severity: Error,
         group: Group::Rulebook,
-        summary: "rulebook: a description counts more than the interpreter keeps count of: more than 1024 zones, 64 steps in all its stages, 64 stages before the turns or 64 actions, a step repeating more than 255 times, a stage played more than 65,535 times by all the seats together (docs/pack-format.md, \"Limits\")",
+        summary: "rulebook: a description counts more than the interpreter keeps count of: more than 1024 zones, 64 steps in all its stages, 64 stages before the turns or 64 actions, a step repeating more than 255 times, a zone giving more than 255 marks, a stage played more than 65,535 times by all the seats together (docs/pack-format.md, \"Limits\")",
         fix: "stay within the limit the message names: merge steps or actions that differ only in a parameter, play fewer rounds",
         no_fixture: None,
     },

@@ -337,7 +337,19 @@ impl<'p> Compiler<'p> {
                 }
                 starts.push((set, name));
             }
-            let marks = def.marks.as_ref().and_then(|m| self.param_int(m));
+            let marks = def.marks.as_ref().and_then(|m| {
+                let n = self.param_int(m)?;
+                // Each seat's marks left are a byte.
+                if !(0..=i64::from(u8::MAX)).contains(&n) {
+                    let msg = format!(
+                        "zone `{}` gives each seat {n} marks; a zone gives 0 to 255",
+                        name.value
+                    );
+                    self.error("over-limit", msg, &m.loc, m.loc.span.clone());
+                    return None;
+                }
+                Some(n)
+            });
             let types = 0..self.sets[set].cards.len() as u16;
             self.zones.push(Zone {
                 name: name.value.clone(),
