@@ -118,7 +118,16 @@ impl Compiler<'_> {
     /// A number fixed before play for a player count: a number, a param (plain or by player
     /// count, with or without `$`), or `+ - *` of them (`knights - score_markers`).
     pub(super) fn start_value(&self, s: &Sp<String>, players: u8) -> Result<i64, Diagnostic> {
+        let max = grail_schema::decode::MAX_NUMBER;
         if let Ok(v) = s.value.trim().parse::<i64>() {
+            if v.abs() > max {
+                let msg = format!("{v} is outside the number range (±{max})");
+                return Err(Diagnostic::error("out-of-range", msg).at(
+                    s.loc.source,
+                    s.loc.span.clone(),
+                    "here",
+                ));
+            }
             return Ok(v);
         }
         if let Ok(node) = syntax::expression(&s.value)
@@ -132,10 +141,16 @@ impl Compiler<'_> {
                 self.start_value(&side(l), players)?,
                 self.start_value(&side(r), players)?,
             );
-            return Ok(match op {
-                Op::Add => a.saturating_add(b),
-                Op::Sub => a.saturating_sub(b),
-                _ => a.saturating_mul(b),
+            // Within the number range of params (±10⁹), as everything a pack declares.
+            return op.arith(a, b).filter(|v| v.abs() <= max).ok_or_else(|| {
+                Diagnostic::error(
+                    "out-of-range",
+                    format!(
+                        "`{}` comes to a number outside the number range (±{max}) with {players} players",
+                        s.value.trim()
+                    ),
+                )
+                .at(s.loc.source, s.loc.span.clone(), "here")
             });
         }
         let name = s.value.trim().trim_start_matches('$');
