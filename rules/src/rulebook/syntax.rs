@@ -662,4 +662,51 @@ mod tests {
         assert!(lines[0].guard.is_some());
         assert!(expression("if").is_err());
     }
+
+    /// Nesting is counted by every kind that recurses, and refused one level past the limit,
+    /// before the parser goes deeper; at the limit it parses.
+    #[test]
+    fn nesting_is_bounded_before_it_recurses() {
+        for (open, close) in [("(", ")"), ("not ", ""), ("-", ""), ("max(0, ", ")")] {
+            let nest = |n: usize| format!("{}1{}", open.repeat(n), close.repeat(n));
+            assert!(expression(&nest(MAX_DEPTH)).is_ok(), "{open}");
+            let err = expression(&nest(MAX_DEPTH + 1)).unwrap_err();
+            assert_eq!(err.code, "expression-too-deep", "{open}");
+            let err = expression(&nest(100_000)).unwrap_err();
+            assert_eq!(err.code, "expression-too-deep", "{open}");
+        }
+        let line = format!(
+            "draw {}1{} from deck to hand(current)",
+            "(".repeat(60),
+            ")".repeat(60)
+        );
+        assert_eq!(statements(&line).unwrap_err().code, "expression-too-deep");
+    }
+
+    /// A chain is as deep a tree as it is long: its parts are counted, an effect line's
+    /// together with its guard.
+    #[test]
+    fn length_is_bounded() {
+        // `1 + 1 + …` with n terms has 2n - 1 parts.
+        let chain = |n: usize| format!("1{}", " + 1".repeat(n - 1));
+        assert!(expression(&chain(MAX_NODES / 2)).is_ok());
+        assert_eq!(
+            expression(&chain(MAX_NODES / 2 + 1)).unwrap_err().code,
+            "expression-too-long"
+        );
+        assert_eq!(
+            expression(&format!("1 = 1{}", " and 1 = 1".repeat(10_000)))
+                .unwrap_err()
+                .code,
+            "expression-too-long"
+        );
+        let guarded = format!(
+            "draw 1 from deck to hand(current) if {}",
+            chain(MAX_NODES / 2)
+        );
+        assert_eq!(
+            statements(&guarded).unwrap_err().code,
+            "expression-too-long"
+        );
+    }
 }
