@@ -18,7 +18,8 @@ const LEAD: usize = 40;
 /// `codespan-reporting` prints); the lines between are kept empty.
 const LABEL_CONTEXT: usize = 3;
 
-/// `s` with every control character but newline and tab written as an escape (`\u{1b}`), so
+/// `s` with every control character but newline and tab, and every character that reorders
+/// text (`grail_engine::diag::is_bidi_control`), written as an escape (`\u{1b}`), so
 /// input echoed to a terminal cannot move the cursor, clear the screen or retitle it.
 pub fn escape(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_escaped) {
@@ -32,7 +33,7 @@ pub fn escape(s: &str) -> Cow<'_, str> {
 }
 
 fn is_escaped(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
+    (c.is_control() && c != '\n' && c != '\t') || grail_engine::diag::is_bidi_control(c)
 }
 
 fn push_char(out: &mut String, c: char) {
@@ -302,6 +303,8 @@ mod tests {
     fn control_characters_are_escaped_but_newlines_and_tabs_stay() {
         assert_eq!(escape("a\u{1b}[2Jb\tc\nd\r"), "a\\u{1b}[2Jb\tc\nd\\u{d}");
         assert!(matches!(escape("plain – text"), Cow::Borrowed(_)));
+        // Those that reorder how text shows too (the right-to-left override).
+        assert_eq!(escape("a\u{202e}b\u{2066}"), "a\\u{202e}b\\u{2066}");
     }
 
     #[test]

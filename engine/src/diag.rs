@@ -168,6 +168,13 @@ pub fn no_such<'a>(
     }
 }
 
+/// A bidirectional control character (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
+/// U+061C): it reorders how a terminal shows the text around it, so a name or a message could
+/// read other than it is. Refused in packs like the control characters, escaped on output.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
 /// The closest candidate within a small edit distance, for "did you mean" help.
 pub fn did_you_mean<'a>(
     word: &str,

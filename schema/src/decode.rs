@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use grail_engine::diag::{Diagnostic, SourceId, did_you_mean};
+use grail_engine::diag::{Diagnostic, SourceId, did_you_mean, is_bidi_control};
 
 use crate::model::{
     ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, CheckDef, ChooseDef,
@@ -357,7 +357,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     let stages = f.table("stages", |dec, _, n| {
         let mut f = dec.fields(n, "a stage")?;
         let steps = f.required_strs("steps");
-        let rounds = f.str("rounds");
+        let rounds = f.number_str("rounds");
         let first = f.str("first");
         let order = f.str("order");
         f.finish();
@@ -374,7 +374,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let optional = f.bool("optional");
         let prompt = f.str("prompt");
         let by_card = f.bool("by_card");
-        let repeat = f.str("repeat");
+        let repeat = f.number_str("repeat");
         let auto = f.bool("auto");
         f.finish();
         Some(StepDef {
@@ -486,7 +486,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             "owner",
             &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
         );
-        let start = f.str("start");
+        let start = f.number_str("start");
         f.finish();
         Some(CounterDef { owner, start })
     });
@@ -502,6 +502,27 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             says: says?,
         })
     });
+    let dec = &mut *f.dec;
+    let named = [
+        ("zone", zones.0.iter().map(|(k, _)| k).collect::<Vec<_>>()),
+        ("stage", stages.0.iter().map(|(k, _)| k).collect()),
+        ("step", steps.0.iter().map(|(k, _)| k).collect()),
+        ("figure kind", figures.0.iter().map(|(k, _)| k).collect()),
+        ("role", roles.0.iter().map(|(k, _)| k).collect()),
+        ("counter", counters.0.iter().map(|(k, _)| k).collect()),
+        ("check", checks.0.iter().map(|(k, _)| k).collect()),
+    ];
+    for (what, keys) in named {
+        for key in keys {
+            dec.name(what, key, false);
+        }
+    }
+    for (key, def) in actions.0.iter() {
+        dec.name("action", key, true);
+        if let Some(verb) = &def.verb {
+            dec.name("verb", verb, true);
+        }
+    }
     RulebookDef {
         checks,
         counters,
@@ -525,7 +546,7 @@ fn figure(dec: &mut Decoder, node: &Node) -> Option<FigureDef> {
         "owner",
         &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
     );
-    let count = f.str("count");
+    let count = f.number_str("count");
     let set = f.str("set");
     let start = f.str("start");
     let counters = f.strs("counters");
@@ -605,6 +626,38 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
     })
 }
 
+/// Words of the rulebook's expressions, which a name cannot be.
+const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not", "if"];
+
+/// What is wrong with a declared name, if anything: a name is an ASCII letter, then letters,
+/// digits and `_`, with single `-` between them (`knight-deck`), and no word of the
+/// language (`and`, `to` …): exactly what the rulebook's expressions read as one name.
+pub fn name_problem(name: &str) -> Option<&'static str> {
+    let bytes = name.as_bytes();
+    let Some(first) = bytes.first() else {
+        return Some("is empty");
+    };
+    if !name.is_ascii() {
+        return Some("has a character that is not ASCII");
+    }
+    if !first.is_ascii_alphabetic() {
+        return Some("does not start with a letter");
+    }
+    for (i, &b) in bytes.iter().enumerate() {
+        let dash_between = b == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+        if !(b.is_ascii_alphanumeric() || b == b'_' || dash_between) {
+            return Some(match b {
+                b' ' => "has a space",
+                b'-' => "has a `-` that is not between letters or digits",
+                _ => "has a character other than letters, digits, `_` and `-`",
+            });
+        }
+    }
+    KEYWORDS
+        .contains(&name)
+        .then_some("is a word of the description's language")
+}
+
 struct Decoder<'d> {
     source: SourceId,
     diags: &'d mut Vec<Diagnostic>,
@@ -663,6 +716,52 @@ impl<'d> Decoder<'d> {
         }
     }
 
+    /// A name the description declares (a zone, a step, an action …), which its expressions
+    /// read: see [`name_problem`]. An action's name (and verb) may be several such words.
+    fn name(&mut self, what: &str, name: &Sp<String>, words: bool) {
+        let problem = if words && !name.value.is_empty() {
+            let mut parts = name.value.split(' ');
+            if parts.clone().any(str::is_empty) {
+                Some("has a space at its start or end, or two in a row")
+            } else {
+                parts.find_map(name_problem)
+            }
+        } else {
+            name_problem(&name.value)
+        };
+        if let Some(problem) = problem {
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-name",
+                    format!("{what} name `{}` {problem}", name.value.escape_debug()),
+                )
+                .at(self.source, name.loc.span.clone(), "declared here")
+                .with_help(
+                    "a name starts with an ASCII letter and goes on with letters, digits, `_` \
+                     and single `-` between them: `knight-deck`, `hand_2`"
+                        .to_string()
+                        + if words {
+                            "; an action's name may be several, one space apart"
+                        } else {
+                            ""
+                        },
+                ),
+            );
+        }
+    }
+
+    /// A string, or an integer read as its digits (see [`Fields::number_str`]).
+    fn number_str(&mut self, node: &Node, key: &str) -> Option<Sp<String>> {
+        match &node.kind {
+            NodeKind::Int(v) => Some(Sp::new(v.to_string(), self.loc(node))),
+            NodeKind::Str(_) => self.str(node, key),
+            _ => {
+                self.wrong_type(node, &format!("`{key}`"), "a number or a string");
+                None
+            }
+        }
+    }
+
     /// Names and texts end up on the player's terminal, where `\u{1b}[2J` would clear the
     /// screen: a control character other than newline and tab, in any string or key of the
     /// file, is an error. (The value is still decoded, so nothing else is reported for want
@@ -670,7 +769,7 @@ impl<'d> Decoder<'d> {
     fn no_control_characters(&mut self, node: &Node, key: &str) {
         let control = |s: &str| {
             s.chars()
-                .find(|&c| c.is_control() && c != '\n' && c != '\t')
+                .find(|&c| (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c))
         };
         match &node.kind {
             NodeKind::Str(s) => {
@@ -696,14 +795,23 @@ impl<'d> Decoder<'d> {
     }
 
     fn control_character(&mut self, what: String, c: char, span: Range<usize>) {
+        let kind = if is_bidi_control(c) {
+            "bidirectional control"
+        } else {
+            "control"
+        };
         self.error(
             "control-character",
             format!(
-                "{what} contains the control character U+{:04X}",
+                "{what} contains the {kind} character U+{:04X}",
                 u32::from(c)
             ),
             span,
-            "control characters other than newline and tab are not allowed",
+            if is_bidi_control(c) {
+                "characters that reorder text are not allowed"
+            } else {
+                "control characters other than newline and tab are not allowed"
+            },
         );
     }
 
@@ -796,6 +904,13 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
     fn str(&mut self, key: &'static str) -> Option<Sp<String>> {
         let node = self.node(key)?;
         self.dec.str(node, key)
+    }
+
+    /// A field the format shows as a number that may also be a param or an expression of
+    /// params (`repeat = 3`, `repeat = "$times"`): an integer is read as its digits.
+    fn number_str(&mut self, key: &'static str) -> Option<Sp<String>> {
+        let node = self.node(key)?;
+        self.dec.number_str(node, key)
     }
 
     fn required_str(&mut self, key: &'static str) -> Option<Sp<String>> {
@@ -996,6 +1111,39 @@ mod tests {
             ["control-character"]
         );
         assert!(codes("[params]\nx = \"two\\nlines\\tand a tab\"").is_empty());
+        // Those that reorder text, as written escaped and as written raw.
+        for bidi in ["\\u202E", "\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}"] {
+            assert_eq!(
+                codes(&format!("[params]\nx = \"a{bidi}b\"")),
+                ["control-character"],
+                "{bidi:?}"
+            );
+        }
+    }
+
+    /// The names a description declares are what its expressions read as one name.
+    #[test]
+    fn declared_names_are_what_expressions_read() {
+        for bad in [
+            "",
+            " ",
+            "pil\u{e9}",
+            "_x",
+            "9lives",
+            "a--b",
+            "a-",
+            "and",
+            "a b",
+        ] {
+            assert!(name_problem(bad).is_some(), "{bad:?}");
+        }
+        for good in ["deck", "knight-deck", "hand_2", "P2", "x-1-y"] {
+            assert_eq!(name_problem(good), None, "{good:?}");
+        }
+        assert_eq!(
+            codes("[zones.\"\"]\nholds = \"a\"\nlayout = \"stack\"\nvisible = \"public\""),
+            ["invalid-name"]
+        );
     }
 
     #[test]

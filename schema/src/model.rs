@@ -375,6 +375,15 @@ pub struct ConditionDef {
     pub text: Option<Sp<String>>,
 }
 
+/// A number, or a text: a param or an expression of params (`repeat = 3`, `repeat = "$n"`).
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum NumberOrText {
+    Number(i64),
+    Text(String),
+}
+
 /// A set id or a list of set ids.
 #[derive(JsonSchema)]
 #[serde(untagged)]
@@ -555,6 +564,7 @@ pub struct StageDef {
     /// A stage besides `turn` is played before it: this many rounds of every seat's steps
     /// (a number or a param, plain or by player count).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<NumberOrText>")]
     pub rounds: Option<Sp<String>>,
     /// Who starts it: `"first"` (P1, default) or `"last"` seat.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -584,6 +594,7 @@ pub struct StepDef {
     /// How many actions the step takes before the next (a number or `$param`, read when
     /// the step is played); default 1. It ends early when nothing is legal.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<NumberOrText>")]
     pub repeat: Option<Sp<String>>,
     /// A move that is the only one the step offers is made at once, no one deciding (a draw
     /// from the one pile left).
@@ -705,6 +716,7 @@ pub struct FigureDef {
     pub owner: Option<Sp<ZoneOwner>>,
     /// With `owner = "each"`: the param (plain or by player count) saying how many.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<NumberOrText>")]
     pub count: Option<Sp<String>>,
     /// Without an owner: one figure per card of this set.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -745,6 +757,7 @@ pub struct CounterDef {
     pub owner: Option<Sp<ZoneOwner>>,
     /// Its value at the start: a number or a param (`"$rings"`); default 0.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<NumberOrText>")]
     pub start: Option<Sp<String>>,
 }
 

@@ -244,7 +244,12 @@ fn the_command_line_errors_table_is_generated() {
 
 /// The tests whose snapshots render lint fixtures (`tests/lint/`): their snapshot files are
 /// named `<test>__<case>.snap`.
-const FIXTURE_TESTS: [&str; 3] = ["lint__", "lint_rulebooks__", "product_sets__"];
+const FIXTURE_TESTS: [&str; 4] = [
+    "lint__",
+    "lint_rulebooks__",
+    "product_sets__",
+    "hostile_rulebooks__",
+];
 
 #[test]
 fn every_pack_code_has_a_fixture() {

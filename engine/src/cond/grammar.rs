@@ -20,6 +20,12 @@ pub const MAX_LEN: usize = 4096;
 /// exhaust the stack of the recursive-descent parser.
 pub const MAX_DEPTH: usize = 48;
 
+/// Most operators (`+ - * and or & | = <` …, each run of operator signs counted once) in one
+/// condition. A chain of `+` or `and` is a tree as deep as it is long, and the checker,
+/// compiler and solvers walk it recursively: within [`MAX_LEN`] a chain could still be
+/// thousands deep and exhaust a thread's stack, so it is bounded here, before parsing.
+pub const MAX_OPERATORS: usize = 128;
+
 const FUNCTIONS: [&str; 4] = ["count", "sum", "distinct", "cards"];
 
 /// Parses a condition or an integer expression. Errors carry a span into `src`.
@@ -83,6 +89,38 @@ fn guard(src: &str) -> Result<(), CondError> {
             "drop parentheses that group nothing: `and` binds tighter than `or`, `&` than `|`"
                 .into(),
         ));
+    }
+    let mut operators = 0usize;
+    let mut in_run = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        let sign = matches!(
+            b,
+            b'+' | b'-' | b'*' | b'/' | b'&' | b'|' | b'=' | b'<' | b'>' | b'!'
+        );
+        let word = |w: &str| {
+            src[i..].starts_with(w)
+                && (i == 0 || !is_word_byte(bytes[i - 1]))
+                && bytes
+                    .get(i + w.len())
+                    .is_none_or(|&n| !is_word_byte(n) && n != b'-')
+        };
+        if (sign && !in_run) || (b == b'a' && word("and")) || (b == b'o' && word("or")) {
+            operators += 1;
+            if operators > MAX_OPERATORS {
+                return Err(error(
+                    "condition-too-long",
+                    i..i + 1,
+                    format!("this condition has more than {MAX_OPERATORS} operators"),
+                    "too many here",
+                )
+                .with_help(
+                    "write it shorter: one filter picks many cards (`value>=3`), one \
+                     comparison covers many cases (`count(color=red) >= 1`)"
+                        .into(),
+                ));
+            }
+        }
+        in_run = sign;
     }
     Ok(())
 }
@@ -610,5 +648,26 @@ mod tests {
             parse("99999999999999999999 > 1").unwrap_err().code,
             "number-too-large"
         );
+    }
+
+    /// A chain of `+` (or `and`) is a tree as deep as it is long: past [`MAX_OPERATORS`] it
+    /// is refused before parsing, and one at the limit parses and prints on a small stack.
+    #[test]
+    fn long_chains_are_refused_before_they_are_parsed() {
+        let long = format!("count(*){} >= 1", "+1".repeat(2000));
+        assert!(long.len() < MAX_LEN);
+        let err = parse(&long).unwrap_err();
+        assert_eq!(err.code, "condition-too-long", "{err:?}");
+        let and = format!("count(*) >= 1{}", " and count(*) >= 1".repeat(150));
+        assert_eq!(parse(&and).unwrap_err().code, "condition-too-long");
+        let most = format!("count(*){} >= 1", "+1".repeat(MAX_OPERATORS - 3));
+        std::thread::Builder::new()
+            .stack_size(512 * 1024)
+            .spawn(move || round_trip(&most))
+            .unwrap()
+            .join()
+            .unwrap();
+        // Dashes inside names are operators only to this count: a long filter still fits.
+        assert!(parse("count(color=red-ish | color=blue-ish) >= 1").is_ok());
     }
 }

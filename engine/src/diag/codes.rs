@@ -176,6 +176,22 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "expression-too-deep",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: an expression or effect line nests parentheses, calls, `not` or minus signs more than 48 levels deep, or a text its `{if …}` / `{for …}` parts (the parser refuses it before going deeper)",
+        fix: "drop parentheses that group nothing (`and` binds tighter than `or`); name a part as a counter or query",
+        no_fixture: None,
+    },
+    Code {
+        code: "expression-too-long",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: an expression or effect line has more than 256 parts (values and operators: `a + b` is three)",
+        fix: "write it shorter: `count(Z)` or `sum(attr, Z)` covers many cards, a counter keeps a running total",
+        no_fixture: None,
+    },
+    Code {
         code: "game-stuck",
         severity: Error,
         group: Group::Rulebook,
@@ -213,6 +229,14 @@ pub const CODES: &[Code] = &[
         group: Group::Pack,
         summary: "a pack, set or card id that is not kebab-case",
         fix: "use lowercase letters, digits and dashes: `green-knight`",
+        no_fixture: None,
+    },
+    Code {
+        code: "invalid-name",
+        severity: Error,
+        group: Group::Pack,
+        summary: "a name a game description declares (a zone, stage, step, action or its verb, figure kind, role, counter, check) that its expressions could not read as one name: empty, not ASCII, not starting with a letter, with a space or another sign, or a word of the language (`and`, `to` …)",
+        fix: "start with an ASCII letter, go on with letters, digits, `_` and single `-` between them: `knight-deck`, `hand_2` (an action's name may be several such words, one space apart)",
         no_fixture: None,
     },
     Code {
@@ -376,6 +400,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "over-limit",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: a description counts more than the interpreter keeps count of: more than 1024 zones, 64 steps in all its stages, 64 stages before the turns or 64 actions, a step repeating more than 255 times, a zone giving more than 255 marks, a stage played more than 65,535 times by all the seats together (docs/pack-format.md, \"Limits\")",
+        fix: "stay within the limit the message names: merge steps or actions that differ only in a parameter, play fewer rounds",
+        no_fixture: None,
+    },
+    Code {
         code: "pack-in-include",
         severity: Error,
         group: Group::Pack,
@@ -397,6 +429,14 @@ pub const CODES: &[Code] = &[
         group: Group::Pack,
         summary: "an `include` or `extends` path that is absolute or leaves the pack folder",
         fix: "use a relative path inside the pack folder, or `@id` for a bundled pack",
+        no_fixture: None,
+    },
+    Code {
+        code: "refill-cycle",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: a stack refills from itself, or refills go round in a circle (each zone taking the next one's cards), so a draw could take back the cards it gives",
+        fix: "refill a stack from its discard pile, and that pile from nothing",
         no_fixture: None,
     },
     Code {

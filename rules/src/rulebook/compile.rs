@@ -51,6 +51,38 @@ const FUNCTIONS: &[&str] = &[
     "marked", "mine", "marks",
 ];
 
+/// Most steps in all stages together: the state's step is a byte, and `step(…)` and the card
+/// tables keep a bit per step in 64.
+pub const MAX_STEPS: usize = 64;
+/// Most zones (a tallied card keeps its zone's index in 15 bits; far more than any game).
+pub const MAX_ZONES: usize = 1024;
+/// Most stages before the turns (the state's stage is a byte).
+pub const MAX_STAGES: usize = 64;
+/// Most actions: the actions done this turn are a bit each in 64.
+pub const MAX_ACTIONS: usize = 64;
+/// Most actions a step takes (`repeat`): they are counted in a byte.
+pub const MAX_REPEAT: i64 = 255;
+/// Most times the seats play a stage before the turns in all (`rounds` × players): counted
+/// in 16 bits.
+pub const MAX_STAGE_TURNS: i64 = u16::MAX as i64;
+
+/// Functions read by `counters.rs` (`min`, `div`, `step`, …) and, on a ring, by
+/// `ring_check.rs`: what an unknown function's did-you-mean offers besides [`FUNCTIONS`].
+const MORE_FUNCTIONS: &[&str] = &["min", "max", "div", "mod", "others", "holder", "step"];
+const RING_FUNCTIONS: &[&str] = &[
+    "empty",
+    "plate",
+    "placed",
+    "unplaced",
+    "seat",
+    "most",
+    "best_figure",
+    "occupant",
+    "owner",
+    "total",
+    "card",
+];
+
 pub struct Compiler<'p> {
     pub pack: &'p Pack,
     pub diags: Vec<Diagnostic>,
@@ -153,7 +185,7 @@ impl<'p> Compiler<'p> {
 
     pub(super) fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {
         let span = self.span(s, &e.span);
-        self.error("invalid-expression", e.message, &s.loc, span);
+        self.error(e.code, e.message, &s.loc, span);
     }
 
     pub(super) fn set_index(&mut self, id: &Sp<String>) -> Option<usize> {
@@ -213,6 +245,14 @@ impl<'p> Compiler<'p> {
     /// `[zones.*]`, laid out into piles: the table's first, then one block per seat.
     pub fn zones(&mut self) {
         let defs = &self.pack.rulebook.zones;
+        // A tallied card keeps its zone in 15 bits (`ROLE_TALLY` is the 16th).
+        if let Some((at, _)) = defs.0.get(MAX_ZONES) {
+            let msg = format!(
+                "{} zones; a description has at most {MAX_ZONES}",
+                defs.0.len()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
         let mut starts: Vec<(usize, &Sp<String>)> = Vec::new();
         for (name, def) in defs.iter() {
             // A ring holds figures on seats, not cards (`ring.rs`).
@@ -297,7 +337,19 @@ impl<'p> Compiler<'p> {
                 }
                 starts.push((set, name));
             }
-            let marks = def.marks.as_ref().and_then(|m| self.param_int(m));
+            let marks = def.marks.as_ref().and_then(|m| {
+                let n = self.param_int(m)?;
+                // Each seat's marks left are a byte.
+                if !(0..=i64::from(u8::MAX)).contains(&n) {
+                    let msg = format!(
+                        "zone `{}` gives each seat {n} marks; a zone gives 0 to 255",
+                        name.value
+                    );
+                    self.error("over-limit", msg, &m.loc, m.loc.span.clone());
+                    return None;
+                }
+                Some(n)
+            });
             let types = 0..self.sets[set].cards.len() as u16;
             self.zones.push(Zone {
                 name: name.value.clone(),
@@ -661,6 +713,15 @@ impl<'p> Compiler<'p> {
                 Some((Expr::Done(a), Kind::Bool))
             }
             attr => {
+                // A name that is no function and no attribute of any set is an unknown
+                // function, named as such before its arguments are read.
+                // (Of a card, `valeu(card)`, it is a misspelt attribute, reported below.)
+                let is_attr = (self.sets.iter()).any(|set| set.attrs.iter().any(|a| a == attr));
+                let of_card = |c: &mut Self| args.len() == 1 && c.is_card(&args[0], s, scope);
+                if !is_attr && !of_card(self) {
+                    self.unknown_function(node, attr, s, scope);
+                    return None;
+                }
                 // An attribute of a card: `value(card)`.
                 if args.len() == 1 {
                     let (card, kind) = self.expr(&args[0], s, scope)?;
@@ -690,6 +751,45 @@ impl<'p> Compiler<'p> {
                 None
             }
         }
+    }
+
+    /// Whether an expression is a card, reporting nothing.
+    fn is_card(&mut self, node: &Node, s: &Sp<String>, scope: Scope) -> bool {
+        let before = self.diags.len();
+        let card = matches!(self.expr(node, s, scope), Some((_, Kind::Card(_))));
+        self.diags.truncate(before);
+        card
+    }
+
+    /// `f(…)` where `f` names no function, attribute, counter or zone: an unknown function,
+    /// with did-you-mean among everything that may be called.
+    fn unknown_function(&mut self, node: &Node, f: &str, s: &Sp<String>, scope: Scope) {
+        let span = self.span(s, &(node.span.start..node.span.start + f.len()));
+        if self.zones.iter().any(|z| z.name == f) {
+            let msg = format!(
+                "`{f}` is a zone, not a value: count its cards with `count({f}(…))`, or read them with `sum(attr, …)`, `last(attr, …)`"
+            );
+            self.error("invalid-expression", msg, &s.loc, span);
+            return;
+        }
+        let mut known: Vec<&str> = FUNCTIONS.to_vec();
+        known.extend(MORE_FUNCTIONS);
+        if self.board.is_some() {
+            known.extend(RING_FUNCTIONS);
+        }
+        known.extend(self.counter_defs.iter().map(|c| c.name.as_str()));
+        match scope.card {
+            Some(set) => known.extend(self.sets[set].attrs.iter().map(String::as_str)),
+            None => known.extend(
+                self.sets
+                    .iter()
+                    .flat_map(|set| set.attrs.iter().map(String::as_str)),
+            ),
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        known.retain(|k| seen.insert(*k));
+        let msg = grail_engine::diag::no_such("function", f, known);
+        self.error("unknown-function", msg, &s.loc, span);
     }
 
     /// The names of a named attribute an expression reads (`color(card)`, `color(figure)`).
@@ -835,6 +935,7 @@ impl<'p> Compiler<'p> {
                     let count = self.typed(count, s, scope, Kind::Int)?;
                     let from = self.zone_ref(from, s, scope)?;
                     let to = self.zone_ref(to, s, scope)?;
+                    self.check_draw(&count, &from, s, &line.span);
                     self.same_set(from.zone, to.zone, s, &line.span)
                         .then_some(Effect::Draw {
                             count: count.into(),
@@ -995,6 +1096,45 @@ impl<'p> Compiler<'p> {
         out
     }
 
+    /// What the state counts in fixed widths, refused past its limit where the description
+    /// writes the first one too many: the steps of every stage together ([`MAX_STEPS`]: a
+    /// step is a bit of `step(…)`'s mask and of the card tables'), the stages before the
+    /// turns ([`MAX_STAGES`]) and the actions ([`MAX_ACTIONS`]: `done(…)` is a bit per action).
+    fn step_limits(&mut self, steps: usize) {
+        let rb = &self.pack.rulebook;
+        if steps > MAX_STEPS {
+            let turn = rb.stages.get("turn").into_iter();
+            let others = (rb.stages.iter())
+                .filter(|(k, _)| k.value != "turn")
+                .map(|(_, d)| d);
+            if let Some(at) = turn
+                .chain(others)
+                .flat_map(|d| d.steps.iter())
+                .nth(MAX_STEPS)
+            {
+                let msg = format!(
+                    "the stages list {steps} steps in all; a description has at most {MAX_STEPS} (a step listed twice counts twice)"
+                );
+                self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+            }
+        }
+        let stages = rb.stages.0.iter().filter(|(k, _)| k.value != "turn");
+        if let Some((at, _)) = stages.clone().nth(MAX_STAGES) {
+            let msg = format!(
+                "{} stages before the turns; a description has at most {MAX_STAGES}",
+                stages.count()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
+        if let Some((at, _)) = rb.actions.0.get(MAX_ACTIONS) {
+            let msg = format!(
+                "{} actions; a description has at most {MAX_ACTIONS} (`done(…)` keeps a bit per action)",
+                rb.actions.0.len()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
+    }
+
     /// The `turn` stage's steps, each offering known actions; every action offered somewhere.
     pub fn steps(&mut self) -> Vec<Step> {
         let rb = &self.pack.rulebook;
@@ -1042,6 +1182,20 @@ impl<'p> Compiler<'p> {
                 .repeat
                 .as_ref()
                 .and_then(|r| c.expression(r, NO_SCOPE, false));
+            // The actions taken at a step are counted in a byte: a fixed count past it is
+            // refused (one read from the state is bounded where it is read).
+            if let (Some(Expr::Const(n)), Some(r)) = (&repeat, &def.repeat)
+                && !(1..=MAX_REPEAT).contains(n)
+            {
+                let msg = format!(
+                    "step `{}` repeats {n} times; a step takes 1 to {MAX_REPEAT} actions",
+                    step.value
+                );
+                // A step listed in two stages compiles twice: reported once.
+                if !c.diags.iter().any(|d| d.message == msg) {
+                    c.error("over-limit", msg, &r.loc, r.loc.span.clone());
+                }
+            }
             Some(Step {
                 name: step.value.clone(),
                 actions,
@@ -1060,6 +1214,7 @@ impl<'p> Compiler<'p> {
         }
         self.turn_steps = steps.len();
         self.stages = self.pre_stages(&mut steps, &mut step_of);
+        self.step_limits(steps.len());
         for (name, _) in rb.steps.iter() {
             if !steps.iter().any(|s| s.name == name.value) {
                 let msg = format!("step `{}` is in no stage", name.value);

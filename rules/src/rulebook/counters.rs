@@ -118,7 +118,16 @@ impl Compiler<'_> {
     /// A number fixed before play for a player count: a number, a param (plain or by player
     /// count, with or without `$`), or `+ - *` of them (`knights - score_markers`).
     pub(super) fn start_value(&self, s: &Sp<String>, players: u8) -> Result<i64, Diagnostic> {
+        let max = grail_schema::decode::MAX_NUMBER;
         if let Ok(v) = s.value.trim().parse::<i64>() {
+            if v.abs() > max {
+                let msg = format!("{v} is outside the number range (±{max})");
+                return Err(Diagnostic::error("out-of-range", msg).at(
+                    s.loc.source,
+                    s.loc.span.clone(),
+                    "here",
+                ));
+            }
             return Ok(v);
         }
         if let Ok(node) = syntax::expression(&s.value)
@@ -132,18 +141,16 @@ impl Compiler<'_> {
                 self.start_value(&side(l), players)?,
                 self.start_value(&side(r), players)?,
             );
-            let value = op.arith(a, b).filter(|v| v.abs() <= super::fault::LIMIT);
-            return value.ok_or_else(|| {
+            // Within the number range of params (±10⁹), as everything a pack declares.
+            return op.arith(a, b).filter(|v| v.abs() <= max).ok_or_else(|| {
                 Diagnostic::error(
                     "out-of-range",
                     format!(
-                        "`{}` is {a} {} {b} with {players} players, outside the range of a \
-                         pack's numbers (±1,000,000,000)",
-                        s.value.trim(),
-                        op.text()
+                        "`{}` comes to a number outside the number range (±{max}) with {players} players",
+                        s.value.trim()
                     ),
                 )
-                .at(s.loc.source, s.loc.span.clone(), "out of range")
+                .at(s.loc.source, s.loc.span.clone(), "here")
             });
         }
         let name = s.value.trim().trim_start_matches('$');
@@ -260,6 +267,14 @@ impl Compiler<'_> {
                     ) else {
                         return Some(None);
                     };
+                    if matches!(f.as_str(), "div" | "mod")
+                        && let Some(Ok(0)) = Self::fixed_count(&b)
+                    {
+                        let at = self.span(s, &node.span);
+                        let msg = format!("`{f}(…)` by 0: its divisor is always 0");
+                        self.error("divide-by-zero", msg, &s.loc, at);
+                        return Some(None);
+                    }
                     let (a, b) = (Box::new(a), Box::new(b));
                     let e = match f.as_str() {
                         "div" => CounterExpr::Div(a, b),

@@ -42,8 +42,7 @@ impl Compiler<'_> {
         let node = match syntax::parameter(&fig.value, "figure") {
             Ok(n) => n,
             Err(e) => {
-                let span = self.span(fig, &e.span);
-                self.error("invalid-expression", e.message, &fig.loc, span);
+                self.syntax_error(fig, e);
                 return None;
             }
         };

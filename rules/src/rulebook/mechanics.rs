@@ -46,7 +46,12 @@ impl Compiler<'_> {
                 continue;
             };
             let (a, b) = (&self.zones[from], &self.zones[to]);
-            let problem = if a.set != b.set {
+            let problem = if from == to {
+                Some(format!(
+                    "zone `{}` refills from itself: an empty stack cannot take its own cards",
+                    a.name
+                ))
+            } else if a.set != b.set {
                 Some(format!(
                     "zone `{}` holds set `{}`, not `{}`",
                     a.name, self.sets[a.set].id, self.sets[b.set].id
@@ -58,7 +63,9 @@ impl Compiler<'_> {
             };
             match problem {
                 Some(msg) => {
-                    let code = if a.set != b.set {
+                    let code = if from == to {
+                        "refill-cycle"
+                    } else if a.set != b.set {
                         "zone-set-mismatch"
                     } else {
                         "invalid-value"
@@ -66,6 +73,45 @@ impl Compiler<'_> {
                     self.error(code, msg, &refill.loc, refill.loc.span.clone());
                 }
                 None => self.zones[to].refill = Some(from),
+            }
+        }
+        self.refill_cycles();
+    }
+
+    /// A chain of refills that comes back to where it started (each zone refilling the
+    /// next): no draw from them would ever run out. Reported once a circle, at the `refill`
+    /// of its first zone, and the circle's refills dropped.
+    fn refill_cycles(&mut self) {
+        let n = self.zones.len();
+        for start in 0..n {
+            let mut circle = vec![start];
+            let mut at = start;
+            while let Some(next) = self.zones[at].refill {
+                if next == start || circle.len() > n {
+                    break;
+                }
+                circle.push(next);
+                at = next;
+            }
+            let closed = self.zones[at].refill == Some(start);
+            if !closed || circle.iter().any(|&z| z < start) {
+                continue;
+            }
+            let names: Vec<&str> = circle
+                .iter()
+                .map(|&z| self.zones[z].name.as_str())
+                .collect();
+            let msg = format!(
+                "refills go round in a circle ({} ← {}, each taking the next one's cards): a draw from one into another would take back the cards it gives and might never end",
+                names.join(" ← "),
+                names[0]
+            );
+            let defs = &self.pack.rulebook.zones;
+            if let Some(r) = defs.get(names[0]).and_then(|d| d.refill.as_ref()) {
+                self.error("refill-cycle", msg, &r.loc, r.loc.span.clone());
+            }
+            for z in circle {
+                self.zones[z].refill = None;
             }
         }
     }

@@ -43,7 +43,10 @@ use grail_schema::Pack;
 use compile::{Compiler, NO_SCOPE, Scope};
 use model::{Action, CardSet, Effect, Expr, Step, Zone};
 
+pub use compile::{MAX_ACTIONS, MAX_REPEAT, MAX_STAGE_TURNS, MAX_STAGES, MAX_STEPS};
 pub use run::State;
+/// How deep an expression or effect line may nest, and how many parts it may have.
+pub use syntax::{MAX_DEPTH as MAX_EXPRESSION_DEPTH, MAX_NODES as MAX_EXPRESSION_PARTS};
 
 /// A compiled game description.
 #[derive(Debug)]

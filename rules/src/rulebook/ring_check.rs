@@ -768,8 +768,7 @@ impl Compiler<'_> {
         let node = match syntax::parameter(&def.value, "seat") {
             Ok(node) => node,
             Err(e) => {
-                let span = self.span(def, &e.span);
-                self.error("invalid-expression", e.message, &def.loc, span);
+                self.syntax_error(def, e);
                 return None;
             }
         };

@@ -1291,9 +1291,11 @@ impl Rulebook {
             .steps
             .get(usize::from(state.step))
             .and_then(|s| s.repeat.as_ref());
+        // A step takes at most 255 actions (the count a state keeps; a fixed `repeat` past
+        // it is refused by lint, one reckoned in play stops there).
         let again = times.is_some_and(|t| {
             let ctx = Ctx::current(state, -1);
-            i64::from(state.reps.0) < self.operand(t, &ctx)
+            i64::from(state.reps.0) < self.operand(t, &ctx).min(255)
         });
         if !again {
             state.step += 1;

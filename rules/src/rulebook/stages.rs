@@ -7,7 +7,7 @@ use grail_engine::diag::no_such;
 use grail_schema::model::Sp;
 
 use super::Rulebook;
-use super::compile::Compiler;
+use super::compile::{Compiler, MAX_STAGE_TURNS};
 use super::model::Step;
 use super::run::State;
 
@@ -61,6 +61,16 @@ impl Compiler<'_> {
             let mut by_players = vec![0; usize::from(self.pack.players.1) + 1];
             for n in self.pack.players.0..=self.pack.players.1 {
                 match self.start_value(rounds, n) {
+                    // Every seat plays the stage `rounds` times, counted in 16 bits.
+                    Ok(v) if v < 0 || v.saturating_mul(i64::from(n)) > MAX_STAGE_TURNS => {
+                        let msg = format!(
+                            "stage `{}` is played {v} rounds with {n} players; a stage is played 0 to {} rounds ({MAX_STAGE_TURNS} turns of all the seats together)",
+                            name.value,
+                            MAX_STAGE_TURNS / i64::from(n)
+                        );
+                        self.error("over-limit", msg, &rounds.loc, rounds.loc.span.clone());
+                        break;
+                    }
                     Ok(v) => by_players[usize::from(n)] = v,
                     Err(d) => {
                         self.diags.push(d);
@@ -135,10 +145,12 @@ impl Rulebook {
         state.stage.played += 1;
         let rounds = stage.rounds.get(usize::from(n)).copied().unwrap_or(0);
         if i64::from(state.stage.played) < rounds * i64::from(n) {
+            // In 16 bits: with 255 seats, `current + n - 1` does not fit a byte.
+            let (current, seats) = (u16::from(state.current), u16::from(n));
             state.current = if stage.backward {
-                (state.current + n - 1) % n
+                ((current + seats - 1) % seats) as u8
             } else {
-                (state.current + 1) % n
+                ((current + 1) % seats) as u8
             };
             state.step = stage.first_step as u8;
         } else if let Some(next) = self.stages.get(k + 1) {

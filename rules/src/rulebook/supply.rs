@@ -12,6 +12,8 @@ use grail_schema::model::Sp;
 
 use super::compile::Compiler;
 use super::model::{Expr, ZoneRef};
+use super::syntax::Op;
+use grail_schema::decode::MAX_NUMBER;
 
 impl Compiler<'_> {
     /// Every set a zone holds must have cards (a union's members are checked themselves).
@@ -34,6 +36,87 @@ impl Compiler<'_> {
         }
     }
 
+    /// A count fixed before play (numbers and params with `+ - *`), or why it is not one:
+    /// `Err` when it leaves the number range (±10⁹), which is refused where it is written.
+    pub(super) fn fixed_count(count: &Expr) -> Option<Result<i64, ()>> {
+        let v = match count {
+            Expr::Const(v) => Ok(*v),
+            Expr::Bin(op @ (Op::Add | Op::Sub | Op::Mul), l, r) => {
+                match (Self::fixed_count(l)?, Self::fixed_count(r)?) {
+                    (Ok(a), Ok(b)) => op.arith(a, b).ok_or(()),
+                    _ => Err(()),
+                }
+            }
+            _ => return None,
+        };
+        Some(v.and_then(|v| {
+            if v.abs() <= MAX_NUMBER {
+                Ok(v)
+            } else {
+                Err(())
+            }
+        }))
+    }
+
+    /// A fixed count that is negative or out of the number range, refused: `true` when it
+    /// was (nothing more is asked of it).
+    fn bad_count(
+        &mut self,
+        verb: &str,
+        count: Result<i64, ()>,
+        s: &Sp<String>,
+        at: Range<usize>,
+    ) -> bool {
+        let msg = match count {
+            Ok(n) if n >= 0 => return false,
+            Ok(n) => format!("a {verb} of {n} cards: the count must be 0 or more"),
+            Err(()) => format!(
+                "the count of this {verb} is outside the number range (±{MAX_NUMBER}); no zone holds so many cards"
+            ),
+        };
+        self.error("out-of-range", msg, &s.loc, at);
+        true
+    }
+
+    /// Checks a `draw` whose count is fixed: 0 or more, and no more than the cards of the
+    /// set it draws from (with the most players, a copy per seat at most).
+    pub(super) fn check_draw(
+        &mut self,
+        count: &Expr,
+        from: &ZoneRef,
+        s: &Sp<String>,
+        line: &Range<usize>,
+    ) {
+        let Some(n) = Self::fixed_count(count) else {
+            return;
+        };
+        let at = self.span(s, line);
+        if self.bad_count("draw", n, s, at.clone()) {
+            return;
+        }
+        let n = n.unwrap_or(0);
+        let zone = &self.zones[from.zone];
+        let set = &self.sets[zone.set];
+        // Every copy of the set, once, or once a seat when each seat starts with its own.
+        let seats = i64::from(self.pack.players.1);
+        let own = (self.zones.iter()).any(|z| z.set == zone.set && z.owned && z.start_all);
+        let copies: i64 = (set.copies.iter().map(|&c| i64::from(c))).sum();
+        let all = if own { copies * seats } else { copies };
+        if n > all {
+            let msg = format!(
+                "draws {n} cards from `{}`, but the game has only {all} cards of set `{}`{}: the draw can never be met",
+                zone.name,
+                set.id,
+                if own {
+                    format!(" with {seats} players")
+                } else {
+                    String::new()
+                }
+            );
+            self.error("too-many-cards", msg, &s.loc, at);
+        }
+    }
+
     /// Checks a `deal` whose count is fixed; `line` is the deal's span in `s`.
     pub(super) fn check_deal(
         &mut self,
@@ -42,15 +125,14 @@ impl Compiler<'_> {
         s: &Sp<String>,
         line: &Range<usize>,
     ) {
-        let Expr::Const(each) = *count else {
+        let Some(each) = Self::fixed_count(count) else {
             return;
         };
         let at = self.span(s, line);
-        if each < 0 {
-            let msg = format!("a deal of {each} cards to each seat: the count must be 0 or more");
-            self.error("out-of-range", msg, &s.loc, at);
+        if self.bad_count("deal", each, s, at.clone()) {
             return;
         }
+        let each = each.unwrap_or(0);
         let zone = &self.zones[from.zone];
         let set = &self.sets[zone.set];
         let supply: i64 = zone

@@ -74,12 +74,24 @@ pub struct Node {
     pub span: Range<usize>,
 }
 
-/// A parse error: what and where (a span inside the string).
+/// A parse error: what and where (a span inside the string), and its diagnostic code
+/// (`invalid-expression`, or `expression-too-deep` / `expression-too-long` past the limits).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SyntaxError {
+    pub code: &'static str,
     pub message: String,
     pub span: Range<usize>,
 }
+
+/// Deepest nesting of parentheses, function calls, `not` and minus signs in one expression
+/// (as the condition language's `MAX_DEPTH`): the parser refuses more before it recurses
+/// further, so no input can exhaust its stack.
+pub const MAX_DEPTH: usize = 48;
+
+/// Most parts (values and operators: `a + b` is three) in one expression or one effect
+/// line. A chain of `+` or `and` is a tree as deep as it is long, and everything that walks a
+/// parsed description walks it recursively: this bounds every such walk.
+pub const MAX_NODES: usize = 256;
 
 /// An effect line.
 #[derive(Clone, Debug, PartialEq)]
@@ -198,15 +210,61 @@ struct Parser<'t> {
     pos: usize,
     /// Where `text` starts in the whole string.
     base: usize,
+    /// How deep the parser is nested now ([`MAX_DEPTH`]).
+    depth: usize,
+    /// Nodes made so far ([`MAX_NODES`]).
+    nodes: usize,
 }
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str, base: usize) -> Self {
-        Parser { text, pos: 0, base }
+        Parser {
+            text,
+            pos: 0,
+            base,
+            depth: 0,
+            nodes: 0,
+        }
+    }
+
+    /// One level deeper (a parenthesis, a call, `not`, a minus sign), refused past
+    /// [`MAX_DEPTH`] before anything recurses; [`Parser::leave`] undoes it.
+    fn enter(&mut self, start: usize) -> Result<(), SyntaxError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let end = (start + 1).min(self.text.len()).max(start);
+            return Err(SyntaxError {
+                code: "expression-too-deep",
+                message: format!("this expression nests more than {MAX_DEPTH} levels deep"),
+                span: self.base + start..self.base + end,
+            });
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Counts a node, refused past [`MAX_NODES`].
+    fn count(&mut self, start: usize) -> Result<(), SyntaxError> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            let end = self.pos.max(start + 1).min(self.text.len()).max(start);
+            return Err(SyntaxError {
+                code: "expression-too-long",
+                message: format!(
+                    "this expression has more than {MAX_NODES} parts (values and operators)"
+                ),
+                span: self.base + start..self.base + end,
+            });
+        }
+        Ok(())
     }
 
     fn error<T>(&self, message: impl Into<String>, span: Range<usize>) -> Result<T, SyntaxError> {
         Err(SyntaxError {
+            code: "invalid-expression",
             message: message.into(),
             span: self.base + span.start..self.base + span.end,
         })
@@ -353,11 +411,12 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn node(&self, ast: Ast, start: usize) -> Node {
-        Node {
+    fn node(&mut self, ast: Ast, start: usize) -> Result<Node, SyntaxError> {
+        self.count(start)?;
+        Ok(Node {
             ast,
             span: self.base + start..self.base + self.pos,
-        }
+        })
     }
 
     fn expr(&mut self) -> Result<Node, SyntaxError> {
@@ -366,7 +425,7 @@ impl<'t> Parser<'t> {
         let mut left = self.and()?;
         while self.keyword("or") {
             let right = self.and()?;
-            left = self.node(Ast::Bin(Op::Or, Box::new(left), Box::new(right)), start);
+            left = self.node(Ast::Bin(Op::Or, Box::new(left), Box::new(right)), start)?;
         }
         Ok(left)
     }
@@ -387,7 +446,7 @@ impl<'t> Parser<'t> {
         let mut left = self.not()?;
         while self.keyword("and") {
             let right = self.not()?;
-            left = self.node(Ast::Bin(Op::And, Box::new(left), Box::new(right)), start);
+            left = self.node(Ast::Bin(Op::And, Box::new(left), Box::new(right)), start)?;
         }
         Ok(left)
     }
@@ -396,8 +455,10 @@ impl<'t> Parser<'t> {
         self.skip_space();
         let start = self.pos;
         if self.keyword("not") {
+            self.enter(start)?;
             let inner = self.not()?;
-            return Ok(self.node(Ast::Not(Box::new(inner)), start));
+            self.leave();
+            return self.node(Ast::Not(Box::new(inner)), start);
         }
         self.comparison()
     }
@@ -420,7 +481,7 @@ impl<'t> Parser<'t> {
             return Ok(left);
         };
         let right = self.sum()?;
-        Ok(self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start))
+        self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start)
     }
 
     fn sum(&mut self) -> Result<Node, SyntaxError> {
@@ -436,7 +497,7 @@ impl<'t> Parser<'t> {
                 return Ok(left);
             };
             let right = self.product()?;
-            left = self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start);
+            left = self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start)?;
         }
     }
 
@@ -453,7 +514,7 @@ impl<'t> Parser<'t> {
                 return Ok(left);
             };
             let right = self.primary()?;
-            left = self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start);
+            left = self.node(Ast::Bin(op, Box::new(left), Box::new(right)), start)?;
         }
     }
 
@@ -462,7 +523,9 @@ impl<'t> Parser<'t> {
         let start = self.pos;
         let rest = &self.text[self.pos..];
         if self.eat("(") {
+            self.enter(start)?;
             let inner = self.expr()?;
+            self.leave();
             if !self.eat(")") {
                 let at = self.pos;
                 return self.error("expected `)`", at..at + 1);
@@ -471,12 +534,15 @@ impl<'t> Parser<'t> {
         }
         // A minus sign before a value: `-1`, `-value(card)`.
         if self.eat("-") {
+            self.count(start)?;
             let zero = Node {
                 ast: Ast::Num(0),
                 span: self.base + start..self.base + start + 1,
             };
+            self.enter(start)?;
             let inner = self.primary()?;
-            return Ok(self.node(Ast::Bin(Op::Sub, Box::new(zero), Box::new(inner)), start));
+            self.leave();
+            return self.node(Ast::Bin(Op::Sub, Box::new(zero), Box::new(inner)), start);
         }
         if rest.starts_with(|c: char| c.is_ascii_digit()) {
             let len = rest
@@ -486,14 +552,14 @@ impl<'t> Parser<'t> {
                 return self.error("number too large", start..start + len);
             };
             self.pos += len;
-            return Ok(self.node(Ast::Num(n), start));
+            return self.node(Ast::Num(n), start);
         }
         if self.eat("$") {
             let Some((name, span)) = self.peek_ident() else {
                 return self.error("expected a param name after `$`", start..start + 1);
             };
             self.pos = span.end;
-            return Ok(self.node(Ast::Param(name.to_string()), start));
+            return self.node(Ast::Param(name.to_string()), start);
         }
         let Some((name, span)) = self.peek_ident() else {
             let end = (start + 1).min(self.text.len());
@@ -512,9 +578,10 @@ impl<'t> Parser<'t> {
                 return self.error("expected a parameter name after `.`", at..at + 1);
             };
             self.pos = fspan.end;
-            return Ok(self.node(Ast::Field(name.to_string(), field.to_string()), start));
+            return self.node(Ast::Field(name.to_string(), field.to_string()), start);
         }
         if self.eat("(") {
+            self.enter(start)?;
             let mut args = Vec::new();
             if !self.eat(")") {
                 loop {
@@ -528,9 +595,10 @@ impl<'t> Parser<'t> {
                     }
                 }
             }
-            return Ok(self.node(Ast::Call(name.to_string(), args), start));
+            self.leave();
+            return self.node(Ast::Call(name.to_string(), args), start);
         }
-        Ok(self.node(Ast::Name(name.to_string()), start))
+        self.node(Ast::Name(name.to_string()), start)
     }
 }
 
@@ -593,5 +661,52 @@ mod tests {
         assert!(matches!(&count.ast, Ast::Call(f, a) if f == "if" && a.len() == 3));
         assert!(lines[0].guard.is_some());
         assert!(expression("if").is_err());
+    }
+
+    /// Nesting is counted by every kind that recurses, and refused one level past the limit,
+    /// before the parser goes deeper; at the limit it parses.
+    #[test]
+    fn nesting_is_bounded_before_it_recurses() {
+        for (open, close) in [("(", ")"), ("not ", ""), ("-", ""), ("max(0, ", ")")] {
+            let nest = |n: usize| format!("{}1{}", open.repeat(n), close.repeat(n));
+            assert!(expression(&nest(MAX_DEPTH)).is_ok(), "{open}");
+            let err = expression(&nest(MAX_DEPTH + 1)).unwrap_err();
+            assert_eq!(err.code, "expression-too-deep", "{open}");
+            let err = expression(&nest(100_000)).unwrap_err();
+            assert_eq!(err.code, "expression-too-deep", "{open}");
+        }
+        let line = format!(
+            "draw {}1{} from deck to hand(current)",
+            "(".repeat(60),
+            ")".repeat(60)
+        );
+        assert_eq!(statements(&line).unwrap_err().code, "expression-too-deep");
+    }
+
+    /// A chain is as deep a tree as it is long: its parts are counted, an effect line's
+    /// together with its guard.
+    #[test]
+    fn length_is_bounded() {
+        // `1 + 1 + …` with n terms has 2n - 1 parts.
+        let chain = |n: usize| format!("1{}", " + 1".repeat(n - 1));
+        assert!(expression(&chain(MAX_NODES / 2)).is_ok());
+        assert_eq!(
+            expression(&chain(MAX_NODES / 2 + 1)).unwrap_err().code,
+            "expression-too-long"
+        );
+        assert_eq!(
+            expression(&format!("1 = 1{}", " and 1 = 1".repeat(10_000)))
+                .unwrap_err()
+                .code,
+            "expression-too-long"
+        );
+        let guarded = format!(
+            "draw 1 from deck to hand(current) if {}",
+            chain(MAX_NODES / 2)
+        );
+        assert_eq!(
+            statements(&guarded).unwrap_err().code,
+            "expression-too-long"
+        );
     }
 }

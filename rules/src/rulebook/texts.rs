@@ -119,6 +119,28 @@ impl Compiler<'_> {
                 return None;
             }
         };
+        // `{if …}` and `{for …}` parts nest, and are read and shown recursively: as deep as
+        // an expression may nest, no deeper.
+        let mut depth = 0usize;
+        for token in &tokens {
+            let Token::Hole(hole, start) = token else {
+                continue;
+            };
+            match hole.split_whitespace().next() {
+                Some("if" | "for") => depth += 1,
+                Some("end") => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > syntax::MAX_DEPTH {
+                let at = self.span(s, &(*start..start + hole.len()));
+                let msg = format!(
+                    "this text nests more than {} `{{if …}}` or `{{for …}}` parts",
+                    syntax::MAX_DEPTH
+                );
+                self.error("expression-too-deep", msg, &s.loc, at);
+                return None;
+            }
+        }
         let mut at = 0;
         let (pieces, stop) = self.part(&tokens, &mut at, s, scope, players)?;
         if !matches!(stop, Stop::Done) {
