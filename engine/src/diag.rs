@@ -161,6 +161,8 @@ pub fn no_such<'a>(
     let all: Vec<&str> = candidates.into_iter().collect();
     match did_you_mean(word, all.iter().copied()) {
         Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
+        // No list to try: never "try one of: " and nothing.
+        None if all.is_empty() => format!("there is no {what} `{word}`"),
         None => format!(
             "there is no {what} `{word}`; try one of: {}",
             all.join(", ")

@@ -83,7 +83,7 @@ fn reads(e: &Expr) -> Reads {
             | FigureExpr::Chosen => Reads::STATE,
         },
         Expr::Counter(c) => match c {
-            CounterExpr::Players => Reads::NOTHING,
+            CounterExpr::Players | CounterExpr::ByPlayers(_) => Reads::NOTHING,
             CounterExpr::Min(a, b)
             | CounterExpr::Max(a, b)
             | CounterExpr::Div(a, b)

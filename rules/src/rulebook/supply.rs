@@ -11,6 +11,7 @@ use grail_engine::diag::Diagnostic;
 use grail_schema::model::Sp;
 
 use super::compile::Compiler;
+use super::counters::CounterExpr;
 use super::model::{Expr, ZoneRef};
 
 impl Compiler<'_> {
@@ -42,14 +43,38 @@ impl Compiler<'_> {
         s: &Sp<String>,
         line: &Range<usize>,
     ) {
-        let Expr::Const(each) = *count else {
-            return;
+        let (min, max) = self.pack.players;
+        let each = match count {
+            Expr::Const(each) => *each,
+            // A param given per player count: each count with its own number of seats.
+            Expr::Counter(CounterExpr::ByPlayers(v)) => {
+                for n in min..=max {
+                    let each = v.get(usize::from(n)).copied().unwrap_or(0);
+                    if !self.check_deal_of(each, n, from, s, line) {
+                        return;
+                    }
+                }
+                return;
+            }
+            _ => return,
         };
+        self.check_deal_of(each, max, from, s, line);
+    }
+
+    /// [`Compiler::check_deal`] of `each` cards to each of `seats`; false when refused.
+    fn check_deal_of(
+        &mut self,
+        each: i64,
+        seats: u8,
+        from: &ZoneRef,
+        s: &Sp<String>,
+        line: &Range<usize>,
+    ) -> bool {
         let at = self.span(s, line);
         if each < 0 {
             let msg = format!("a deal of {each} cards to each seat: the count must be 0 or more");
             self.error("out-of-range", msg, &s.loc, at);
-            return;
+            return false;
         }
         let zone = &self.zones[from.zone];
         let set = &self.sets[zone.set];
@@ -58,7 +83,7 @@ impl Compiler<'_> {
             .clone()
             .map(|t| i64::from(set.copies[usize::from(t)]))
             .sum();
-        let seats = i64::from(self.pack.players.1);
+        let seats = i64::from(seats);
         // A deal from a zone of each seat takes from that seat's own copy.
         let wanted = if zone.owned { each } else { each * seats };
         if wanted > supply {
@@ -68,6 +93,8 @@ impl Compiler<'_> {
                 zone.name, set.id
             );
             self.error("too-many-cards", msg, &s.loc, at);
+            return false;
         }
+        true
     }
 }
