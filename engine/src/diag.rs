@@ -209,6 +209,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn no_such_lists_nothing_when_there_is_nothing_to_try() {
+        assert_eq!(
+            no_such("number param", "hand_size", []),
+            "there is no number param `hand_size`"
+        );
+        assert_eq!(
+            no_such("number param", "zz", ["rounds"]),
+            "there is no number param `zz`; try one of: rounds"
+        );
+    }
+
+    #[test]
     fn line_col_counts_from_one_in_chars() {
         let text = "ab\nc–d\n";
         assert_eq!(line_col(text, 0), (1, 1));

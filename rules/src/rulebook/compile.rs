@@ -1081,6 +1081,7 @@ impl<'p> Compiler<'p> {
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
                 auto: def.auto.as_ref().is_some_and(|b| b.value),
                 repeat,
+                repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),
             })
         };
         for step in &turn.steps {

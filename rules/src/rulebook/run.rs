@@ -698,8 +698,8 @@ impl Rulebook {
                 Effect::Draw { count, from, to } => {
                     let n = self.arg(count, &ctx);
                     // Into a zone kept in rows with no row named: each card into its row.
-                    let into = (to.row.is_none() && self.zones[to.zone].by.is_some())
-                        .then_some(to.zone);
+                    let into =
+                        (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
                     let (from, to) = (
                         self.piles_of(from, &ctx).start,
                         self.piles_of(to, &ctx).start,
