@@ -95,6 +95,13 @@ fn a_card_that_rides_further_than_its_action() {
     check("artus-long-ride", &["unreachable"]);
 }
 
+/// A param given per player count where one number for every count is read (a zone's
+/// `marks`): refused where it is read.
+#[test]
+fn seals_given_per_player_count() {
+    check("seals-by-players", &["param-type"]);
+}
+
 /// The same with `rounds` given per player count: the end reads the count's value, and the
 /// note points at the mod's `[params.by-players]`.
 #[test]

@@ -408,13 +408,22 @@ impl Compiler<'_> {
             return Some(n);
         }
         let name = s.value.trim().strip_prefix('$').unwrap_or(&s.value);
-        if self.pack.by_players.iter().any(|p| p.name == name) {
+        if let Some(p) = self.pack.by_players.iter().find(|p| p.name == name) {
             let msg = format!(
                 "param `{name}` is given per player count ([params.by-players]), but this \
                  field takes one number for every count"
             );
-            self.error("param-type", msg, &s.loc, s.loc.span.clone());
-            return None;
+            let d = grail_engine::diag::Diagnostic::error("param-type", msg)
+                .at(
+                    s.loc.source,
+                    s.loc.span.clone(),
+                    "one number for every count",
+                )
+                .also(p.loc.source, p.loc.span.clone(), "given per player count")
+                .with_help(format!("give `{name}` one value, under [params]"));
+            self.diags.push(d);
+            // The most players' value stands in, so that what reads the field is checked.
+            return self.pack.param_for_players(name, self.pack.players.1).ok();
         }
         match self.pack.param(name).map(|p| p.value.clone()) {
             Ok(ParamValue::Int(v)) => Some(v),
