@@ -228,10 +228,8 @@ impl Rulebook {
 /// The attributes of the action's card an expression reads.
 fn card_attrs(e: &Expr, out: &mut Vec<usize>) {
     match e {
-        Expr::Attr { attr, card, .. } if matches!(**card, Expr::Card) => {
-            if !out.contains(attr) {
-                out.push(*attr);
-            }
+        Expr::Attr { attr, card, .. } if matches!(**card, Expr::Card) && !out.contains(attr) => {
+            out.push(*attr);
         }
         Expr::Bin(_, l, r) => {
             card_attrs(l, out);
