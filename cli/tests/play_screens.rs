@@ -225,3 +225,27 @@ fn king_arthur_adventures_on_the_table_come_with_their_text() {
     );
     insta::assert_snapshot!("king_arthur_menu", menu);
 }
+
+/// Issue 27: the help lists the stages before the turns first, once each, with their rounds,
+/// then the turn's steps, each saying how often it repeats; the table shows the counters
+/// (every seat's points), which every seat may see.
+#[test]
+fn artus_help_puts_the_placing_first_and_says_what_repeats_and_the_table_shows_points() {
+    let content = Content::folder(repo().join("content"));
+    let game = open_game(&content, "artus", Some("advanced")).unwrap();
+    let help = game.notation_help();
+    let before = help.find("Before the turns, `placing`").expect(&help);
+    let turn = help.find("Each turn: play (").expect(&help);
+    assert!(before < turn, "{help}");
+    assert!(
+        help.contains("Before the turns, `placing`: place (place); 5 rounds with 2 players, 5 rounds with 3 players, 4 rounds with 4 players, each seat in turn from the last seat, counter-clockwise"),
+        "{help}"
+    );
+    assert!(help.contains(" 2 times, then draw ("), "{help}");
+    assert!(!help[turn..].contains("place (place)"), "{help}");
+    let mut m = game
+        .new_match(grail_engine::game::Setup::new(2, 1))
+        .unwrap();
+    let table = m.render(Some(0));
+    assert!(table.contains("points: P1 0, P2 0"), "{table}");
+}

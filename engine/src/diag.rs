@@ -161,6 +161,8 @@ pub fn no_such<'a>(
     let all: Vec<&str> = candidates.into_iter().collect();
     match did_you_mean(word, all.iter().copied()) {
         Some(s) => format!("there is no {what} `{word}`; did you mean `{s}`?"),
+        // No list to try: never "try one of: " and nothing.
+        None if all.is_empty() => format!("there is no {what} `{word}`"),
         None => format!(
             "there is no {what} `{word}`; try one of: {}",
             all.join(", ")
@@ -212,6 +214,18 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_such_lists_nothing_when_there_is_nothing_to_try() {
+        assert_eq!(
+            no_such("number param", "hand_size", []),
+            "there is no number param `hand_size`"
+        );
+        assert_eq!(
+            no_such("number param", "zz", ["rounds"]),
+            "there is no number param `zz`; try one of: rounds"
+        );
+    }
 
     #[test]
     fn line_col_counts_from_one_in_chars() {

@@ -54,7 +54,9 @@ pub fn lint(pack: &Pack) -> Result<(), Vec<Diagnostic>> {
     if !empty.is_empty() {
         return Err(empty);
     }
-    let failed = rulebook::compile(pack)?.verify();
+    let rulebook = rulebook::compile(pack)?;
+    let mut failed = rulebook.unlisted_steps(pack);
+    failed.extend(rulebook.verify());
     if failed.is_empty() {
         Ok(())
     } else {

@@ -35,7 +35,30 @@ pub fn rules<'a>(
     let at = &header.id.loc;
     if spec.id == GENERIC_RULEBOOK {
         // The pack's own description says which params and sets it reads; the rulebook
-        // checks them when it compiles the description.
+        // checks them when it compiles the description. It reads what cards do from their
+        // attributes, never from `effects` (a field of the hand-written rules modules).
+        for (_, set) in file.sets.iter() {
+            for card in &set.cards {
+                let Some(effect) = card.effects.as_ref().and_then(|e| e.first()) else {
+                    continue;
+                };
+                let loc = &effect.kind.loc;
+                diags.push(
+                    Diagnostic::warning(
+                        "unused-field",
+                        format!(
+                            "card `{}` has `effects`, which a game description never reads",
+                            card.id.value
+                        ),
+                    )
+                    .at(loc.source, loc.span.clone(), "read by nothing")
+                    .with_help(
+                        "say what the card does with attributes its actions' guards and \
+                         effects read (`high = 9`), and remove `effects`",
+                    ),
+                );
+            }
+        }
         return Some(spec);
     }
 

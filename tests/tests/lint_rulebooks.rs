@@ -82,6 +82,44 @@ fn rounds_that_leave_cards_unplayed() {
     check("artus-rounds", &["check-failed"]);
 }
 
+/// A pack of before plates had positions: one `missing-position` at the first plate, nothing
+/// else that reads the plates; and a card's `effects`, which a description never reads.
+#[test]
+fn plates_without_positions_and_effects_nothing_reads() {
+    check(
+        "ring-plates-unpositioned",
+        &["missing-position", "unused-field"],
+    );
+}
+
+/// A mod's advanced game without the scoring pile its base now fills: the error also points
+/// at the zone the check reads that no card can ever reach.
+#[test]
+fn an_advanced_game_missing_the_zone_its_base_fills() {
+    check("artus-old-advanced", &["check-failed"]);
+}
+
+/// A card whose attributes promise a distance its action never lists: one `unreachable` at
+/// the action's `steps`, pointing at the mod's `high = 9`.
+#[test]
+fn a_card_that_rides_further_than_its_action() {
+    check("artus-long-ride", &["unreachable"]);
+}
+
+/// A param given per player count where one number for every count is read (a zone's
+/// `marks`): refused where it is read.
+#[test]
+fn seals_given_per_player_count() {
+    check("seals-by-players", &["param-type"]);
+}
+
+/// The same with `rounds` given per player count: the end reads the count's value, and the
+/// note points at the mod's `[params.by-players]`.
+#[test]
+fn rounds_by_player_count_that_leave_cards_unplayed() {
+    check("artus-rounds-by-players", &["check-failed"]);
+}
+
 /// What cards do is their attributes, read by the guards: an attribute misspelt in a guard
 /// (did-you-mean), and a card that chooses Knights by its condition without one.
 #[test]

@@ -41,3 +41,18 @@ fn run(path: &std::path::Path) {
         insta::assert_snapshot!("pack_script", grail_cli::replay::log_text(&run));
     });
 }
+
+/// Issue 27: a script's `stack` of a zone the setup never shuffles is honoured (the
+/// `sorted-rows` scripts), or refused when the zone keeps an order of its own: Artus' beginner
+/// game leaves the scoring cards in each player's `box`, a hand kept in type order.
+#[test]
+fn a_stack_the_setup_would_ignore_is_refused() {
+    let game = grail_cli::games::open_game(&grail_tests::content(), "artus", None).unwrap();
+    let mut setup = grail_engine::game::Setup::new(2, 1);
+    setup.stack.push(("P1 box".into(), vec!["carpet".into()]));
+    let err = game.new_match(setup).err().expect("refused");
+    assert!(
+        err.contains("cannot stack zone `box`: the setup never shuffles it"),
+        "{err}"
+    );
+}

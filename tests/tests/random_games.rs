@@ -84,7 +84,8 @@ fn random_games_keep_the_invariants_end_and_replay() {
 
 /// The same properties for description-only packs that are not bundled: the ring game of
 /// `tests/packs/ring-places` (figures placed, moved and displaced, rings and crownings),
-/// `tests/packs/card-moves` (cards naming the figure they move) and `docs/examples/five-trails`.
+/// `tests/packs/card-moves` (cards naming the figure they move), `tests/packs/sorted-rows`
+/// (cards into rows by their attribute) and `docs/examples/five-trails`.
 #[test]
 fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -92,6 +93,7 @@ fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
         "tests/packs/ring-places",
         "tests/packs/card-moves",
         "tests/packs/two-decks",
+        "tests/packs/sorted-rows",
         "docs/examples/five-trails",
     ] {
         let dir = root.join(pack);

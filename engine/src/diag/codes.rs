@@ -656,6 +656,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "unused-field",
+        severity: Warning,
+        group: Group::Pack,
+        summary: "a card field the pack's rules never read: `effects` on a card of a game description (`rules = \"rulebook\"`), which reads what a card does from its attributes",
+        fix: "say what the card does with attributes its actions read, and remove the field",
+        no_fixture: None,
+    },
+    Code {
         code: "unused-override",
         severity: Error,
         group: Group::Rulebook,

@@ -83,7 +83,7 @@ fn reads(e: &Expr) -> Reads {
             | FigureExpr::Chosen => Reads::STATE,
         },
         Expr::Counter(c) => match c {
-            CounterExpr::Players => Reads::NOTHING,
+            CounterExpr::Players | CounterExpr::ByPlayers(_) => Reads::NOTHING,
             CounterExpr::Min(a, b)
             | CounterExpr::Max(a, b)
             | CounterExpr::Div(a, b)
@@ -96,6 +96,156 @@ fn reads(e: &Expr) -> Reads {
             CounterExpr::Read(_) | CounterExpr::Others(_) => Reads::ALL,
         },
         Expr::Best { .. } | Expr::Cheapest { .. } | Expr::Marked(_) | Expr::Mine(_) => Reads::ALL,
+    }
+}
+
+impl Rulebook {
+    /// Whether action `a`, given `action`'s argument, is meant for its card: the conjuncts of
+    /// its guard that read the card alone (`moves_knight(card) = 1`) hold for it. Of several
+    /// actions sharing a verb, a refused move is explained by the one meant for its card.
+    pub(super) fn meant_for(&self, state: &State, a: usize, action: &Action) -> bool {
+        let act = &self.actions[a];
+        let (Some(guard), Param::Card(_) | Param::CardFigure { .. }) = (&act.guard, &act.param)
+        else {
+            return true;
+        };
+        let (card, _) = act.param.split(action.arg);
+        let mut parts = Vec::new();
+        chain(&guard.expr, &mut parts);
+        let ctx = Ctx::current(state, card & i32::from(TYPE_MASK));
+        let other = Reads(Reads::ALL.0 & !Reads::CARD.0);
+        parts
+            .into_iter()
+            .filter(|e| !reads(e).any(other))
+            .all(|e| self.eval(e, &ctx) != 0)
+    }
+}
+
+impl Rulebook {
+    /// A distance a card's guard admits that its action never lists: for each action taking
+    /// a card and a figure with `steps`, and each card type, the conjuncts of the guard that
+    /// read only the card and the distance (`steps <= high(card)`) are asked of the distances
+    /// just past the listed ones. A card saying `high = 9` where the action lists `1..8` is
+    /// `unreachable`: the move it promises is never offered.
+    pub fn unlisted_steps(&self, pack: &grail_schema::Pack) -> Vec<grail_engine::diag::Diagnostic> {
+        use grail_engine::game::Rules;
+        let mut out = Vec::new();
+        let Ok(state) = self.setup(&Setup::new(self.players.0, 0)) else {
+            return out;
+        };
+        let only = Reads(Reads::CARD.0 | Reads::STEPS.0);
+        for (ai, act) in self.actions.iter().enumerate() {
+            let (Some(guard), Param::CardFigure { card: z, steps, .. }) = (&act.guard, &act.param)
+            else {
+                continue;
+            };
+            let mut parts = Vec::new();
+            chain(&guard.expr, &mut parts);
+            parts.retain(|e| !reads(e).any(Reads(Reads::ALL.0 & !only.0)));
+            let (Some(&lo), Some(&hi)) = (steps.iter().min(), steps.iter().max()) else {
+                continue;
+            };
+            if !parts.iter().any(|e| reads(e).any(Reads::STEPS)) {
+                continue;
+            }
+            let probes = [
+                (hi > 0).then(|| i64::from(hi) + 1),
+                (lo < 0).then(|| i64::from(lo) - 1),
+            ];
+            let zone = &self.zones[z.zone];
+            for t in zone.types.clone() {
+                let Some(d) = probes.into_iter().flatten().find(|&d| {
+                    let Ok(d8) = i8::try_from(d) else {
+                        return false;
+                    };
+                    let ctx = Ctx {
+                        state: &state,
+                        player: 0,
+                        card: i32::from(t),
+                        row: FigureArg::pack(0, d8),
+                    };
+                    parts.iter().all(|e| self.eval(e, &ctx) != 0)
+                }) else {
+                    continue;
+                };
+                let set = &self.sets[zone.set];
+                // The card in its own set: a union's member, from where its types start.
+                let (own, first) = (set.members.iter().rev())
+                    .find(|&&(_, start)| start <= t)
+                    .map_or((zone.set, 0), |&(m, start)| (m, start));
+                let i = usize::from(t - first);
+                let card = pack
+                    .set(&self.sets[own].id)
+                    .ok()
+                    .and_then(|s| s.cards.get(i));
+                let id = card.map_or("?", |c| c.id.as_str());
+                // Actions are compiled in the order they are declared.
+                let Some((name, at)) = (pack.rulebook.actions.iter().nth(ai))
+                    .and_then(|(k, d)| Some((k.value.as_str(), d.steps.as_ref()?)))
+                else {
+                    continue;
+                };
+                let mut d_ = grail_engine::diag::Diagnostic::error(
+                    "unreachable",
+                    format!(
+                        "card `{id}` may move a figure {d} seats by the guard of `{name}`, but \
+                         the action never offers it: its `steps` go from {lo} to {hi}"
+                    ),
+                )
+                .at(at.loc.source, at.loc.span.clone(), "never lists it")
+                .with_help(format!(
+                    "widen `steps` of `{name}`, or keep the card's attributes within it"
+                ));
+                // The card's attributes the distance is read against; those a mod patched
+                // (written elsewhere than the card) when there are some.
+                let mut attrs = Vec::new();
+                for e in parts.iter().filter(|e| reads(e).any(Reads::STEPS)) {
+                    card_attrs(e, &mut attrs);
+                }
+                let patched = |a: &usize| {
+                    let name = set.attrs.get(*a);
+                    card.zip(name)
+                        .is_some_and(|(c, n)| c.attr_loc(n).source != c.loc.source)
+                };
+                if attrs.iter().any(patched) {
+                    attrs.retain(patched);
+                }
+                for a in attrs {
+                    let (Some(card), Some(name)) = (card, set.attrs.get(a)) else {
+                        continue;
+                    };
+                    let loc = card.attr_loc(name);
+                    let value = set.values[a][usize::from(t)];
+                    d_ = d_.also(loc.source, loc.span.clone(), format!("`{name} = {value}`"));
+                }
+                out.push(d_);
+            }
+        }
+        out
+    }
+}
+
+/// The attributes of the action's card an expression reads.
+fn card_attrs(e: &Expr, out: &mut Vec<usize>) {
+    match e {
+        Expr::Attr { attr, card, .. } if matches!(**card, Expr::Card) && !out.contains(attr) => {
+            out.push(*attr);
+        }
+        Expr::Bin(_, l, r) => {
+            card_attrs(l, out);
+            card_attrs(r, out);
+        }
+        Expr::Not(x) => card_attrs(x, out),
+        Expr::If(c, a, b) => {
+            card_attrs(c, out);
+            card_attrs(a, out);
+            card_attrs(b, out);
+        }
+        Expr::Counter(CounterExpr::Min(a, b) | CounterExpr::Max(a, b)) => {
+            card_attrs(a, out);
+            card_attrs(b, out);
+        }
+        _ => {}
     }
 }
 

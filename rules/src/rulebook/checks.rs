@@ -19,8 +19,9 @@ use grail_schema::model::{Loc, Sp};
 
 use super::Rulebook;
 use super::compile::{Compiler, NO_SCOPE, Scope};
-use super::model::Expr;
+use super::model::{Effect, Expr};
 use super::run::{Ctx, Ended, State};
+use super::syntax::{self, Ast};
 use super::texts::Piece;
 
 /// Random games played per player count: to find a game the description stops before its
@@ -40,6 +41,9 @@ pub struct Check {
     /// The params it reads (`$rounds`) and where each is given: what a mod changed is likely
     /// among them, so the error shows them.
     params: Vec<(String, Loc)>,
+    /// The zones it reads and where each is declared: one no card can ever come to (a
+    /// variant missing a zone its base now fills) is shown with the error.
+    zones: Vec<(usize, Loc)>,
 }
 
 impl Compiler<'_> {
@@ -65,7 +69,11 @@ impl Compiler<'_> {
                 let mut params: Vec<(String, Loc)> = Vec::new();
                 for text in [&def.holds.value, &def.says.value] {
                     for name in param_names(text) {
-                        let given = self.pack.param(name).ok().map(|p| p.loc.clone());
+                        // Given per player count: where the counts are, which win.
+                        let by_count = self.pack.by_players.iter().find(|p| p.name == name);
+                        let given = by_count
+                            .map(|p| p.loc.clone())
+                            .or_else(|| self.pack.param(name).ok().map(|p| p.loc.clone()));
                         if let Some(loc) = given
                             && params.iter().all(|(n, _)| n != name)
                         {
@@ -73,6 +81,7 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                let zones = self.zones_named(&def.holds.value);
                 out.push(Check {
                     name: name.value.clone(),
                     at_end,
@@ -80,7 +89,47 @@ impl Compiler<'_> {
                     says,
                     loc: def.holds.loc.clone(),
                     params,
+                    zones,
                 });
+            }
+        }
+        out
+    }
+
+    /// The zones an expression names, once each, with where each is declared.
+    fn zones_named(&self, text: &str) -> Vec<(usize, Loc)> {
+        let mut out: Vec<(usize, Loc)> = Vec::new();
+        let Ok(node) = syntax::expression(text) else {
+            return out;
+        };
+        let mut stack = vec![&node];
+        while let Some(n) = stack.pop() {
+            let name = match &n.ast {
+                Ast::Name(name) => Some(name),
+                Ast::Call(name, args) => {
+                    stack.extend(args.iter());
+                    Some(name)
+                }
+                Ast::Bin(_, l, r) => {
+                    stack.push(l);
+                    stack.push(r);
+                    None
+                }
+                Ast::Not(x) => {
+                    stack.push(x);
+                    None
+                }
+                _ => None,
+            };
+            let Some(name) = name else { continue };
+            let Some(z) = self.zones.iter().position(|z| z.name == *name) else {
+                continue;
+            };
+            let declared = (self.pack.rulebook.zones.iter()).find(|(k, _)| k.value == *name);
+            if let Some((key, _)) = declared
+                && out.iter().all(|(x, _)| *x != z)
+            {
+                out.push((z, key.loc.clone()));
             }
         }
         out
@@ -194,11 +243,61 @@ impl Rulebook {
                 failed[c] = Some(f);
             }
         }
+        let fed = self.fed_zones();
         let checks = self.checks.iter().zip(failed);
         checks
-            .filter_map(|(check, f)| Some(check.report(f?)))
+            .filter_map(|(check, f)| {
+                let f = f?;
+                // A game that runs out of moves: a zone the check reads that no card can
+                // reach is the likely cause (a variant without the pile its base fills).
+                let dead = if f.stuck { check.zones.as_slice() } else { &[] };
+                let mut d = check.report(f);
+                for (z, loc) in dead.iter().filter(|(z, _)| !fed[*z]) {
+                    d = d.also(
+                        loc.source,
+                        loc.span.clone(),
+                        format!(
+                            "`{}`, read by the check, never holds a card: none starts in it \
+                             (`start = \"all\"`) and no effect puts one there",
+                            self.zones[*z].name
+                        ),
+                    );
+                }
+                Some(d)
+            })
             .chain(long)
             .collect()
+    }
+
+    /// Which zones a card can ever be in: those starting with cards, and those an effect of
+    /// the setup or an action (a deal, draw, move, reveal, award, payment, refill) puts
+    /// cards into.
+    fn fed_zones(&self) -> Vec<bool> {
+        let mut fed: Vec<bool> = self.zones.iter().map(|z| z.start_all).collect();
+        let mut effects: Vec<&Effect> = self.setup.iter().collect();
+        for a in &self.actions {
+            effects.extend(a.effects.iter());
+            if let Some(pay) = &a.pay {
+                fed[pay.to.zone] = true;
+            }
+        }
+        while let Some(e) = effects.pop() {
+            match e {
+                Effect::Deal { to, .. } | Effect::Award { to, .. } => fed[*to] = true,
+                Effect::Move { to } | Effect::Draw { to, .. } => fed[to.zone] = true,
+                Effect::Reveal { into, .. } => fed[*into] = true,
+                Effect::If { then, .. } => effects.push(then),
+                _ => {}
+            }
+        }
+        for (i, z) in self.zones.iter().enumerate() {
+            if let Some(from) = z.refill
+                && fed[from]
+            {
+                fed[i] = true;
+            }
+        }
+        fed
     }
 
     /// A random game still going after [`MAX_MOVES`] moves, in a description with no check at

@@ -498,6 +498,37 @@ impl<'p> Compiler<'p> {
         None
     }
 
+    /// `$name` of a param given per player count: its value for the game's player count
+    /// (a plain value holds for the counts `[params.by-players]` does not give), a number
+    /// when it is one for every count the pack allows.
+    pub(super) fn by_players_param(&self, name: &str) -> Expr {
+        let (min, max) = self.pack.players;
+        let mut values = vec![0; usize::from(max) + 1];
+        for n in min..=max {
+            // A count without a value is reported where the params are (`missing-player-count`).
+            values[usize::from(n)] = self.pack.param_for_players(name, n).unwrap_or(0);
+        }
+        let first = values[usize::from(min)];
+        if values[usize::from(min)..].iter().all(|&v| v == first) {
+            return Expr::Const(first);
+        }
+        Expr::Counter(super::counters::CounterExpr::ByPlayers(values.into()))
+    }
+
+    /// The names of the params that may be read as numbers, plain or per player count.
+    pub(super) fn number_params(&self) -> Vec<&str> {
+        let mut known: Vec<&str> = (self.pack.params.iter())
+            .filter(|p| !matches!(p.value, grail_schema::model::ParamValue::Text(_)))
+            .map(|p| p.name.as_str())
+            .collect();
+        for p in &self.pack.by_players {
+            if !known.contains(&p.name.as_str()) {
+                known.push(p.name.as_str());
+            }
+        }
+        known
+    }
+
     pub(super) fn expr(
         &mut self,
         node: &Node,
@@ -512,14 +543,16 @@ impl<'p> Compiler<'p> {
         }
         match &node.ast {
             Ast::Num(n) => Some((Expr::Const(*n), Kind::Int)),
+            Ast::Param(name) if self.pack.by_players.iter().any(|p| p.name == *name) => {
+                Some((self.by_players_param(name), Kind::Int))
+            }
             Ast::Param(name) => match self.pack.param(name).map(|p| p.value.clone()) {
                 Ok(grail_schema::model::ParamValue::Int(v)) => Some((Expr::Const(v), Kind::Int)),
                 Ok(grail_schema::model::ParamValue::Bool(b)) => {
                     Some((Expr::Const(i64::from(b)), Kind::Bool))
                 }
                 _ => {
-                    let known: Vec<&str> =
-                        self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                    let known = self.number_params();
                     let msg = grail_engine::diag::no_such("number param", name, known);
                     let span = at(self);
                     self.error("unknown-param", msg, &s.loc, span);
@@ -1184,9 +1217,19 @@ impl<'p> Compiler<'p> {
                 .and_then(|r| c.expression(r, NO_SCOPE, false));
             // The actions taken at a step are counted in a byte: a fixed count past it is
             // refused (one read from the state is bounded where it is read).
-            if let (Some(Expr::Const(n)), Some(r)) = (&repeat, &def.repeat)
-                && !(1..=MAX_REPEAT).contains(n)
-            {
+            // A param given per player count is checked for each count.
+            let fixed: &[i64] = match &repeat {
+                Some(Expr::Const(n)) => std::slice::from_ref(n),
+                Some(Expr::Counter(super::counters::CounterExpr::ByPlayers(v))) => {
+                    let (min, max) = c.pack.players;
+                    &v[usize::from(min).min(v.len())..(usize::from(max) + 1).min(v.len())]
+                }
+                _ => &[],
+            };
+            if let (Some(n), Some(r)) = (
+                fixed.iter().find(|n| !(1..=MAX_REPEAT).contains(*n)),
+                &def.repeat,
+            ) {
                 let msg = format!(
                     "step `{}` repeats {n} times; a step takes 1 to {MAX_REPEAT} actions",
                     step.value
@@ -1205,6 +1248,7 @@ impl<'p> Compiler<'p> {
                 auto: def.auto.as_ref().is_some_and(|b| b.value),
                 repeat,
                 loc: step.loc.clone(),
+                repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),
             })
         };
         for step in &turn.steps {

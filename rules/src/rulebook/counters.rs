@@ -45,6 +45,9 @@ pub enum CounterExpr {
     Max(Box<Expr>, Box<Expr>),
     /// How many play.
     Players,
+    /// A param given per player count (`[params.by-players]`), read as `$name`: its value
+    /// by the player count (index: how many play).
+    ByPlayers(Box<[i64]>),
     /// The turn's number (from 1; stages before the turns do not count).
     Turn,
     /// An expression over `P`, summed over every seat but `P`.
@@ -159,7 +162,7 @@ impl Compiler<'_> {
             if self.pack.by_players.iter().any(|p| p.name == name) {
                 return d;
             }
-            let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
+            let known = self.number_params();
             Diagnostic::error(
                 "unknown-param",
                 format!(
@@ -449,6 +452,7 @@ impl Rulebook {
             CounterExpr::Min(a, b) => self.eval(a, ctx).min(self.eval(b, ctx)),
             CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
             CounterExpr::Players => i64::from(ctx.state.players),
+            CounterExpr::ByPlayers(v) => v.get(usize::from(ctx.state.players)).map_or(0, |&v| v),
             CounterExpr::Div(a, b) => {
                 let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
                 super::fault::divide("div", a, b)

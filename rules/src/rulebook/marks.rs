@@ -129,7 +129,7 @@ impl Rulebook {
             for &entry in &cards {
                 let seat = marker(entry).unwrap_or(0);
                 let card = self.unmark(state, entry);
-                let dest = self.pile(to, seat, 0);
+                let dest = self.pile(to, seat, 0) + self.row_for(to, card);
                 self.put(state, dest, card);
                 events.emit(|| Event::Moved {
                     card,

@@ -454,10 +454,27 @@ impl Compiler<'_> {
             return Some(n);
         }
         let name = s.value.trim().strip_prefix('$').unwrap_or(&s.value);
+        if let Some(p) = self.pack.by_players.iter().find(|p| p.name == name) {
+            let msg = format!(
+                "param `{name}` is given per player count ([params.by-players]), but this \
+                 field takes one number for every count"
+            );
+            let d = grail_engine::diag::Diagnostic::error("param-type", msg)
+                .at(
+                    s.loc.source,
+                    s.loc.span.clone(),
+                    "one number for every count",
+                )
+                .also(p.loc.source, p.loc.span.clone(), "given per player count")
+                .with_help(format!("give `{name}` one value, under [params]"));
+            self.diags.push(d);
+            // The most players' value stands in, so that what reads the field is checked.
+            return self.pack.param_for_players(name, self.pack.players.1).ok();
+        }
         match self.pack.param(name).map(|p| p.value.clone()) {
             Ok(ParamValue::Int(v)) => Some(v),
             _ => {
-                let known: Vec<&str> = self.pack.params.iter().map(|p| p.name.as_str()).collect();
+                let known = self.number_params();
                 let msg = grail_engine::diag::no_such("number param", name, known);
                 self.error("unknown-param", msg, &s.loc, s.loc.span.clone());
                 None
@@ -599,8 +616,10 @@ impl Compiler<'_> {
         ))
     }
 
-    /// A text with its `$param`s filled in (numbers, flags and texts).
-    pub(super) fn fill_params(&self, text: &str) -> String {
+    /// A text's pieces with its `$param`s filled in (numbers, flags and texts); a param
+    /// given per player count is read for the game's count.
+    pub(super) fn fill_params(&self, text: &str, pieces: &mut Vec<super::texts::Piece>) {
+        use super::texts::{Piece, Shown};
         let mut out = String::new();
         let mut rest = text;
         while let Some(i) = rest.find('$') {
@@ -609,7 +628,19 @@ impl Compiler<'_> {
             let len = after
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(after.len());
-            match self.pack.param(&after[..len]).map(|p| p.value.clone()) {
+            let name = &after[..len];
+            if self.pack.by_players.iter().any(|p| p.name == name) {
+                match self.by_players_param(name) {
+                    Expr::Const(v) => out.push_str(&v.to_string()),
+                    e => {
+                        pieces.push(Piece::Text(std::mem::take(&mut out)));
+                        pieces.push(Piece::Value(e, Shown::Number));
+                    }
+                }
+                rest = &after[len..];
+                continue;
+            }
+            match self.pack.param(name).map(|p| p.value.clone()) {
                 Ok(ParamValue::Int(v)) => out.push_str(&v.to_string()),
                 Ok(ParamValue::Bool(b)) => out.push_str(&b.to_string()),
                 Ok(ParamValue::Text(t)) => out.push_str(&t),
@@ -618,7 +649,7 @@ impl Compiler<'_> {
             rest = &after[len..];
         }
         out.push_str(rest);
-        out
+        pieces.push(Piece::Text(out));
     }
 }
 

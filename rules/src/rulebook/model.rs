@@ -310,6 +310,8 @@ pub struct Step {
     pub by_card: bool,
     /// How many actions it takes (`repeat`); `None`: one.
     pub repeat: Option<Expr>,
+    /// `repeat` as written, for the help.
+    pub repeat_text: Option<String>,
     /// Its only move is made at once (`auto`).
     pub auto: bool,
     /// Where its stage names it, for lint's error when the game sticks there.

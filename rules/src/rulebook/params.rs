@@ -332,6 +332,7 @@ fn reads(e: &Expr) -> (bool, bool) {
         | Expr::Counter(
             CounterExpr::AtStep(_)
             | CounterExpr::Players
+            | CounterExpr::ByPlayers(_)
             | CounterExpr::Turn
             | CounterExpr::Taken
             | CounterExpr::Over,

@@ -330,6 +330,11 @@ impl Rulebook {
                 let t = t as u16;
                 if let Some(i) = state.piles[from].iter().rposition(|&c| c == t) {
                     self.take_card(state, from, i);
+                    let to = if pay.to.row.is_some() {
+                        to
+                    } else {
+                        to + self.row_for(pay.to.zone, t)
+                    };
                     self.put(state, to, t);
                     events.emit(|| Event::Moved {
                         card: t,

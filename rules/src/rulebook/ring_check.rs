@@ -311,13 +311,31 @@ impl Compiler<'_> {
         };
         let si = self.set_index(set)?;
         let pack_set = self.pack.sets.iter().find(|s| s.id == set.value)?;
-        let Some(order) = pack_set.by_position() else {
-            let msg = format!(
-                "the plates of `{}` need a `position` on each card, one per seat ({} seats)",
-                zone.value, board.seats
-            );
-            self.error("invalid-value", msg, &set.loc, set.loc.span.clone());
-            return None;
+        // No card gives a position (the set's checks refuse some without the others): one
+        // error at the first card, where it is written (a mod's card in the mod); the plates
+        // then stand in list order, so what reads them is checked as usual.
+        let order = match pack_set.by_position() {
+            Some(order) => order,
+            None => {
+                let msg = format!(
+                    "the plates of ring `{}` need a `position` on each card, 0 to {}, one per \
+                     seat; card `{}` has none",
+                    zone.value,
+                    pack_set.cards.len().saturating_sub(1),
+                    pack_set.cards.first().map_or("", |c| c.id.as_str())
+                );
+                let loc = pack_set.cards.first().map_or(&set.loc, |c| &c.loc).clone();
+                self.diags.push(
+                    Diagnostic::error("missing-position", msg)
+                        .at(loc.source, loc.span, "no `position`")
+                        .with_help(
+                            "give every plate its place round the table: `position = 0` for \
+                             the plate facing the role's figure, then 1, 2, … the way seats \
+                             are numbered",
+                        ),
+                );
+                (0..pack_set.cards.len()).collect()
+            }
         };
         // Plates and seats that differ in number are reported once; the plates still
         // compile, so what reads them is checked as usual.

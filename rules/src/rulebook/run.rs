@@ -556,16 +556,45 @@ impl Rulebook {
         }
     }
 
+    /// The row of `zone` a card put into it without a row named lands in: in a zone kept in
+    /// rows, the row of the card's `by` value; else its one pile.
+    #[inline(always)]
+    pub(super) fn row_for(&self, zone: usize, card: u16) -> usize {
+        let z = &self.zones[zone];
+        match z.by {
+            None => 0,
+            Some(by) => {
+                let v = self.sets[z.set].values[by][usize::from(card & TYPE_MASK)];
+                v.clamp(0, z.rows as i64 - 1) as usize
+            }
+        }
+    }
+
+    /// Where a card put into `to` lands: the row `to` names, else [`Rulebook::row_for`].
+    #[inline(always)]
+    fn landing(&self, to: &ZoneRef, ctx: &Ctx, card: u16) -> usize {
+        let p = self.piles_of(to, ctx).start;
+        if to.row.is_some() {
+            p
+        } else {
+            p + self.row_for(to.zone, card)
+        }
+    }
+
+    /// Moves the top card of pile `from` to `to`, into its row when `into` is a zone kept in
+    /// rows and `to` its first row.
     fn shift(
         &self,
         state: &mut State,
         from: usize,
         to: usize,
+        into: Option<usize>,
         events: &mut impl EventSink<Event>,
     ) -> bool {
         let Some(card) = self.pop_card(state, from) else {
             return false;
         };
+        let to = into.map_or(to, |z| to + self.row_for(z, card));
         self.put(state, to, card);
         events.emit(|| Event::Moved {
             card,
@@ -584,6 +613,12 @@ impl Rulebook {
         events: &mut impl EventSink<Event>,
     ) {
         state.rng.shuffle(&mut state.piles[p]);
+        Self::stack_pile(state, p, stack);
+        events.emit(|| Event::Shuffled { pile: p as u32 });
+    }
+
+    /// Puts a script's stacked cards of pile `p` on top, the first named drawn first.
+    fn stack_pile(state: &mut State, p: usize, stack: &[(usize, Vec<u16>)]) {
         if let Some((_, cards)) = stack.iter().find(|(s, _)| *s == p) {
             let pile = &mut state.piles[p];
             let mut found = Vec::with_capacity(cards.len());
@@ -595,7 +630,21 @@ impl Rulebook {
             }
             pile.extend(found.iter().rev());
         }
-        events.emit(|| Event::Shuffled { pile: p as u32 });
+    }
+
+    /// Whether some line of `effects` shuffles zone `z` (under an `if` too).
+    fn shuffles(effects: &[Effect], z: usize) -> bool {
+        effects.iter().any(|e| {
+            let mut e = e;
+            while let Effect::If { then, .. } = e {
+                e = then;
+            }
+            match e {
+                Effect::Shuffle(r) => r.zone == z,
+                Effect::ShuffleSeats(zones) => zones.contains(&z),
+                _ => false,
+            }
+        })
     }
 
     /// Runs effect lines. The lines of moves are played in this loop; those of the setup and
@@ -624,11 +673,11 @@ impl Rulebook {
             }
             match effect {
                 Effect::Move { to } => {
-                    let to = self.piles_of(to, &ctx).start;
                     let Some(from) = on.pile else {
                         continue;
                     };
                     let card = on.card as u16;
+                    let to = self.landing(to, &ctx, card);
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
                         self.take_card(state, from, i);
@@ -655,6 +704,9 @@ impl Rulebook {
                 }
                 Effect::Draw { count, from, to } => {
                     let n = self.arg(count, &ctx);
+                    // Into a zone kept in rows with no row named: each card into its row.
+                    let into =
+                        (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
                     let (from, to) = (
                         self.piles_of(from, &ctx).start,
                         self.piles_of(to, &ctx).start,
@@ -669,7 +721,7 @@ impl Rulebook {
                         if state.piles[from].is_empty() {
                             self.refill(state, from, events);
                         }
-                        if !self.shift(state, from, to, events) {
+                        if !self.shift(state, from, to, into, events) {
                             break;
                         }
                         if state.piles[from].is_empty() {
@@ -750,8 +802,9 @@ impl Rulebook {
                     }
                     for seat in 0..usize::from(state.players) {
                         let from = own.map_or(table, |z| self.pile(z, seat, 0));
+                        let into = self.zones[*to].by.map(|_| *to);
                         let to = self.pile(*to, seat, 0);
-                        if !self.shift(state, from, to, events) && own.is_none() {
+                        if !self.shift(state, from, to, into, events) && own.is_none() {
                             break 'deal;
                         }
                     }
@@ -1180,6 +1233,22 @@ impl Rulebook {
             stack.push((self.pile(zi, seat.unwrap_or(0), 0), types));
         }
         if setup.position.is_empty() {
+            // A zone the setup never shuffles is stacked as it starts: its order is the
+            // cards' own, which only a stack keeps.
+            for &(p, _) in &stack {
+                let zi = self.zone_of(p);
+                if Self::shuffles(&self.setup, zi) {
+                    continue;
+                }
+                if self.zones[zi].layout != Layout::Stack {
+                    return Err(format!(
+                        "cannot stack zone `{}`: the setup never shuffles it, and it keeps its \
+                         cards in an order of its own (its layout is not `stack`)",
+                        self.zones[zi].name
+                    ));
+                }
+                Self::stack_pile(&mut state, p, &stack);
+            }
             self.run(&self.setup, &mut state, &Subject::setup(&stack), events);
             self.begin_stages(&mut state);
         } else {

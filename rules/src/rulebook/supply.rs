@@ -11,6 +11,7 @@ use grail_engine::diag::Diagnostic;
 use grail_schema::model::Sp;
 
 use super::compile::Compiler;
+use super::counters::CounterExpr;
 use super::model::{Expr, ZoneRef};
 use super::syntax::Op;
 use grail_schema::decode::MAX_NUMBER;
@@ -117,7 +118,9 @@ impl Compiler<'_> {
         }
     }
 
-    /// Checks a `deal` whose count is fixed; `line` is the deal's span in `s`.
+    /// Checks a `deal` whose count is fixed (a number, `+ - *` of numbers, or a param given
+    /// per player count: each count with its own number of seats); `line` is the deal's span
+    /// in `s`.
     pub(super) fn check_deal(
         &mut self,
         count: &Expr,
@@ -125,12 +128,34 @@ impl Compiler<'_> {
         s: &Sp<String>,
         line: &Range<usize>,
     ) {
+        let (min, max) = self.pack.players;
+        if let Expr::Counter(CounterExpr::ByPlayers(v)) = count {
+            for n in min..=max {
+                let each = v.get(usize::from(n)).copied().unwrap_or(0);
+                if !self.check_deal_of(Ok(each), n, from, s, line) {
+                    return;
+                }
+            }
+            return;
+        }
         let Some(each) = Self::fixed_count(count) else {
             return;
         };
+        self.check_deal_of(each, max, from, s, line);
+    }
+
+    /// [`Compiler::check_deal`] of `each` cards to each of `seats`; false when refused.
+    fn check_deal_of(
+        &mut self,
+        each: Result<i64, ()>,
+        seats: u8,
+        from: &ZoneRef,
+        s: &Sp<String>,
+        line: &Range<usize>,
+    ) -> bool {
         let at = self.span(s, line);
         if self.bad_count("deal", each, s, at.clone()) {
-            return;
+            return false;
         }
         let each = each.unwrap_or(0);
         let zone = &self.zones[from.zone];
@@ -140,7 +165,7 @@ impl Compiler<'_> {
             .clone()
             .map(|t| i64::from(set.copies[usize::from(t)]))
             .sum();
-        let seats = i64::from(self.pack.players.1);
+        let seats = i64::from(seats);
         // A deal from a zone of each seat takes from that seat's own copy.
         let wanted = if zone.owned { each } else { each * seats };
         if wanted > supply {
@@ -150,6 +175,8 @@ impl Compiler<'_> {
                 zone.name, set.id
             );
             self.error("too-many-cards", msg, &s.loc, at);
+            return false;
         }
+        true
     }
 }

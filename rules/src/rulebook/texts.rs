@@ -181,7 +181,7 @@ impl Compiler<'_> {
             *at += 1;
             let (hole, start) = match token {
                 Token::Text(t) if players => {
-                    out.push(Piece::Text(self.fill_params(t)));
+                    self.fill_params(t, &mut out);
                     continue;
                 }
                 Token::Text(t) => {

@@ -10,6 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Visibility;
 
 use super::Rulebook;
+use super::counters::CounterExpr;
 use super::model::{Expr, Param};
 use super::run::{Action, Ctx, Event, State};
 use super::syntax::Op;
@@ -131,6 +132,9 @@ impl Rulebook {
         // Several actions may share a verb (`verb = "play"`): the one whose parameters read
         // the move and that is legal now, else the first that reads it.
         let mut first: Option<Result<Action, String>> = None;
+        // Else the first that reads it and is meant for its card (its guard's reading of the
+        // card alone holds), so that a refusal is in that action's words.
+        let mut meant: Option<Action> = None;
         let mut legal: Option<Vec<Action>> = None;
         for ai in (0..self.actions.len()).filter(|&i| named(&self.actions[i]) == Some(n)) {
             let parsed = self.parse_as(state, ai, &all, n);
@@ -143,13 +147,19 @@ impl Rulebook {
                 if legal.contains(action) {
                     return parsed;
                 }
+                if meant.is_none() && self.meant_for(state, ai, action) {
+                    meant = Some(*action);
+                }
             }
             match (&first, &parsed) {
                 (None, _) | (Some(Err(_)), Ok(_)) => first = Some(parsed),
                 _ => {}
             }
         }
-        first.unwrap_or_else(|| Err("no move".into()))
+        match meant {
+            Some(action) => Ok(action),
+            None => first.unwrap_or_else(|| Err("no move".into())),
+        }
     }
 
     /// Reads the words after the verb as action `ai`'s parameters.
@@ -302,6 +312,22 @@ impl Rulebook {
             Param::Seat | Param::Figure { .. } => (-1, action.arg),
             Param::None => (-1, -1),
         };
+        // A distance the action's `steps` never lists (a card saying `high = 9` where the
+        // action steps `1..8`): said so, whatever its guard says.
+        if let Param::Figure { steps, .. } | Param::CardFigure { steps, .. } = &a.param
+            && !steps.is_empty()
+        {
+            let d = super::ring::FigureArg::steps(row);
+            if !steps.iter().any(|&s| i64::from(s) == d) {
+                let (lo, hi) = (steps.iter().min(), steps.iter().max());
+                return format!(
+                    "`{}` never moves a figure {d} seats: its `steps` go from {} to {}",
+                    a.name,
+                    lo.copied().unwrap_or(0),
+                    hi.copied().unwrap_or(0)
+                );
+            }
+        }
         if let Some(g) = &a.guard {
             let ctx = Ctx {
                 state,
@@ -412,6 +438,19 @@ impl Rulebook {
                 };
                 let _ = writeln!(out, "{name}: {body}");
             }
+        }
+        // Counters are public: each with its value, a seat's by seat (`points: P1 3, P2 5`).
+        for c in &self.counters {
+            let value = |s: usize| state.counts.0.get(c.slot + s * c.stride).copied();
+            let body = if c.owned {
+                (0..usize::from(state.players))
+                    .map(|s| format!("{} {}", seat_name(s), value(s).unwrap_or(0)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else {
+                value(0).unwrap_or(0).to_string()
+            };
+            let _ = writeln!(out, "{}: {body}", c.name);
         }
         self.ring_text(state, &mut out);
         self.explain_table(state, seat, &mut out);
@@ -577,24 +616,86 @@ impl Rulebook {
             }
             out.push('\n');
         }
+        // The stages before the turns first, once each; then the turn's steps.
+        for stage in &self.stages {
+            let steps = (self.steps)
+                .get(stage.first_step..stage.first_step + stage.len)
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "Before the turns, `{}`: {}; {}, each seat in turn from the {} seat, {}",
+                stage.name,
+                self.help_steps(steps),
+                self.help_rounds(&stage.rounds),
+                if stage.from_last { "last" } else { "first" },
+                if stage.backward {
+                    "counter-clockwise"
+                } else {
+                    "clockwise"
+                }
+            );
+        }
         out.push_str("Each turn: ");
-        out.push_str(
-            &self
-                .steps
-                .iter()
-                .map(|s| {
-                    let names: Vec<&str> = s
-                        .actions
-                        .iter()
-                        .map(|&a| self.actions[a].name.as_str())
-                        .collect();
-                    format!("{} ({})", s.name, names.join(" or "))
-                })
-                .collect::<Vec<_>>()
-                .join(", then "),
-        );
+        out.push_str(&self.help_steps(self.steps.get(..self.turn_steps).unwrap_or_default()));
         out.push('\n');
         out
+    }
+
+    /// Steps for the help, in order, each with what it offers and how often it repeats.
+    fn help_steps(&self, steps: &[super::model::Step]) -> String {
+        steps
+            .iter()
+            .map(|s| {
+                let names: Vec<&str> = (s.actions.iter())
+                    .map(|&a| self.actions[a].name.as_str())
+                    .collect();
+                let mut text = format!("{} ({})", s.name, names.join(" or "));
+                match (&s.repeat, &s.repeat_text) {
+                    (Some(Expr::Const(1)), _) | (None, _) => {}
+                    (Some(Expr::Const(n)), _) => {
+                        let _ = write!(text, " {n} times");
+                    }
+                    (Some(Expr::Counter(CounterExpr::ByPlayers(v))), _) => {
+                        let _ = write!(text, " {}", self.by_count(v, "times"));
+                    }
+                    (Some(_), Some(t)) => {
+                        let _ = write!(text, " `{t}` times");
+                    }
+                    (Some(_), None) => text.push_str(" repeated"),
+                }
+                if s.optional {
+                    text.push_str(", optional");
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join(", then ")
+    }
+
+    /// A stage's rounds for the help: one number, or by player count.
+    fn help_rounds(&self, rounds: &[i64]) -> String {
+        let n = self.by_count(rounds, "rounds");
+        if n == "1 rounds" { "once".into() } else { n }
+    }
+
+    /// A number of `unit` by player count (index): one number when it is one for every
+    /// count allowed (`5 rounds`), else each count's (`5 rounds with 2 players, 4 rounds
+    /// with 4 players`).
+    fn by_count(&self, v: &[i64], unit: &str) -> String {
+        let (min, max) = self.players;
+        let counts: Vec<(usize, i64)> = (min..=max)
+            .map(|n| (n, v.get(n).copied().unwrap_or(0)))
+            .collect();
+        match counts.first() {
+            Some(&(_, first)) if counts.iter().all(|&(_, x)| x == first) => {
+                format!("{first} {unit}")
+            }
+            _ => counts
+                .iter()
+                .map(|(n, x)| format!("{x} {unit} with {n} players"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
     }
 
     /// What `seat` may know: the cards of every pile it cannot see are re-dealt at random

@@ -108,6 +108,9 @@ fn fixed(e: &Expr, players: i64) -> Option<i64> {
     match e {
         Expr::Const(v) => Some(*v),
         Expr::Counter(CounterExpr::Players) => Some(players),
+        Expr::Counter(CounterExpr::ByPlayers(v)) => usize::try_from(players)
+            .ok()
+            .and_then(|n| v.get(n).copied()),
         Expr::Bin(op, a, b) => {
             let (a, b) = (fixed(a, players)?, fixed(b, players)?);
             op.arith(a, b)
