@@ -88,6 +88,35 @@ fn a_small_report_snapshot() {
     insta::assert_snapshot!(page(&[r]));
 }
 
+/// Issue 29: in Quests a quest is drawn by the game, not by a seat (its tallies have no
+/// seat), so the page shows no winner's share for it, where it showed 0.0% as if drawing
+/// it predicted losing; a quest sponsored is a seat's pick and keeps its share.
+#[test]
+fn the_report_shows_no_winners_share_for_a_quest_drawn() {
+    let content = grail_cli::content::Content::embedded();
+    let game = grail_cli::games::open_game(&content, "quests", None).unwrap();
+    let mut args = sim_args(&["--players", "2", "--games", "8", "--detail"]);
+    args.game = "quests".into();
+    let report = sim::run_games(game.as_ref(), &args, false).unwrap();
+    let html = page(&[report]);
+    let hovers = |kind: &str| -> Vec<&str> {
+        html.split(&format!("<title>{kind} "))
+            .skip(1)
+            .filter_map(|s| Some(&s[s.find(": ")? + 2..s.find('<')?]))
+            .collect()
+    };
+    let drawn = hovers("quest drawn");
+    assert!(!drawn.is_empty(), "no quest drawn among the picks");
+    for note in drawn {
+        assert!(
+            note.starts_with("no seat · ") && !note.contains('%'),
+            "{note}"
+        );
+    }
+    let sponsored = hovers("quest sponsored");
+    assert!(sponsored.iter().all(|n| n.contains('%')), "{sponsored:?}");
+}
+
 /// Issue 17: "two shards merged equal the unsharded report byte for byte", through the
 /// files `grail sim --shard I/N --format json` writes and `grail merge` reads.
 #[test]

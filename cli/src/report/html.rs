@@ -289,40 +289,67 @@ fn ends(p: &PlayersReport) -> Option<(String, String)> {
 /// The rules' tallies and (with detail) the moves by kind: how often each happened per game,
 /// and the share of them made by the game's winner against a fair share.
 fn picks(p: &PlayersReport) -> Option<(String, String)> {
-    let mut items: Vec<&TallyReport> = p
-        .tallies
-        .iter()
-        .chain(&p.actions)
-        .filter(|t| t.count > 0)
+    // Each with whether a seat made it: moves always are.
+    let tallies = (p.tallies.iter()).map(|t| (t, tally_by_a_seat(p, t)));
+    let actions = p.actions.iter().map(|t| (t, true));
+    let mut items: Vec<(&TallyReport, bool)> = tallies
+        .chain(actions)
+        .filter(|(t, _)| t.count > 0)
         .collect();
     if items.is_empty() {
         return None;
     }
     // Most frequent first; ties by name, so the page is deterministic.
-    items.sort_by(|a, b| {
+    items.sort_by(|(a, _), (b, _)| {
         b.count
             .cmp(&a.count)
             .then_with(|| (&a.kind, &a.item).cmp(&(&b.kind, &b.item)))
     });
     items.truncate(MAX_ITEMS);
+    let fair = 1.0 / p.players as f64;
     let bars: Vec<Bar> = items
         .iter()
-        .map(|t| Bar {
-            label: format!("{} {}", t.kind, t.item),
-            value: t.winner_share,
-            reference: Some(1.0 / p.players as f64),
-            note: format!("{} · {:.2}/game", pct(t.winner_share), t.per_game),
-            ..Bar::default()
+        .map(|&(t, by_a_seat)| {
+            let label = format!("{} {}", t.kind, t.item);
+            if by_a_seat {
+                Bar {
+                    label,
+                    value: t.winner_share,
+                    reference: Some(fair),
+                    note: format!("{} · {:.2}/game", pct(t.winner_share), t.per_game),
+                    ..Bar::default()
+                }
+            } else {
+                Bar {
+                    label,
+                    note: format!("no seat · {:.2}/game", t.per_game),
+                    ..Bar::default()
+                }
+            }
         })
         .collect();
+    let seatless = if bars.iter().any(|b| b.reference.is_none()) {
+        " A row with no bar is one no seat makes (a card the game draws): it has no winner's share."
+    } else {
+        ""
+    };
     Some((
         svg::hbars("share made by the winner", &bars, 1.0, true),
         format!(
-            "The {} most frequent picks (cards taken, moves by kind): the share made by the game's eventual winner, and how often per game. Right of the dashed fair share (1/{}): it goes with winning.",
+            "The {} most frequent picks (cards taken, moves by kind): the share made by the game's eventual winner, and how often per game. Right of the dashed fair share (1/{}): it goes with winning.{seatless}",
             bars.len(),
             p.players
         ),
     ))
+}
+
+/// Whether a seat made any of a tally, so that its winner's share means something: a
+/// rule's tally may have no seat (a quest drawn from the deck by the game), and its share
+/// is then 0 for want of any seat, not because winners avoid it.
+pub fn tally_by_a_seat(p: &PlayersReport, t: &TallyReport) -> bool {
+    (p.totals.items.get(&t.kind))
+        .and_then(|items| items.get(&t.item))
+        .is_some_and(|t| t.by_seat > 0)
 }
 
 fn leads(p: &PlayersReport) -> Option<(String, String)> {
@@ -355,4 +382,68 @@ fn histogram_bars(counts: &std::collections::BTreeMap<u32, u64>, total: f64) -> 
         .collect();
     let max = svg::nice_max(bars.iter().map(|b| b.value).fold(0.0, f64::max));
     (bars, max)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use grail_engine::stats::{ItemTotals, SeatTotals, Totals};
+
+    use super::*;
+
+    /// Two player games where a quest is drawn 20 times by the game (no seat: a tally
+    /// `Tally { seat: None }`) and sponsored 10 times by a seat, 6 of them by the winner.
+    pub(crate) fn drawn_and_sponsored() -> PlayersReport {
+        let item = |count, by_seat, winner_units| ItemTotals {
+            count,
+            turns: u128::from(count) * 3,
+            by_seat,
+            winner_units,
+        };
+        let totals = Totals {
+            unit: 2,
+            games: 10,
+            completed: 10,
+            seats: vec![SeatTotals::default(); 2],
+            items: [
+                (
+                    "quest drawn".to_string(),
+                    [("boar-hunt".to_string(), item(20, 0, 0))].into(),
+                ),
+                (
+                    "quest sponsored".to_string(),
+                    [("boar-hunt".to_string(), item(10, 10, 12))].into(),
+                ),
+            ]
+            .into(),
+            ..Totals::default()
+        };
+        totals.report(2, |_| "random".to_string())
+    }
+
+    /// The text after `<title>{label}: ` (a bar's hover: its label and its note).
+    fn hover<'a>(svg: &'a str, label: &str) -> &'a str {
+        let at = svg.find(&format!("<title>{label}: ")).expect(label) + label.len() + 9;
+        &svg[at..at + svg[at..].find('<').unwrap()]
+    }
+
+    /// Issue 29: a tally no seat makes ("quest drawn") showed a 0.0% winner's share, as if
+    /// drawing it predicted losing. Only picks a seat makes have a winner's share.
+    #[test]
+    fn a_tally_no_seat_makes_shows_no_winners_share() {
+        let p = drawn_and_sponsored();
+        let (svg, caption) = picks(&p).unwrap();
+        assert_eq!(hover(&svg, "quest drawn boar-hunt"), "no seat · 2.00/game");
+        assert_eq!(
+            hover(&svg, "quest sponsored boar-hunt"),
+            "60.0% · 1.00/game"
+        );
+        // One fair-share mark: the sponsored quest's.
+        assert_eq!(svg.matches("stroke-dasharray").count(), 1, "{svg}");
+        assert!(caption.contains("no seat makes"), "{caption}");
+        // Every pick made by a seat: no word of it.
+        let mut seated = p.clone();
+        seated.tallies.retain(|t| t.kind != "quest drawn");
+        let (svg, caption) = picks(&seated).unwrap();
+        assert!(!svg.contains("no seat") && !caption.contains("no seat"));
+    }
 }

@@ -161,7 +161,10 @@ pub fn csv(report: &Report) -> String {
             row(p, "tally", &key, "count", t.count.to_string());
             row(p, "tally", &key, "per_game", t.per_game.to_string());
             row(p, "tally", &key, "mean_turn", t.mean_turn.to_string());
-            row(p, "tally", &key, "winner_share", t.winner_share.to_string());
+            // A tally no seat makes (a card the game draws) has no winner's share.
+            if html::tally_by_a_seat(r, t) {
+                row(p, "tally", &key, "winner_share", t.winner_share.to_string());
+            }
         }
         for t in &r.actions {
             row(p, "action", &t.item, "count", t.count.to_string());
@@ -199,5 +202,29 @@ mod tests {
         assert_eq!(csv_field("v1"), "v1");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    /// Issue 29: a tally no seat makes has no winner's share in the spreadsheet either.
+    #[test]
+    fn csv_gives_no_winners_share_for_a_tally_no_seat_makes() {
+        let report = Report {
+            game: "g".to_string(),
+            variant: None,
+            content_hash: None,
+            seed: 1,
+            games: 10,
+            players: vec![2],
+            max_moves: 100,
+            detail: false,
+            shard: None,
+            results: vec![html::tests::drawn_and_sponsored()],
+        };
+        let csv = csv(&report);
+        assert!(
+            csv.contains("2,tally,quest drawn:boar-hunt,count,20\n"),
+            "{csv}"
+        );
+        assert!(!csv.contains("quest drawn:boar-hunt,winner_share"), "{csv}");
+        assert!(csv.contains("2,tally,quest sponsored:boar-hunt,winner_share,0.6\n"));
     }
 }

@@ -173,9 +173,98 @@ pub fn bars(title: &str, bars: &[Bar], max: f64, percent: bool) -> String {
     out
 }
 
-/// Horizontal bars, one row each, from 0 to `max`; reference marks dashed.
+/// A line of a label: its words, each with whether a space comes before it.
+type Line<'a> = Vec<(bool, &'a str)>;
+
+/// A label in at most `lines` lines of at most `width` characters, broken only between
+/// words: at a space (preferred), or after a hyphen (`vanquish-` `king-` …, as card ids are
+/// written). What does not fit is left off at a word boundary and marked `…`; a word longer
+/// than a line is kept whole on its own line (the chart squeezes it), never cut. Also says
+/// whether the label is shown whole.
+pub fn wrap(label: &str, width: usize, lines: usize) -> (Vec<String>, bool) {
+    let lines = lines.max(1);
+    let mut words: Line<'_> = Vec::new();
+    for part in label.split_whitespace() {
+        let mut spaced = true;
+        for word in part.split_inclusive('-') {
+            words.push((spaced, word));
+            spaced = false;
+        }
+    }
+    // Each line filled in turn; or broken first at the last space the first line can hold
+    // ("quest drawn" / "boar-hunt"), preferred when it shows as many words.
+    let filled = shorten(greedy(&words, width), width, lines);
+    let at_space = (1..words.len())
+        .rev()
+        .find(|&i| words[i].0 && len(&words[..i]) <= width)
+        .map(|i| [vec![words[..i].to_vec()], greedy(&words[i..], width)].concat())
+        .map(|out| shorten(out, width, lines));
+    let shown = |out: &[Line<'_>]| out.iter().map(Vec::len).sum::<usize>();
+    let out = match at_space {
+        Some(out) if len(&words) > width && shown(&out) >= shown(&filled) => out,
+        _ => filled,
+    };
+    let whole = shown(&out) == words.len();
+    let mut text: Vec<String> = out.iter().map(|line| join(line)).collect();
+    if !whole && let Some(last) = text.last_mut() {
+        last.push('…');
+    }
+    (text, whole)
+}
+
+/// Lines cut down to `lines`, the last with room for a `…` if words were left off.
+fn shorten(mut out: Vec<Line<'_>>, width: usize, lines: usize) -> Vec<Line<'_>> {
+    if out.len() > lines {
+        out.truncate(lines);
+        let last = out.last_mut().expect("one line at least");
+        while last.len() > 1 && len(last) + 1 > width {
+            last.pop();
+        }
+    }
+    out
+}
+
+/// Words in lines filled in turn (one line at least).
+fn greedy<'a>(words: &[(bool, &'a str)], width: usize) -> Vec<Line<'a>> {
+    let mut out: Vec<Line<'_>> = vec![Vec::new()];
+    for &word in words {
+        let line = out.last_mut().expect("one line at least");
+        line.push(word);
+        if line.len() > 1 && len(line) > width {
+            line.pop();
+            out.push(vec![word]);
+        }
+    }
+    out
+}
+
+/// The characters of a line of words.
+fn len(line: &[(bool, &str)]) -> usize {
+    join(line).chars().count()
+}
+
+fn join(line: &[(bool, &str)]) -> String {
+    let mut s = String::new();
+    for (i, (spaced, w)) in line.iter().enumerate() {
+        if i > 0 && *spaced {
+            s.push(' ');
+        }
+        s.push_str(w);
+    }
+    s
+}
+
+/// Horizontal bars, one row each, from 0 to `max`; reference marks dashed. Labels are
+/// wrapped onto two lines at a word (rows grow to fit), and shortened at a word beyond
+/// that, with the full label on hover.
 pub fn hbars(title: &str, bars: &[Bar], max: f64, percent: bool) -> String {
-    let row = 18.0;
+    const LINE: usize = 30;
+    let labels: Vec<(Vec<String>, bool)> = bars.iter().map(|b| wrap(&b.label, LINE, 2)).collect();
+    let row = if labels.iter().any(|(lines, _)| lines.len() > 1) {
+        28.0
+    } else {
+        18.0
+    };
     let label_width = 170.0;
     let height = T + row * bars.len() as f64 + 24.0;
     let mut out = String::new();
@@ -196,23 +285,53 @@ pub fn hbars(title: &str, bars: &[Bar], max: f64, percent: bool) -> String {
             tick(v, percent)
         );
     }
-    for (i, b) in bars.iter().enumerate() {
+    for (i, (b, (lines, whole))) in bars.iter().zip(&labels).enumerate() {
         let top = T + row * i as f64;
-        let label: String = b.label.chars().take(28).collect();
+        let bar = top + (row - 12.0) / 2.0;
+        let middle = top + row / 2.0 + 3.0;
+        let text_x = label_width - 4.0;
+        // A word longer than the line is squeezed into the label column, never cut.
+        let squeeze = |line: &str| {
+            if line.chars().count() > LINE {
+                format!(
+                    r#" textLength="{:.1}" lengthAdjust="spacingAndGlyphs""#,
+                    text_x - 2.0
+                )
+            } else {
+                String::new()
+            }
+        };
         let _ = write!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" class="tick">{}</text><rect x="{label_width}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}: {}</title></rect><text x="{:.1}" y="{:.1}" class="note">{}</text>"#,
-            label_width - 4.0,
-            top + 12.0,
-            escape(&label),
-            top + 3.0,
+            r#"<text x="{text_x:.1}" y="{middle:.1}" text-anchor="end" class="tick""#
+        );
+        match lines.as_slice() {
+            [line] if *whole => {
+                let _ = write!(out, "{}>{}</text>", squeeze(line), escape(line));
+            }
+            _ => {
+                let _ = write!(out, "><title>{}</title>", escape(&b.label));
+                let first = middle - 5.5 * (lines.len() - 1) as f64;
+                for (j, line) in lines.iter().enumerate() {
+                    let _ = write!(
+                        out,
+                        r#"<tspan x="{text_x:.1}" y="{:.1}"{}>{}</tspan>"#,
+                        first + 11.0 * j as f64,
+                        squeeze(line),
+                        escape(line)
+                    );
+                }
+                out.push_str("</text>");
+            }
+        }
+        let _ = write!(
+            out,
+            r#"<rect x="{label_width}" y="{bar:.1}" width="{:.1}" height="12.0" fill="{}"><title>{}: {}</title></rect><text x="{:.1}" y="{middle:.1}" class="note">{}</text>"#,
             (x(b.value) - label_width).max(0.0),
-            row - 6.0,
             COLOURS[0],
             escape(&b.label),
             escape(&b.note),
             x(b.value) + 4.0,
-            top + 12.0,
             escape(&b.note)
         );
         if let Some(r) = b.reference {
@@ -220,9 +339,9 @@ pub fn hbars(title: &str, bars: &[Bar], max: f64, percent: bool) -> String {
                 out,
                 r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#b23a48" stroke-dasharray="3 2" stroke-width="2"/>"##,
                 x(r),
-                top + 1.0,
+                bar - 2.0,
                 x(r),
-                top + row - 1.0
+                bar + 14.0
             );
         }
     }
@@ -355,6 +474,115 @@ mod tests {
             true,
         );
         assert!(!svg.contains("<script>") && svg.contains("&lt;script&gt;"));
+    }
+
+    /// Issue 29: "quest drawn vanquish-king-ar" — a label is broken or shortened between
+    /// words only (a space, or after a hyphen of a card id), never inside one.
+    #[test]
+    fn labels_wrap_and_shorten_between_words() {
+        let lines = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // Fits: as is.
+        assert_eq!(
+            wrap("quest drawn boar-hunt", 30, 2),
+            (lines(&["quest drawn boar-hunt"]), true)
+        );
+        // Two lines, broken at the space where the rest fits.
+        assert_eq!(
+            wrap("quest drawn vanquish-king-arthurs-enemies", 30, 2),
+            (
+                lines(&["quest drawn", "vanquish-king-arthurs-enemies"]),
+                true
+            )
+        );
+        // Else filled in turn, broken after a hyphen.
+        assert_eq!(
+            wrap("event prosperity-throughout-the-realm", 20, 2),
+            (lines(&["event prosperity-", "throughout-the-realm"]), true)
+        );
+        // Too long for the lines: shortened at a word, marked.
+        assert_eq!(
+            wrap("quest drawn vanquish-king-arthurs-enemies", 28, 1),
+            (lines(&["quest drawn vanquish-king-…"]), false)
+        );
+        assert_eq!(
+            wrap("quest drawn journey-through-the-enchanted-forest", 20, 2),
+            (lines(&["quest drawn journey-", "through-the-…"]), false)
+        );
+        // A word longer than a line is kept whole, never cut.
+        let long = "x".repeat(40);
+        assert_eq!(wrap(&long, 30, 2), (lines(&[&long]), true));
+        assert_eq!(wrap(&format!("a {long} b"), 30, 1), (lines(&["a…"]), false));
+        assert_eq!(wrap("", 30, 2), (lines(&[""]), true));
+    }
+
+    /// The words of a label as shown (a space, or a hyphen ends one).
+    fn words(s: &str) -> Vec<&str> {
+        s.split_whitespace()
+            .flat_map(|w| w.split_inclusive('-'))
+            .collect()
+    }
+
+    /// Issue 29: every label of a horizontal bar chart is made of whole words of its name,
+    /// and a label not shown as is carries the full name for hover (an SVG `<title>`).
+    #[test]
+    fn bar_labels_are_whole_words_with_the_full_name_on_hover() {
+        let names = [
+            "quest drawn vanquish-king-arthurs-enemies",
+            "quest sponsored journey-through-the-enchanted-forest-of-broceliande-and-beyond",
+            "event court-called-to-camelot",
+            "action add",
+        ];
+        let bars: Vec<Bar> = (names.iter())
+            .map(|n| Bar {
+                label: n.to_string(),
+                value: 0.5,
+                note: "50.0%".into(),
+                ..Bar::default()
+            })
+            .collect();
+        let svg = hbars("share", &bars, 1.0, true);
+        // The label texts: right-aligned, the rest of the chart is not.
+        let mut shown: Vec<String> = Vec::new();
+        for label in svg.split(r#"text-anchor="end" class="tick">"#).skip(1) {
+            let label = &label[..label.find("</text>").unwrap()];
+            let title = label
+                .strip_prefix("<title>")
+                .map(|t| t[..t.find("</title>").unwrap()].to_string());
+            // The lines shown, without the markup between them.
+            let mut text = String::new();
+            let mut rest = label;
+            if title.is_some() {
+                rest = &rest[rest.find("</title>").unwrap() + 8..];
+            }
+            while let Some(at) = rest.find('>') {
+                let line = &rest[at + 1..];
+                let line = &line[..line.find('<').unwrap_or(line.len())];
+                if !line.is_empty() {
+                    if !text.is_empty() && !text.ends_with('-') {
+                        text.push(' ');
+                    }
+                    text.push_str(line);
+                }
+                rest = &rest[at + 1..];
+            }
+            if title.is_none() {
+                text = label.to_string();
+            }
+            shown.push(text.clone());
+            let name = title.clone().unwrap_or(text.clone());
+            assert!(names.contains(&name.as_str()), "{name}");
+            let whole = words(&name);
+            for word in words(text.trim_end_matches('…')) {
+                assert!(whole.contains(&word), "`{word}` is cut from `{name}`");
+            }
+            assert!(
+                text == name || title.as_deref() == Some(name.as_str()),
+                "`{name}` shown as `{text}` without its full name"
+            );
+        }
+        assert_eq!(shown.len(), names.len(), "{svg}");
+        assert!(shown[1].ends_with('…'), "{shown:?}");
+        assert_eq!(shown[3], "action add");
     }
 
     #[test]
