@@ -1,7 +1,19 @@
 //! The one generic rulebook: it reads the game description in a pack (`[zones.*]`,
 //! `[setup]`, `[stages.*]`, `[steps.*]`, `[actions.*]`, `[end]`, `[bot]`;
 //! `docs/pack-format.md`) and plays it. Parse ([`syntax`]) → check and compile
-//! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
+//! ([`compile`], into [`model`]) → run: the state and its moves ([`state`]), pile
+//! addressing and moving cards ([`piles`]), evaluating expressions ([`eval`]), effect lines
+//! ([`effects`]), listing the legal moves ([`listing`]), the flow of steps, turns and the end
+//! ([`flow`]), setting a game up ([`setup`]) and the `Rules` entry points ([`rules_impl`]);
+//! notation and views in [`view`].
+//!
+//! Where an extension goes: a new expression function's meaning in [`eval`]
+//! (`eval_more`, or its family's dispatch: counters, the ring, marks, mechanics); a new
+//! effect in [`effects`] (`run`'s loop if moves use it often, else `run_other`); a new step
+//! kind in [`flow`] (`advance` enters it, `play` carries out its moves), its moves listed in
+//! [`listing`]. Until one analysis replaces them, a new function is also taught to the
+//! analyses that read expressions (`marks.rs`, `params.rs`, `card_tables.rs`, `reach.rs`)
+//! and the fast paths (`direct.rs`, `plain.rs`, `folded.rs`).
 
 mod card_tables;
 mod checks;

@@ -80,7 +80,7 @@ pub enum Ended {
     Stuck {
         step: u16,
     },
-    /// A move (or the setup: [`NO_ACTION`]) failed: it did not end within its budget, or a
+    /// A move (or the setup: [`NO_ACTION`](super::fault::NO_ACTION)) failed: it did not end within its budget, or a
     /// number left the range (`fault.rs`). No outcome; `stuck` names the action.
     Failed {
         fault: super::fault::Fault,
