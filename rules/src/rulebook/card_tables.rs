@@ -15,10 +15,11 @@ use grail_engine::game::{NoEvents, Setup};
 use super::Rulebook;
 use super::counters::CounterExpr;
 use super::direct::Direct;
+use super::eval::Ctx;
 use super::model::{Expr, Param, Step, TYPE_MASK, ZoneRef};
 use super::payment::Dearest;
 use super::ring::{FigureArg, FigureExpr};
-use super::run::{Action, Ctx, Seen, State};
+use super::state::{Action, Seen, State};
 use super::syntax::Op;
 
 /// What an expression may read: the action's card, its figure, its distance, the step the

@@ -19,8 +19,9 @@ use grail_schema::model::{Loc, Sp};
 
 use super::Rulebook;
 use super::compile::{Compiler, NO_SCOPE, Scope};
+use super::eval::Ctx;
 use super::model::{Effect, Expr};
-use super::run::{Ctx, Ended, State};
+use super::state::{Ended, State};
 use super::syntax::{self, Ast};
 use super::texts::Piece;
 

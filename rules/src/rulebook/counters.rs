@@ -11,8 +11,9 @@ use grail_schema::model::{Sp, ZoneOwner};
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
+use super::eval::Ctx;
 use super::model::{Effect, Expr, ROLE_TALLY, Who};
-use super::run::{Ctx, State};
+use super::state::State;
 use super::syntax::{self, Ast, Node, Op};
 
 #[derive(Debug)]

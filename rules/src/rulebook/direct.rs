@@ -8,9 +8,9 @@
 
 use super::Rulebook;
 use super::counters::{CounterExpr, CounterRef};
+use super::eval::{Ctx, binary, decided};
 use super::model::{Expr, TYPE_MASK, Who};
 use super::ring::{FigureArg, FigureExpr};
-use super::run::{Ctx, binary, decided};
 use super::syntax::Op;
 
 /// An effect's number or condition: as written, and read directly when its shape allows.

@@ -12,8 +12,9 @@ use grail_engine::game::Seat;
 use grail_schema::Pack;
 
 use super::Rulebook;
+use super::eval::Ctx;
 use super::model::{CardSet, Expr};
-use super::run::{Ctx, State};
+use super::state::State;
 use super::syntax::{self, Ast, Node, Op};
 
 /// The explanations, gathered once from the pack when the description compiles.

@@ -27,9 +27,10 @@ use grail_schema::model::{ActionDef, ChooseDef, Sp};
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
+use super::eval::Ctx;
 use super::model::{Expr, Meets, Who};
 use super::ring::{Board, FigureExpr, Figures};
-use super::run::{Action, Ctx, PAY, State};
+use super::state::{Action, PAY, State};
 use super::syntax::{self, Ast, Node};
 
 /// Card types per set are at most 64 (filters are 64-bit masks). Situations are counted into

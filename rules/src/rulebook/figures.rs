@@ -10,7 +10,7 @@ use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::model::{Effect, Param, Who};
 use super::ring::{FigureArg, Members};
-use super::run::{Event, State};
+use super::state::{Event, State};
 use super::syntax::{self, Ast, Node};
 
 fn opposite(d: Direction) -> Direction {

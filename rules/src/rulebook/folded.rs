@@ -4,8 +4,8 @@
 //! so a listing trying every face-up card looks its price up instead of evaluating it.
 
 use super::Rulebook;
+use super::eval::{Ctx, binary, decided};
 use super::model::{Action, CardSet, Expr, TYPE_MASK, Zone};
-use super::run::{Ctx, binary, decided};
 
 /// Per action: its payment's first argument for each type of its card's set, when the
 /// argument can be known from the card's type alone.

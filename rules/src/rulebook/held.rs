@@ -11,8 +11,9 @@
 use grail_engine::counts::Counts;
 
 use super::Rulebook;
+use super::eval::Ctx;
 use super::model::{Action, Zone, ZoneRef};
-use super::run::{Ctx, State};
+use super::state::State;
 
 /// No counts kept for this pile.
 const NOT_HELD: u16 = u16::MAX;

@@ -7,9 +7,10 @@
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
+use super::eval::Ctx;
 use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
-use super::run::{Action, Ctx, Event, Seen, State};
+use super::state::{Action, Event, Seen, State};
 use super::syntax::Op;
 
 /// Which part of an action's guard reads its card: a listing asks the part that does not
@@ -389,7 +390,7 @@ mod tests {
             mark(1, 70),
             mark(1, 3),
         ];
-        let mut seen = super::super::run::Seen::default();
+        let mut seen = super::super::state::Seen::default();
         for i in 0..cards.len() {
             assert_eq!(
                 seen.first(&cards, i),

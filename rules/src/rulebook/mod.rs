@@ -1,19 +1,35 @@
 //! The one generic rulebook: it reads the game description in a pack (`[zones.*]`,
 //! `[setup]`, `[stages.*]`, `[steps.*]`, `[actions.*]`, `[end]`, `[bot]`;
 //! `docs/pack-format.md`) and plays it. Parse ([`syntax`]) → check and compile
-//! ([`compile`], into [`model`]) → run ([`run`]; notation and views in [`view`]).
+//! ([`compile`], into [`model`]) → run: the state and its moves ([`state`]), pile
+//! addressing and moving cards ([`piles`]), evaluating expressions ([`eval`]), effect lines
+//! ([`effects`]), listing the legal moves ([`listing`]), the flow of steps, turns and the end
+//! ([`flow`]), setting a game up ([`setup`]) and the `Rules` entry points ([`rules_impl`]);
+//! notation and views in [`view`].
+//!
+//! Where an extension goes: a new expression function's meaning in [`eval`]
+//! (`eval_more`, or its family's dispatch: counters, the ring, marks, mechanics); a new
+//! effect in [`effects`] (`run`'s loop if moves use it often, else `run_other`); a new step
+//! kind in [`flow`] (`advance` enters it, `play` carries out its moves), its moves listed in
+//! [`listing`]. Until one analysis replaces them, a new function is also taught to the
+//! analyses that read expressions (`marks.rs`, `params.rs`, `card_tables.rs`, `reach.rs`)
+//! and the fast paths (`direct.rs`, `plain.rs`, `folded.rs`).
 
 mod card_tables;
 mod checks;
 mod compile;
 mod counters;
 mod direct;
+mod effects;
+mod eval;
 mod explain;
 mod fault;
 mod figure_choice;
 mod figures;
+mod flow;
 mod folded;
 mod held;
+mod listing;
 mod marks;
 mod mechanics;
 mod model;
@@ -21,14 +37,17 @@ mod moves;
 mod paid;
 mod params;
 mod payment;
+mod piles;
 mod plain;
 mod position;
 mod queries;
 mod reach;
 mod ring;
 mod ring_check;
-mod run;
+mod rules_impl;
+mod setup;
 mod stages;
+mod state;
 mod supply;
 mod syntax;
 mod tallies;
@@ -44,7 +63,7 @@ use compile::{Compiler, NO_SCOPE, Scope};
 use model::{Action, CardSet, Effect, Expr, Step, Zone};
 
 pub use compile::{MAX_ACTIONS, MAX_REPEAT, MAX_STAGE_TURNS, MAX_STAGES, MAX_STEPS};
-pub use run::State;
+pub use state::State;
 /// How deep an expression or effect line may nest, and how many parts it may have.
 pub use syntax::{MAX_DEPTH as MAX_EXPRESSION_DEPTH, MAX_NODES as MAX_EXPRESSION_PARTS};
 

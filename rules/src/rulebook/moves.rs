@@ -6,8 +6,9 @@ use grail_engine::cond::solve::{self, Payment};
 use grail_engine::diag::no_such;
 
 use super::Rulebook;
+use super::eval::Ctx;
 use super::model::Meets;
-use super::run::{Action, Ctx, PASS, PAY, State};
+use super::state::{Action, PASS, PAY, State};
 
 impl Rulebook {
     /// The set a pending payment is made of.

@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 
 use grail_engine::cond::solve::Payment;
 
-use super::run::{Action, PAY};
+use super::state::{Action, PAY};
 
 /// Card types a payment held in the move may have.
 const FEW: usize = 5;

@@ -21,9 +21,10 @@
 use super::Rulebook;
 use super::compile::Compiler;
 use super::counters::CounterExpr;
+use super::eval::Ctx;
 use super::model::{Expr, Param, ZoneRef};
 use super::ring::FigureExpr;
-use super::run::{Ctx, State};
+use super::state::State;
 use super::syntax::Op;
 use grail_schema::model::ActionDef;
 
@@ -117,7 +118,7 @@ impl Rulebook {
         };
         let ctx = Ctx::current(state, -1);
         for p in self.piles_of(card, &ctx) {
-            for c in super::run::Seen::distinct(&state.piles[p]) {
+            for c in super::state::Seen::distinct(&state.piles[p]) {
                 let mut go = true;
                 self.figure_bindings(state, refs, steps, |fa| {
                     go = f(CardFigureArg::pack(i32::from(c), fa));

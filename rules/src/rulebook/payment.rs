@@ -11,8 +11,9 @@ use grail_engine::counts::Counts;
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
+use super::eval::Ctx;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
-use super::run::{Action, Ctx, Event, Seen, State};
+use super::state::{Action, Event, Seen, State};
 
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;

@@ -8,8 +8,9 @@
 use super::Rulebook;
 use super::card_tables::chain;
 use super::counters::CounterExpr;
+use super::eval::Ctx;
 use super::model::{Expr, Param};
-use super::run::{Ctx, State};
+use super::state::State;
 use super::syntax::Op;
 
 /// How a listing of one step asks a parameterless action's guard.

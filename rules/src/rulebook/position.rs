@@ -24,7 +24,7 @@ use grail_engine::seats::parse_seat;
 
 use super::Rulebook;
 use super::ring::{Board, Figures, Members};
-use super::run::State;
+use super::state::State;
 
 /// What one entry of a position names.
 #[derive(Clone, Copy, Debug)]

@@ -7,8 +7,9 @@ use grail_schema::model::Sp;
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
+use super::eval::Ctx;
 use super::model::{Expr, Who, ZoneRef};
-use super::run::{Ctx, State};
+use super::state::State;
 use super::syntax::{self, Ast};
 
 #[derive(Debug)]

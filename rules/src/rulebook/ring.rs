@@ -14,8 +14,9 @@ use grail_engine::ring::{MAX_FIGURES, Ring};
 use grail_engine::seats::Direction;
 
 use super::Rulebook;
+use super::eval::Ctx;
 use super::model::{Expr, Who};
-use super::run::{Ctx, State};
+use super::state::State;
 
 /// The compiled ring, its figures and roles.
 #[derive(Debug)]

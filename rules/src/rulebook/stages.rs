@@ -9,7 +9,7 @@ use grail_schema::model::Sp;
 use super::Rulebook;
 use super::compile::{Compiler, MAX_STAGE_TURNS};
 use super::model::Step;
-use super::run::State;
+use super::state::State;
 
 #[derive(Debug)]
 pub struct Stage {
@@ -166,7 +166,7 @@ impl Rulebook {
             state.current = 0;
         }
         state.done = 0;
-        state.reps = super::run::Repeats(0);
+        state.reps = super::state::Repeats(0);
     }
 
     /// The stage a step belongs to (for a position naming a step).

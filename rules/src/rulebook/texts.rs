@@ -20,9 +20,9 @@ use grail_schema::model::Sp;
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
+use super::eval::Ctx;
 use super::model::{Expr, TYPE_MASK, Who};
 use super::ring::FigureArg;
-use super::run::Ctx;
 use super::syntax::{self, Ast, Node};
 
 #[derive(Debug)]

@@ -11,7 +11,7 @@ use grail_schema::model::Sp;
 use super::Rulebook;
 use super::compile::Compiler;
 use super::model::CardSet;
-use super::run::State;
+use super::state::State;
 
 impl Compiler<'_> {
     /// The union a `holds` of several sets names, made once; `None`: not a union.

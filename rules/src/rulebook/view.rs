@@ -11,8 +11,9 @@ use grail_schema::model::Visibility;
 
 use super::Rulebook;
 use super::counters::CounterExpr;
+use super::eval::Ctx;
 use super::model::{Expr, Param};
-use super::run::{Action, Ctx, Event, State};
+use super::state::{Action, Event, State};
 use super::syntax::Op;
 
 fn seat_name(seat: usize) -> String {

@@ -12,8 +12,8 @@ use grail_schema::model::Sp;
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::counters::CounterExpr;
+use super::eval::Ctx;
 use super::model::{Expr, NONE};
-use super::run::Ctx;
 use super::syntax::{self, Ast, Node, Op};
 
 #[derive(Debug)]

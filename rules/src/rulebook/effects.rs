@@ -1,0 +1,220 @@
+//! Running effect lines: the common ones of moves in [`Rulebook::run`]'s loop, the rest
+//! (the setup's, shuffles, deals, figures, roles) out of line in `run_other`. A new effect
+//! goes in one of the two matches.
+
+use grail_engine::game::EventSink;
+
+use super::Rulebook;
+use super::eval::Ctx;
+use super::model::{Effect, Who};
+use super::state::{Event, State};
+
+/// What effect lines act on: the action's card (or -1) and the pile it lies in, its row (or
+/// -1), and at setup the decks a script stacks (none in a move).
+#[derive(Clone, Copy)]
+pub(super) struct Subject<'s> {
+    pub card: i32,
+    pub pile: Option<usize>,
+    pub row: i32,
+    pub stack: &'s [(usize, Vec<u16>)],
+}
+
+impl<'s> Subject<'s> {
+    /// The setup's lines: no card, no row, the stacked decks.
+    pub(super) fn setup(stack: &'s [(usize, Vec<u16>)]) -> Self {
+        Subject {
+            card: -1,
+            pile: None,
+            row: -1,
+            stack,
+        }
+    }
+}
+
+impl Rulebook {
+    /// Runs effect lines. The lines of moves are played in this loop; those of the setup and
+    /// the rare ones (shuffles, deals, placing a figure, giving a role) out of line
+    /// ([`Rulebook::run_other`]), which keeps the loop small.
+    pub(super) fn run(
+        &self,
+        effects: &[Effect],
+        state: &mut State,
+        on: &Subject,
+        events: &mut impl EventSink<Event>,
+    ) {
+        'effects: for mut effect in effects {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.current),
+                card: on.card,
+                row: on.row,
+            };
+            // A line with `if` runs when its condition holds, in place (no call for it).
+            while let Effect::If { cond, then } = effect {
+                if self.arg(cond, &ctx) == 0 {
+                    continue 'effects;
+                }
+                effect = then.as_ref();
+            }
+            match effect {
+                Effect::Move { to } => {
+                    let Some(from) = on.pile else {
+                        continue;
+                    };
+                    let card = on.card as u16;
+                    let to = self.landing(to, &ctx, card);
+                    // The first copy in the zone's order: the one laid first in a row.
+                    if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
+                        self.take_card(state, from, i);
+                        let card = self.unmark(state, card);
+                        self.put(state, to, card);
+                        events.emit(|| Event::Moved {
+                            card,
+                            from: from as u32,
+                            to: to as u32,
+                        });
+                    }
+                }
+                Effect::Add { amount, to } => {
+                    let amount = self.arg(amount, &ctx);
+                    let figure = match to {
+                        super::counters::CounterRef::Figure(_, f) => self.operand(f, &ctx),
+                        _ => -1,
+                    };
+                    self.add_to(state, to, amount, figure);
+                }
+                Effect::Step { figure, by } => {
+                    let (figure, by) = (self.arg(figure, &ctx), self.arg(by, &ctx));
+                    self.step_figure(state, figure, by, events);
+                }
+                Effect::Draw { count, from, to } => {
+                    let n = self.arg(count, &ctx);
+                    // Into a zone kept in rows with no row named: each card into its row.
+                    let into =
+                        (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
+                    let (from, to) = (
+                        self.piles_of(from, &ctx).start,
+                        self.piles_of(to, &ctx).start,
+                    );
+                    // Only an empty stack is refilled: the call is skipped while it holds cards.
+                    // Each card drawn is work: a draw through a supply that refills from
+                    // where it draws to ends when the move's budget does (`fault.rs`).
+                    for _ in 0..n {
+                        if !super::fault::spend(1) {
+                            break;
+                        }
+                        if state.piles[from].is_empty() {
+                            self.refill(state, from, events);
+                        }
+                        if !self.shift(state, from, to, into, events) {
+                            break;
+                        }
+                        if state.piles[from].is_empty() {
+                            self.refill(state, from, events);
+                        }
+                    }
+                }
+                Effect::Reveal { from, into, until } => {
+                    self.reveal(state, from, *into, until, events);
+                }
+                Effect::Mark => {
+                    if let Some(from) = on.pile {
+                        self.mark(state, from, on.card as u16);
+                    }
+                }
+                Effect::Award { zone, to } => self.award(state, *zone, *to, events),
+                _ => self.run_other(effect, state, on, events),
+            }
+        }
+    }
+
+    /// The effect lines [`Rulebook::run`] leaves out of its loop (any `if` unwrapped).
+    #[inline(never)]
+    fn run_other(
+        &self,
+        effect: &Effect,
+        state: &mut State,
+        on: &Subject,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.current),
+            card: on.card,
+            row: on.row,
+        };
+        match effect {
+            Effect::Shuffle(z) => {
+                // `Z(each)`: every seat's, in seat order.
+                let each = z.who == Who::Each;
+                let single = self.piles_of(z, &ctx);
+                let rows = self.zones[z.zone].rows;
+                for seat in 0..if each { usize::from(state.players) } else { 1 } {
+                    let piles = if each {
+                        let p = self.pile(z.zone, seat, 0);
+                        p..p + rows
+                    } else {
+                        single.clone()
+                    };
+                    for p in piles {
+                        Self::shuffle_pile(state, p, on.stack, events);
+                    }
+                }
+            }
+            Effect::ShuffleSeats(zones) => {
+                // Seat by seat, each seat's zones in the order named.
+                for seat in 0..usize::from(state.players) {
+                    for &z in zones {
+                        let p = self.pile(z, seat, 0);
+                        for p in p..p + self.zones[z].rows {
+                            Self::shuffle_pile(state, p, on.stack, events);
+                        }
+                    }
+                }
+            }
+            Effect::Deal { count, from, to } => {
+                let n = self.arg(count, &ctx);
+                // From a zone per seat (`deck(each)`): each seat from its own.
+                let own = (from.who == Who::Each).then_some(from.zone);
+                let table = if own.is_some() {
+                    0
+                } else {
+                    self.piles_of(from, &ctx).start
+                };
+                'deal: for _ in 0..n {
+                    if !super::fault::spend(u64::from(state.players)) {
+                        break;
+                    }
+                    for seat in 0..usize::from(state.players) {
+                        let from = own.map_or(table, |z| self.pile(z, seat, 0));
+                        let into = self.zones[*to].by.map(|_| *to);
+                        let to = self.pile(*to, seat, 0);
+                        if !self.shift(state, from, to, into, events) && own.is_none() {
+                            break 'deal;
+                        }
+                    }
+                }
+            }
+            Effect::Give { role, figure } => {
+                let figure = self.arg(figure, &ctx);
+                self.give(state, *role, figure);
+            }
+            Effect::Place { kind, seat } => {
+                let seat = self.eval(seat, &ctx);
+                self.place_figure(state, *kind, seat);
+            }
+            // Played in `run`'s loop.
+            Effect::If { .. }
+            | Effect::Move { .. }
+            | Effect::Add { .. }
+            | Effect::Step { .. }
+            | Effect::Draw { .. }
+            | Effect::Reveal { .. }
+            | Effect::Mark
+            | Effect::Award { .. } => {
+                let effect = std::slice::from_ref(effect);
+                self.run(effect, state, on, events);
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Evaluating a compiled expression over a state (`operand`, `eval`, and the binary
+//! operators); what it is evaluated for is a [`Ctx`]. A new expression function's meaning
+//! goes in [`Rulebook::eval_more`] (or its family's dispatch: counters, the ring, marks,
+//! mechanics).
+
+use super::Rulebook;
+use super::counters::CounterExpr;
+use super::model::{Expr, NONE, TYPE_MASK, ZoneRef};
+use super::ring::{FigureArg, FigureExpr};
+use super::state::State;
+use super::syntax::Op;
+
+/// What an expression is evaluated for.
+#[derive(Clone, Copy)]
+pub(super) struct Ctx<'s> {
+    pub state: &'s State,
+    pub player: usize,
+    pub card: i32,
+    pub row: i32,
+}
+
+impl<'s> Ctx<'s> {
+    /// The player to move asking, about `card`, with no row.
+    #[inline(always)]
+    pub(super) fn current(state: &'s State, card: i32) -> Self {
+        Ctx {
+            state,
+            player: usize::from(state.current),
+            card,
+            row: -1,
+        }
+    }
+}
+
+impl Rulebook {
+    /// [`Rulebook::eval`] with the commonest leaves answered in place, and a comparison or
+    /// sum of two of them (`count(Z) > 0`, `value(card) * $factor`): most guards, ends and
+    /// payment arguments are made of these, not worth a call each.
+    #[inline(always)]
+    pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        if let Some(v) = self.leaf(e, ctx) {
+            return v;
+        }
+        if let Expr::Bin(op, l, r) = e
+            && let Some(a) = self.leaf(l, ctx)
+        {
+            if let Some(v) = decided(*op, a) {
+                return v;
+            }
+            let b = match self.leaf(r, ctx) {
+                Some(b) => b,
+                None => self.eval(r, ctx),
+            };
+            return binary(*op, a, b);
+        }
+        self.eval(e, ctx)
+    }
+
+    /// `count(Z)` of a whole zone (no row): the cards in all its piles.
+    #[inline(always)]
+    fn whole_count(&self, z: &ZoneRef, ctx: &Ctx) -> i64 {
+        let p = self.piles_of(z, ctx);
+        ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+    }
+
+    /// `fullest(Z)` of a whole zone (no row): the cards in its fullest pile.
+    #[inline(always)]
+    fn whole_fullest(&self, z: &ZoneRef, ctx: &Ctx) -> i64 {
+        let p = self.piles_of(z, ctx);
+        ctx.state.piles[p]
+            .iter()
+            .map(|c| c.len() as i64)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The value of a leaf read in place: a number, the card parameter, `done`, a whole
+    /// zone's count or fullest pile, an attribute of the card; `None` for anything else.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, ctx: &Ctx) -> Option<i64> {
+        Some(match e {
+            Expr::Const(v) => *v,
+            Expr::Card => i64::from(ctx.card),
+            Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
+            // `step(x)`: the first conjunct of most guards.
+            Expr::Counter(CounterExpr::AtStep(mask)) => {
+                i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
+            }
+            // `count(Z)`: most guards and ends.
+            Expr::Count(z) if z.row.is_none() => self.whole_count(z, ctx),
+            Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
+            // `figure` and `steps`: most effects on the ring (0 without one, as
+            // [`Rulebook::eval_figures`] gives them).
+            Expr::Figures(FigureExpr::ParamFigure) if self.board.is_some() => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(0, |_| i64::from(FigureArg::figure(ctx.row))),
+            Expr::Figures(FigureExpr::ParamSteps) if self.board.is_some() => ctx
+                .state
+                .figures
+                .0
+                .as_ref()
+                .map_or(0, |_| FigureArg::steps(ctx.row)),
+            // `value(card)`: most payment arguments.
+            Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
+                let c = i64::from(ctx.card) & i64::from(TYPE_MASK);
+                self.sets[*set].values[*attr]
+                    .get(c as usize)
+                    .copied()
+                    .unwrap_or(0)
+            }
+            _ => return None,
+        })
+    }
+
+    /// The arms most guards, counts and payment arguments are made of are answered here;
+    /// the rest go to [`Rulebook::eval_more`], kept out of line so this dispatch stays small
+    /// (it runs for every node of every guard of every listing).
+    pub(super) fn eval(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        match e {
+            Expr::Const(v) => *v,
+            Expr::Card => i64::from(ctx.card),
+            Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
+            Expr::Attr { set, attr, card } => {
+                // A marked card is its type with the mark above it.
+                let c = self.operand(card, ctx) & i64::from(TYPE_MASK);
+                usize::try_from(c)
+                    .ok()
+                    .and_then(|c| self.sets[*set].values[*attr].get(c))
+                    .copied()
+                    .unwrap_or(0)
+            }
+            Expr::Count(z) if z.row.is_none() => self.whole_count(z, ctx),
+            Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
+            Expr::Not(inner) => i64::from(self.operand(inner, ctx) == 0),
+            // The guards of actions on marked cards, asked card by card.
+            Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_) => self.eval_mark(e, ctx),
+            Expr::Bin(op, l, r) => {
+                let a = self.operand(l, ctx);
+                if let Some(v) = decided(*op, a) {
+                    return v;
+                }
+                let b = self.operand(r, ctx);
+                binary(*op, a, b)
+            }
+            // The ring and the counters straight to their own dispatch, not through
+            // `eval_more`'s: a call less per node.
+            Expr::Figures(f) => self.eval_figures(f, ctx),
+            Expr::Counter(c) => self.eval_counter(c, ctx),
+            _ => self.eval_more(e, ctx),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_more(&self, e: &Expr, ctx: &Ctx) -> i64 {
+        let set_of = |z: &ZoneRef| self.zones[z.zone].set;
+        match e {
+            Expr::Const(_)
+            | Expr::Card
+            | Expr::Done(_)
+            | Expr::Attr { .. }
+            | Expr::Not(_)
+            | Expr::Marked(_)
+            | Expr::Mine(_)
+            | Expr::Marks(_)
+            | Expr::Bin(..) => self.eval(e, ctx),
+            Expr::Row => i64::from(ctx.row),
+            Expr::ActionCard(a) => {
+                if let Some((p, arg)) = ctx.state.pending
+                    && usize::from(p) == *a
+                {
+                    i64::from(arg)
+                } else if ctx.state.done & (1 << a) == 0 {
+                    -1
+                } else {
+                    i64::from(ctx.state.args[*a])
+                }
+            }
+            Expr::Count(z) => self
+                .piles_of(z, ctx)
+                .map(|p| ctx.state.piles[p].len() as i64)
+                .sum(),
+            Expr::Sum { attr, zone } => {
+                let values = &self.sets[set_of(zone)].values[*attr];
+                self.piles_of(zone, ctx)
+                    .flat_map(|p| ctx.state.piles[p].iter())
+                    .map(|&c| values[usize::from(c & TYPE_MASK)])
+                    .sum()
+            }
+            Expr::Last { attr, zone } => {
+                let values = &self.sets[set_of(zone)].values[*attr];
+                self.piles_of(zone, ctx)
+                    .filter_map(|p| ctx.state.piles[p].last())
+                    .map(|&c| values[usize::from(c & TYPE_MASK)])
+                    .next_back()
+                    .unwrap_or(0)
+            }
+            Expr::NonEmpty(z) => self
+                .piles_of(z, ctx)
+                .filter(|&p| !ctx.state.piles[p].is_empty())
+                .count() as i64,
+            Expr::Figures(f) => self.eval_figures(f, ctx),
+            Expr::Counter(c) => self.eval_counter(c, ctx),
+            Expr::Fullest(_)
+            | Expr::If(..)
+            | Expr::Best { .. }
+            | Expr::Cheapest { .. }
+            | Expr::Paying(_) => self.eval_mechanic(e, ctx),
+        }
+    }
+}
+
+/// What `a op …` is whatever its right side, when the left decides: `and` and `or` do not
+/// read their right side then.
+#[inline(always)]
+pub(super) fn decided(op: Op, a: i64) -> Option<i64> {
+    match op {
+        Op::And if a == 0 => Some(0),
+        Op::Or if a != 0 => Some(1),
+        _ => None,
+    }
+}
+
+/// A binary operator on two evaluated sides (`and`/`or` once the left did not decide):
+/// arithmetic keeps an undefined side ([`NONE`]) undefined.
+#[inline(always)]
+pub(super) fn binary(op: Op, a: i64, b: i64) -> i64 {
+    match op {
+        Op::And | Op::Or => i64::from(b != 0),
+        Op::Eq => i64::from(a == b),
+        Op::Ne => i64::from(a != b),
+        Op::Lt => i64::from(a < b),
+        Op::Le => i64::from(a <= b),
+        Op::Gt => i64::from(a > b),
+        Op::Ge => i64::from(a >= b),
+        Op::Add | Op::Sub | Op::Mul => arithmetic(op, a, b),
+        // Only a worth divides, in real numbers (`worth.rs`); never reached.
+        Op::Div => a.checked_div(b).unwrap_or(NONE),
+    }
+}
+
+/// `+ - *`: an undefined side ([`NONE`]) keeps the result undefined; leaving the range of a
+/// pack's numbers fails the move (`fault.rs`).
+#[inline(always)]
+fn arithmetic(op: Op, a: i64, b: i64) -> i64 {
+    if a == NONE || b == NONE {
+        return NONE;
+    }
+    match op {
+        Op::Add => super::fault::in_range(a.checked_add(b), "+", a, b),
+        Op::Sub => super::fault::in_range(a.checked_sub(b), "-", a, b),
+        _ => super::fault::in_range(a.checked_mul(b), "*", a, b),
+    }
+}

@@ -1,0 +1,207 @@
+//! The flow of a game: carrying out a move, entering the next step (skipping those with
+//! nothing to do, making `auto` moves at once), ending turns and the game, and the scores.
+//! A new step kind is entered in [`Rulebook::advance`] and carried out in `play`.
+
+use grail_engine::game::EventSink;
+
+use super::Rulebook;
+use super::effects::Subject;
+use super::eval::Ctx;
+use super::model::Param;
+use super::state::{Action, Ended, Event, Listed, PASS, PAY, Repeats, State};
+
+impl Rulebook {
+    /// Lists the step's moves into the state; whether it has any.
+    fn enter_step(&self, state: &mut State) -> bool {
+        let memo_fits = self.refresh_memo(state);
+        let mut moves = std::mem::take(&mut state.listed.moves);
+        self.list(state, &mut moves, memo_fits);
+        let fresh = !moves.is_empty();
+        state.listed.0 = Listed { fresh, moves };
+        fresh
+    }
+
+    /// Moves on to the next step with something to do, ending turns and the game.
+    /// Moves the cursor to the next step someone can take, ending the game or turn on the
+    /// way. An `auto` step's only move is returned, to be made at once, no one deciding
+    /// (by the caller's loop, so a chain of them never deepens the stack).
+    #[must_use]
+    pub(super) fn advance(
+        &self,
+        state: &mut State,
+        events: &mut impl EventSink<Event>,
+    ) -> Option<Action> {
+        let mut skipped = 0;
+        loop {
+            if state.stage.stage != 0 && usize::from(state.step) >= self.stage_end(state) {
+                self.next_in_stage(state);
+            }
+            if state.stage.stage == 0 && usize::from(state.step) >= self.turn_steps {
+                let ctx = Ctx {
+                    state,
+                    player: 0,
+                    card: -1,
+                    row: -1,
+                };
+                if self.arg(&self.end_when, &ctx) != 0 {
+                    state.ended = Some(Ended::Rule);
+                } else if state.turn >= self.turn_limit {
+                    state.ended = Some(Ended::TurnLimit);
+                }
+                if state.ended.is_some() {
+                    events.emit(|| Event::Ended);
+                    return None;
+                }
+                state.turn += 1;
+                state.current = (state.current + 1) % state.players;
+                state.step = 0;
+                state.done = 0;
+                state.reps = Repeats(0);
+            }
+            if self.enter_step(state) {
+                // An `auto` step's only move is made at once, no one deciding.
+                let auto = state.listed.moves.len() == 1
+                    && self
+                        .steps
+                        .get(usize::from(state.step))
+                        .is_some_and(|s| s.auto);
+                return auto.then(|| state.listed.moves[0]);
+            }
+            skipped += 1;
+            // Every step skipped is work (and every `auto` move, `play_out`): a description
+            // whose turns nobody decides cannot spin inside one move.
+            if !super::fault::spend(1) {
+                return None;
+            }
+            if skipped > self.steps.len() * usize::from(state.players) + 1 {
+                // Nobody can do anything for a whole round: nothing changes any more and
+                // no end condition holds. An error, not a silent run to the turn limit.
+                state.ended = Some(Ended::Stuck {
+                    step: u16::from(state.step),
+                });
+                return None;
+            }
+            let (step, seat) = (u16::from(state.step), state.current);
+            events.emit(|| Event::Skipped { step, seat });
+            state.step += 1;
+            state.reps = Repeats(0);
+        }
+    }
+
+    pub(super) fn scores(&self, state: &State) -> Vec<i64> {
+        (0..usize::from(state.players))
+            .map(|p| {
+                self.eval(
+                    &self.score,
+                    &Ctx {
+                        state,
+                        player: p,
+                        card: -1,
+                        row: -1,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Makes the `auto` moves a move (or the setup) led to, one after another.
+    #[inline(never)]
+    pub(super) fn play_out(
+        &self,
+        state: &mut State,
+        mut auto: Option<Action>,
+        events: &mut impl EventSink<Event>,
+    ) {
+        while let Some(action) = auto {
+            if !super::fault::spend(1) {
+                return;
+            }
+            auto = self.play(state, &action, events);
+        }
+    }
+
+    /// Carries out one move and enters the next step; returns the `auto` move that step
+    /// makes at once, if any.
+    #[must_use]
+    #[inline(always)]
+    pub(super) fn play(
+        &self,
+        state: &mut State,
+        action: &Action,
+        events: &mut impl EventSink<Event>,
+    ) -> Option<Action> {
+        state.listed.fresh = false;
+        let (a, arg) = match (action.action, state.pending) {
+            (PASS, _) => {
+                state.step += 1;
+                state.reps = Repeats(0);
+                return self.advance(state, events);
+            }
+            (PAY, Some((a, arg))) => {
+                self.pay(state, action, events);
+                self.take_choice(state, action);
+                state.pending = None;
+                (usize::from(a), arg)
+            }
+            (a, _)
+                if self.actions[usize::from(a)].pay.is_some()
+                    || self.must_choose(state, usize::from(a), action.arg) =>
+            {
+                // Chosen: the payment is the next move.
+                state.pending = Some((a, action.arg));
+                return None;
+            }
+            (a, _) => (usize::from(a), action.arg),
+        };
+        super::fault::acting(a);
+        let (card, row) = self.actions[a].param.split(arg);
+        let on = Subject {
+            card,
+            pile: self.card_pile(state, a, card),
+            row,
+            stack: &[],
+        };
+        self.run(&self.actions[a].effects, state, &on, events);
+        if super::fault::failed() {
+            return None;
+        }
+        state.chosen = Default::default();
+        state.done |= 1 << a;
+        // `action.card` reads the card alone.
+        state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {
+            card
+        } else {
+            arg
+        };
+        // A step taking several actions stays until it has had them all.
+        state.reps = Repeats(state.reps.0.saturating_add(1));
+        let times = self
+            .steps
+            .get(usize::from(state.step))
+            .and_then(|s| s.repeat.as_ref());
+        // A step takes at most 255 actions (the count a state keeps; a fixed `repeat` past
+        // it is refused by lint, one reckoned in play stops there).
+        let again = times.is_some_and(|t| {
+            let ctx = Ctx::current(state, -1);
+            i64::from(state.reps.0) < self.operand(t, &ctx).min(255)
+        });
+        if !again {
+            state.step += 1;
+            state.reps = Repeats(0);
+        }
+        if let Some(now) = &self.now {
+            let ctx = Ctx {
+                state,
+                player: 0,
+                card: -1,
+                row: -1,
+            };
+            if self.eval(now, &ctx) != 0 {
+                state.ended = Some(Ended::Now);
+                events.emit(|| Event::Ended);
+                return None;
+            }
+        }
+        self.advance(state, events)
+    }
+}

@@ -1,0 +1,220 @@
+//! Listing the legal moves of the step the state is at: each action's bindings whose guard
+//! holds, and the payments of an action chosen.
+
+use grail_engine::cond::solve::Payment;
+
+use super::Rulebook;
+use super::card_tables::PerBinding;
+use super::counters::CounterExpr;
+use super::eval::Ctx;
+use super::model::{Expr, Param};
+use super::payment::Dearest;
+use super::state::{Action, PASS, Seen, State};
+use super::syntax::Op;
+
+impl Rulebook {
+    /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
+    pub(super) fn bindings(&self, state: &State, a: usize, f: impl FnMut(i32) -> bool) {
+        self.bindings_with(state, a, &Dearest::default(), f);
+    }
+
+    /// [`Rulebook::bindings`] with what is known of the payer's cards.
+    fn bindings_with(
+        &self,
+        state: &State,
+        a: usize,
+        dearest: &Dearest,
+        mut f: impl FnMut(i32) -> bool,
+    ) {
+        let action = &self.actions[a];
+        let holds = |card: i32, row: i32| {
+            action.guard.as_ref().is_none_or(|g| {
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card,
+                    row,
+                };
+                self.eval(&g.expr, &ctx) != 0
+            }) && self.payable(state, a, card, dearest)
+        };
+        match &action.param {
+            Param::None => {
+                // The `step(…)` conjuncts the state's step makes true are not asked again.
+                let guard = action
+                    .guard
+                    .as_ref()
+                    .map(|g| after_steps(&g.expr, state.step));
+                let ctx = Ctx {
+                    state,
+                    player: usize::from(state.current),
+                    card: -1,
+                    row: -1,
+                };
+                if guard.is_none_or(|g| g.is_some_and(|g| self.operand(g, &ctx) != 0))
+                    && self.payable(state, a, -1, dearest)
+                {
+                    f(-1);
+                }
+            }
+            Param::Card(z) => {
+                // The part of the guard that reads no card is asked once.
+                let (free, per_card) = self.card_guard(state, a);
+                if !free {
+                    return;
+                }
+                let ctx = Ctx::current(state, -1);
+                for p in self.piles_of(z, &ctx) {
+                    for c in Seen::distinct(&state.piles[p]) {
+                        let card = i32::from(c);
+                        if self.admits(state, a, card, per_card, dearest) && !f(card) {
+                            return;
+                        }
+                    }
+                }
+            }
+            Param::Figure { refs, steps } => {
+                // The part of the guard that reads no figure is asked once.
+                let Some(rest) = self.binding_guard(state, a) else {
+                    return;
+                };
+                self.figure_bindings(state, refs, steps, |arg| {
+                    !(self.binding_holds(state, a, rest, arg)
+                        && self.payable(state, a, -1, dearest))
+                        || f(arg)
+                });
+            }
+            p @ Param::CardFigure { .. } => {
+                self.card_figure_bindings(state, p, |arg| {
+                    let (card, row) = p.split(arg);
+                    !holds(card, row) || f(arg)
+                });
+            }
+            Param::Seat => {
+                let Some(rest) = self.binding_guard(state, a) else {
+                    return;
+                };
+                // What it costs does not depend on the seat: asked once.
+                if !self.payable(state, a, -1, dearest) {
+                    return;
+                }
+                let seats = self.board.as_ref().map_or(0, |b| b.seats);
+                if rest == PerBinding::FreeSeat {
+                    // `empty(seat)` alone: the ring's free seats, read in place.
+                    let Some(figures) = &state.figures.0 else {
+                        return;
+                    };
+                    for s in 0..seats.min(usize::from(u8::MAX)) as u8 {
+                        if figures.ring.is_free(s) && !f(i32::from(s)) {
+                            return;
+                        }
+                    }
+                    return;
+                }
+                for s in 0..seats as i32 {
+                    if self.binding_holds(state, a, rest, s) && !f(s) {
+                        return;
+                    }
+                }
+            }
+            Param::Row { zone, who } => {
+                let seat = Self::seat_of(
+                    *who,
+                    &Ctx {
+                        state,
+                        player: 0,
+                        card: -1,
+                        row: -1,
+                    },
+                );
+                for r in 0..self.zones[*zone].rows {
+                    if !state.piles[self.pile(*zone, seat, r)].is_empty()
+                        && holds(-1, r as i32)
+                        && !f(r as i32)
+                    {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The moves of the step the state is at (a payment's, when one is awaited);
+    /// `memo_fits`: the state's memo was just made for the payer's cards.
+    pub(super) fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
+        out.clear();
+        let Some(step) = self.steps.get(usize::from(state.step)) else {
+            return;
+        };
+        if state.pending.is_some() {
+            let mut push = |p: &Payment| out.push(self.paid.pay_move(p));
+            self.payments(state, &mut push);
+            self.choices(state, &mut push);
+            return;
+        }
+        if step.by_card {
+            self.by_card(state, step, out, memo_fits);
+        } else {
+            let plain =
+                (self.plain_guards.get(usize::from(state.step))).map_or(&[][..], |p| &p[..]);
+            for (i, &a) in step.actions.iter().enumerate() {
+                if let Some(Some(guard)) = plain.get(i) {
+                    if self.plain_holds(state, a, guard)
+                        && (self.actions[a].pay.is_none()
+                            || self.payable(state, a, -1, &Dearest::after_refresh(memo_fits)))
+                    {
+                        out.push(Action::new(a as u16, -1));
+                    }
+                    continue;
+                }
+                let dearest = Dearest::after_refresh(memo_fits);
+                self.bindings_with(state, a, &dearest, |arg| {
+                    out.push(Action::new(a as u16, arg));
+                    true
+                });
+            }
+        }
+        if step.optional && !out.is_empty() {
+            out.push(Action::new(PASS, -1));
+        }
+    }
+}
+
+/// What is left to ask of a guard at `step` once its leading `step(…)` conjuncts are
+/// answered: `None` when one of them is false (the guard is), else the rest of the chain.
+fn after_steps(guard: &Expr, step: u8) -> Option<&Expr> {
+    let at = |mask: u64| step < 64 && mask & (1 << step) != 0;
+    match guard {
+        Expr::Counter(CounterExpr::AtStep(mask)) if !at(*mask) => None,
+        Expr::Bin(Op::And, l, r) => match &**l {
+            Expr::Counter(CounterExpr::AtStep(mask)) => at(*mask).then(|| after_steps(r, step))?,
+            _ => Some(guard),
+        },
+        _ => Some(guard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(mask: u64) -> Expr {
+        Expr::Counter(CounterExpr::AtStep(mask))
+    }
+
+    #[test]
+    fn a_guard_keeps_only_what_its_step_leaves_to_ask() {
+        let rest = || Expr::Bin(Op::Gt, Box::new(Expr::Const(3)), Box::new(Expr::Const(0)));
+        let guard = Expr::Bin(Op::And, Box::new(at(0b10)), Box::new(rest()));
+        // At step 1 only the count is left; at step 0 the guard is false.
+        assert!(matches!(
+            after_steps(&guard, 1),
+            Some(Expr::Bin(Op::Gt, ..))
+        ));
+        assert!(after_steps(&guard, 0).is_none());
+        assert!(after_steps(&at(0b10), 0).is_none());
+        // A guard not led by a step is asked whole.
+        let plain = rest();
+        assert!(std::ptr::eq(after_steps(&plain, 0).unwrap(), &plain));
+    }
+}

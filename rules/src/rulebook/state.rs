@@ -1,0 +1,197 @@
+//! The state of a game played from a compiled description, and what moves it: piles of card
+//! types plus a cursor (whose turn, which step, what was done this turn), the moves
+//! ([`Action`]), what a move tells ([`Event`]), how a game ended ([`Ended`]), and the
+//! distinct cards of a pile ([`Seen`]).
+
+use grail_engine::rng::GameRng;
+
+use super::model::{MARK_SHIFT, TYPE_MASK};
+use super::paid::Paid;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct State {
+    /// Card types by pile; the table's piles first, then each seat's block. The last card
+    /// of a stack is its top; hands are kept in type order.
+    pub(super) piles: Vec<Vec<u16>>,
+    pub(super) players: u8,
+    pub(super) current: u8,
+    /// Index into the turn's steps.
+    pub(super) step: u8,
+    /// Actions done this turn (bit per action), and each one's parameter.
+    pub(super) done: u64,
+    pub(super) args: Vec<i32>,
+    pub(super) turn: u32,
+    pub(super) ended: Option<Ended>,
+    pub(super) rng: GameRng,
+    /// An action chosen whose payment is being chosen: (action, parameter).
+    pub(super) pending: Option<(u16, i32)>,
+    /// Cards that came into a tallied zone: (zone, card, turn, seat).
+    pub(super) tallies: Vec<(u16, u16, u32, u8)>,
+    /// Marks each seat has left to place.
+    pub(super) marks: Vec<u8>,
+    /// Which cards' own conditions each seat's payer zone can meet, kept between moves.
+    pub(super) memo: grail_engine::derived::Derived<super::payment::Memo>,
+    /// The ring's figures, counters and roles, when the game has a ring.
+    pub(super) figures: super::ring::OnTable,
+    /// `[counters.*]`: the table's, then each seat's.
+    pub(super) counts: super::counters::Counts,
+    /// Actions taken so far at a step that takes several (`repeat`).
+    pub(super) reps: Repeats,
+    /// A stage before the turns being played, if any (`stages.rs`).
+    pub(super) stage: super::stages::StageAt,
+    /// The moves of the step the state is at, listed when the step was entered.
+    pub(super) listed: grail_engine::derived::Derived<Listed>,
+    /// The figures chosen for the action whose effects are running (`figure_choice.rs`).
+    pub(super) chosen: super::figure_choice::Chosen,
+    /// The cards of the piles payments are made from, by type (`held.rs`).
+    pub(super) held: grail_engine::derived::Derived<super::held::Held>,
+}
+
+/// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Repeats(pub u8);
+
+impl std::hash::Hash for Repeats {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.0 != 0 {
+            self.0.hash(state);
+        }
+    }
+}
+
+/// A step's moves, listed once: entering a step lists them to learn whether it is skipped,
+/// and `legal_actions` copies them. Only `advance` makes it fresh; anything else that
+/// changes the state (a move, an observation) leaves it stale.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Listed {
+    pub fresh: bool,
+    pub moves: Vec<Action>,
+}
+
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Ended {
+    Rule,
+    /// The `[end] now` condition held after a move.
+    Now,
+    /// The turn limit.
+    TurnLimit,
+    /// Nobody could do anything for a whole round and no end condition held: a content
+    /// mistake, with no outcome; `stuck` says where (the step entered last).
+    Stuck {
+        step: u16,
+    },
+    /// A move (or the setup: [`NO_ACTION`](super::fault::NO_ACTION)) failed: it did not end within its budget, or a
+    /// number left the range (`fault.rs`). No outcome; `stuck` names the action.
+    Failed {
+        fault: super::fault::Fault,
+        action: u16,
+    },
+}
+
+/// A move: 16 bytes and `Copy`, as every listing writes its moves and `legal_actions` copies
+/// them (a payment is held small, `paid.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub action: u16,
+    /// The card type or row key; -1 without a parameter.
+    pub arg: i32,
+    /// For [`PAY`]: the cards paid (`Rulebook::paid` reads them).
+    pub(super) paid: Paid,
+}
+
+impl Action {
+    /// A move with no payment: an action and its parameter (or `pass`).
+    pub fn new(action: u16, arg: i32) -> Action {
+        Action {
+            action,
+            arg,
+            paid: Paid::NONE,
+        }
+    }
+}
+
+/// `pass`: leave an optional step out.
+pub const PASS: u16 = u16::MAX - 1;
+/// `pay …`: pay for the action just chosen.
+pub const PAY: u16 = u16::MAX;
+
+#[derive(Clone, Debug)]
+pub enum Event {
+    Moved {
+        card: u16,
+        from: u32,
+        to: u32,
+    },
+    Shuffled {
+        pile: u32,
+    },
+    /// A figure moved on the ring (stepping, or displaced by one that did).
+    FigureMoved {
+        figure: u8,
+        from: u8,
+        to: u8,
+    },
+    /// A step with nothing to do was skipped.
+    Skipped {
+        step: u16,
+        seat: u8,
+    },
+    Ended,
+}
+
+/// Which entries of a pile were met already, to bind each distinct card once: a bit per
+/// unmarked type (the first 256), and per mark of the first seven seats a bit per type of
+/// the first 64; a search of the pile before it for any other entry.
+#[derive(Default)]
+pub(super) struct Seen([u64; 4 + 7]);
+
+impl Seen {
+    /// The distinct entries of a pile, each at its first copy, in pile order.
+    #[inline(always)]
+    pub(super) fn distinct(cards: &[u16]) -> Distinct<'_> {
+        Distinct {
+            cards,
+            next: 0,
+            seen: Seen::default(),
+        }
+    }
+
+    /// Whether `cards[i]` is the first copy of its entry in `cards`.
+    #[inline(always)]
+    pub(super) fn first(&mut self, cards: &[u16], i: usize) -> bool {
+        let c = cards[i];
+        let (mark, t) = (c >> MARK_SHIFT, c & TYPE_MASK);
+        let word = match (mark, t) {
+            (0, _) => usize::from(t / 64),
+            (1..=7, 0..64) => 3 + usize::from(mark),
+            _ => return !cards[..i].contains(&c),
+        };
+        let bit = 1u64 << (t % 64);
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
+    }
+}
+
+/// [`Seen::distinct`].
+pub(super) struct Distinct<'c> {
+    cards: &'c [u16],
+    next: usize,
+    seen: Seen,
+}
+
+impl Iterator for Distinct<'_> {
+    type Item = u16;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u16> {
+        while let Some(&c) = self.cards.get(self.next) {
+            let i = self.next;
+            self.next += 1;
+            if self.seen.first(self.cards, i) {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
