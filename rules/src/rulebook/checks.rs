@@ -20,10 +20,9 @@ use grail_schema::model::{Loc, Sp};
 use super::Rulebook;
 use super::compile::{Compiler, NO_SCOPE, Scope};
 use super::eval::Ctx;
-use super::model::{Effect, Expr};
+use super::model::{Effect, Expr, Piece};
 use super::state::{Ended, State};
 use super::syntax::{self, Ast};
-use super::texts::Piece;
 
 /// Random games played per player count: to find a game the description stops before its
 /// end, and to make the checks at the end.

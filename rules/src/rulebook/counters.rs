@@ -12,70 +12,9 @@ use grail_schema::model::{Sp, ZoneOwner};
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
-use super::model::{Effect, Expr, ROLE_TALLY, Who};
-use super::state::State;
+use super::model::{Counter, CounterExpr, CounterRef, Effect, Expr, ROLE_TALLY, Who};
+use super::state::{Counts, State};
 use super::syntax::{self, Ast, Node, Op};
-
-#[derive(Debug)]
-pub struct Counter {
-    pub name: String,
-    pub owned: bool,
-    /// Its start value by player count (index).
-    pub start: Vec<i64>,
-    /// Where its value lives in a state's `Counts`: `slot + seat * stride` (`stride` 0 for
-    /// the table's).
-    pub slot: usize,
-    pub stride: usize,
-}
-
-/// A counter as an expression or effect names it.
-#[derive(Debug)]
-pub enum CounterRef {
-    Table(usize),
-    Seat(usize, Who),
-    /// A figure's counter (index into the ring's counters), of the figure an expression gives.
-    Figure(usize, Box<Expr>),
-}
-
-#[derive(Debug)]
-pub enum CounterExpr {
-    Read(CounterRef),
-    /// The figure holding a role.
-    Holder(usize),
-    Min(Box<Expr>, Box<Expr>),
-    Max(Box<Expr>, Box<Expr>),
-    /// How many play.
-    Players,
-    /// A param given per player count (`[params.by-players]`), read as `$name`: its value
-    /// by the player count (index: how many play).
-    ByPlayers(Box<[i64]>),
-    /// The turn's number (from 1; stages before the turns do not count).
-    Turn,
-    /// An expression over `P`, summed over every seat but `P`.
-    Others(Box<Expr>),
-    /// `div(a, b)`: rounded down (0 when `b` is 0); `mod(a, b)`: from 0 to `b - 1`.
-    Div(Box<Expr>, Box<Expr>),
-    Mod(Box<Expr>, Box<Expr>),
-    /// `over`: the game has ended.
-    Over,
-    /// `taken`: the actions taken so far at the step being played (`repeat`).
-    Taken,
-    /// `step(name)`: the game is at that step (a mask of step indices).
-    AtStep(u64),
-}
-
-/// The counters in a state: the table's first, then a block per seat. Hashes nothing when
-/// the game keeps none, so games without counters keep their digests.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Counts(pub Vec<i64>);
-
-impl std::hash::Hash for Counts {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        if !self.0.is_empty() {
-            self.0.hash(state);
-        }
-    }
-}
 
 impl Compiler<'_> {
     /// `[counters.*]`, each start value for every player count.

@@ -7,69 +7,21 @@
 //! it over random games).
 
 use super::Rulebook;
-use super::counters::{CounterExpr, CounterRef};
 use super::eval::{Ctx, binary, decided};
-use super::model::{Expr, TYPE_MASK, Who};
-use super::ring::{FigureArg, FigureExpr};
+use super::model::{
+    Arg, CounterExpr, CounterRef, Direct, Expr, FigureArg, FigureExpr, TYPE_MASK, Who,
+};
 use super::syntax::Op;
 
-/// An effect's number or condition: as written, and read directly when its shape allows.
-#[derive(Debug)]
-pub struct Arg {
-    pub expr: Expr,
-    pub direct: Option<Direct>,
-}
-
-impl From<Expr> for Arg {
-    fn from(expr: Expr) -> Arg {
-        let direct = Direct::of(&expr);
-        Arg { expr, direct }
+/// The comparison that holds of `-x` and `-k` when `op` holds of `x` and `k`.
+fn mirrored(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Gt,
+        Op::Le => Op::Ge,
+        Op::Gt => Op::Lt,
+        Op::Ge => Op::Le,
+        other => other,
     }
-}
-
-/// An expression of the shapes effects use most.
-#[derive(Debug)]
-pub enum Direct {
-    Const(i64),
-    /// The action's figure parameter and its distance (`figure`, `steps`).
-    Figure,
-    Steps,
-    /// The figure holding a role (`holder(king)`).
-    Holder(usize),
-    /// The turn's number and how many play (`turn`, `players`: an end condition).
-    Turn,
-    Players,
-    /// Figures were chosen for the action (`chosen`).
-    Chosen,
-    /// A counter summed over the figures of a kind (`total(rings, prince)`).
-    Total {
-        counter: usize,
-        kind: usize,
-        who: Who,
-    },
-    /// A sum of counters compared with a number (`total(rings, prince) < 10`): one reading.
-    TotalCompared {
-        counter: usize,
-        kind: usize,
-        who: Who,
-        op: Op,
-        bound: i64,
-    },
-    /// A figure's counter (`rings(figure)`).
-    Counter {
-        counter: usize,
-        figure: Box<Direct>,
-    },
-    /// An attribute of the plate in front of a figure's seat (`value(plate(seat(figure)))`).
-    PlateAttr {
-        set: usize,
-        attr: usize,
-        figure: Box<Direct>,
-    },
-    Not(Box<Direct>),
-    Min(Box<Direct>, Box<Direct>),
-    Max(Box<Direct>, Box<Direct>),
-    Bin(Op, Box<Direct>, Box<Direct>),
 }
 
 impl Direct {
@@ -153,17 +105,6 @@ impl Direct {
             }
             (l, r) => Direct::Bin(op, Box::new(l), Box::new(r)),
         }
-    }
-}
-
-/// The comparison that holds of `-x` and `-k` when `op` holds of `x` and `k`.
-fn mirrored(op: Op) -> Op {
-    match op {
-        Op::Lt => Op::Gt,
-        Op::Le => Op::Ge,
-        Op::Gt => Op::Lt,
-        Op::Ge => Op::Le,
-        other => other,
     }
 }
 
@@ -269,6 +210,13 @@ impl Rulebook {
     }
 }
 
+impl From<Expr> for Arg {
+    fn from(expr: Expr) -> Arg {
+        let direct = Direct::of(&expr);
+        Arg { expr, direct }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::model::Effect;
@@ -297,7 +245,7 @@ mod tests {
     /// total(…) > k`, `total(…) + c <= k`, `total(…) = k`, …), every way round, for the
     /// counters of every figure kind.
     fn numbers_moved_across(rules: &Rulebook) -> Vec<Arg> {
-        use super::super::ring::FigureExpr;
+        use super::super::model::FigureExpr;
         let Some(board) = &rules.board else {
             return Vec::new();
         };

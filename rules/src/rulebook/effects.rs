@@ -78,7 +78,7 @@ impl Rulebook {
                 Effect::Add { amount, to } => {
                     let amount = self.arg(amount, &ctx);
                     let figure = match to {
-                        super::counters::CounterRef::Figure(_, f) => self.operand(f, &ctx),
+                        super::model::CounterRef::Figure(_, f) => self.operand(f, &ctx),
                         _ => -1,
                     };
                     self.add_to(state, to, amount, figure);

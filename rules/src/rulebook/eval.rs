@@ -4,9 +4,7 @@
 //! mechanics).
 
 use super::Rulebook;
-use super::counters::CounterExpr;
-use super::model::{Expr, NONE, TYPE_MASK, ZoneRef};
-use super::ring::{FigureArg, FigureExpr};
+use super::model::{CounterExpr, Expr, FigureArg, FigureExpr, NONE, TYPE_MASK, ZoneRef};
 use super::state::State;
 use super::syntax::Op;
 

@@ -28,74 +28,14 @@ use grail_schema::model::{ActionDef, ChooseDef, Sp};
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
-use super::model::{Expr, Meets, Who};
-use super::ring::{Board, FigureExpr, Figures};
-use super::state::{Action, PAY, State};
+use super::model::{Board, Choose, Expr, FigureExpr, Fold, Meets, Over, PlateRead, Who};
+use super::state::{Action, Chosen, Figures, PAY, State};
 use super::syntax::{self, Ast, Node};
 
 /// Card types per set are at most 64 (filters are 64-bit masks). Situations are counted into
 /// all 64, as a hand of that many types would be, so the solver lists the choices in the
 /// order it lists them for such a hand.
 const TYPES: usize = 64;
-
-/// `choose = { figures, over, meets, verb }`, compiled.
-#[derive(Debug)]
-pub struct Choose {
-    /// The kind chosen from and whose (the player to move's, or all of an unowned kind).
-    pub kind: usize,
-    pub who: Who,
-    /// The situation type of plate `p` (its card type) in front of seat `s`, at `p * seats + s`.
-    pub situation: Vec<u8>,
-    pub meets: Meets,
-    pub verb: String,
-    /// What players call the figures chosen (`Knights`).
-    pub name: String,
-}
-
-/// The figures chosen for the action being carried out, while its effects run (a bit per
-/// figure). Hashes nothing when no choice is made, as between moves it never is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Chosen {
-    pub made: bool,
-    pub figures: u64,
-}
-
-impl std::hash::Hash for Chosen {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        if self.made {
-            self.figures.hash(state);
-        }
-    }
-}
-
-/// Which figures' plates a read covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Over {
-    /// A kind's figures on the ring (of an owner).
-    Kind(usize, Who),
-    /// The figures chosen for the action (`plates(chosen)`).
-    Chosen,
-}
-
-/// What a read of plates gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fold {
-    /// `sum(attr, plates(F))`.
-    Sum,
-    /// `most(attr, plates(F))`: the largest; 0 when no figure stands on the ring.
-    Most,
-    /// `best_figure(attr, plates(F))`: the figure on the plate with the largest, the first in
-    /// figure order among equals; -1 when none stands on the ring.
-    BestFigure,
-}
-
-/// `sum`/`most`/`best_figure` of a plate attribute under figures.
-#[derive(Debug)]
-pub struct PlateRead {
-    pub attr: usize,
-    pub over: Over,
-    pub fold: Fold,
-}
 
 impl Compiler<'_> {
     /// An action's `choose`, which it cannot have beside a payment.
@@ -395,7 +335,7 @@ impl Rulebook {
             return 0;
         };
         let mut need = [0u8; TYPES];
-        self.paid.each(action, |t, n| need[t % TYPES] = n);
+        self.paid.each(&action.paid, |t, n| need[t % TYPES] = n);
         let mut mask = 0u64;
         for m in board.members(f, c.kind, Self::owner(c.who, state)) {
             if let Some(t) = situation_of(board, f, c, m) {
@@ -522,7 +462,7 @@ impl Rulebook {
             }
         });
         let paid = listed.or_else(|| Payment::from_counts(&counts[..]));
-        Ok(paid.map_or(Action::new(PAY, -1), |p| self.paid.pay_move(&p)))
+        Ok(paid.map_or(Action::new(PAY, -1), |p| Action::paying(self.paid.paid(&p))))
     }
 
     /// "your own Knights", "the Princes".
@@ -564,7 +504,7 @@ impl Rulebook {
                 (program, sources[t].as_str())
             }
         };
-        let paid = self.paid.of(action)?;
+        let paid = self.paid.of(&action.paid)?;
         let counts = paid.counts();
         if !program.test(counts, &[]) {
             return Some(format!("those {} do not meet `{source}`", c.name));

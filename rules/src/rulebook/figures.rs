@@ -8,8 +8,7 @@ use grail_schema::model::{ActionDef, Sp};
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Effect, Param, Who};
-use super::ring::{FigureArg, Members};
+use super::model::{Effect, FigureArg, Members, Param, Who};
 use super::state::{Event, State};
 use super::syntax::{self, Ast, Node};
 

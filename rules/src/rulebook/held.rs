@@ -13,14 +13,10 @@ use grail_engine::counts::Counts;
 use super::Rulebook;
 use super::eval::Ctx;
 use super::model::{Action, Zone, ZoneRef};
-use super::state::State;
+use super::state::{Held, State};
 
 /// No counts kept for this pile.
 const NOT_HELD: u16 = u16::MAX;
-
-/// Per counted pile, its cards by type (entries carrying a mark are not counted, as a payer
-/// cannot pay with them).
-pub type Held = Vec<Counts>;
 
 /// Which piles of a game at the most players keep counts (`zone_by_pile`: the zone of each):
 /// the piles of the one-pile zones some action pays from, a slot each in pile order.

@@ -5,9 +5,8 @@ use grail_engine::cond::solve::Payment;
 
 use super::Rulebook;
 use super::card_tables::PerBinding;
-use super::counters::CounterExpr;
 use super::eval::Ctx;
-use super::model::{Expr, Param};
+use super::model::{CounterExpr, Expr, Param};
 use super::payment::Dearest;
 use super::state::{Action, PASS, Seen, State};
 use super::syntax::Op;
@@ -147,7 +146,7 @@ impl Rulebook {
             return;
         };
         if state.pending.is_some() {
-            let mut push = |p: &Payment| out.push(self.paid.pay_move(p));
+            let mut push = |p: &Payment| out.push(Action::paying(self.paid.paid(p)));
             self.payments(state, &mut push);
             self.choices(state, &mut push);
             return;

@@ -301,7 +301,7 @@ impl Rulebook {
                         }
                         self.figure_bindings(state, refs, steps, |fa| {
                             let arg = super::params::CardFigureArg::pack(i32::from(c), fa);
-                            let n = super::ring::FigureArg::steps(fa) as i8;
+                            let n = super::model::FigureArg::steps(fa) as i8;
                             if (steps.is_empty() || distances.allows(n))
                                 && self.holds_with(state, a, i32::from(c), fa)
                             {

@@ -618,8 +618,8 @@ impl Compiler<'_> {
 
     /// A text's pieces with its `$param`s filled in (numbers, flags and texts); a param
     /// given per player count is read for the game's count.
-    pub(super) fn fill_params(&self, text: &str, pieces: &mut Vec<super::texts::Piece>) {
-        use super::texts::{Piece, Shown};
+    pub(super) fn fill_params(&self, text: &str, pieces: &mut Vec<super::model::Piece>) {
+        use super::model::{Piece, Shown};
         let mut out = String::new();
         let mut rest = text;
         while let Some(i) = rest.find('$') {

@@ -18,6 +18,7 @@
 mod card_tables;
 mod checks;
 mod compile;
+mod conjuncts;
 mod counters;
 mod direct;
 mod effects;
@@ -95,7 +96,7 @@ pub struct Rulebook {
     steps: Vec<Step>,
     actions: Vec<Action>,
     /// Asked after every turn: read directly when its shape allows (`direct.rs`).
-    end_when: direct::Arg,
+    end_when: model::Arg,
     end_reason: String,
     /// Ends the game at once, after any move.
     now: Option<Expr>,
@@ -112,10 +113,10 @@ pub struct Rulebook {
     /// The action whose payment meets its card's own condition, kept in the state's memo.
     memo_action: Option<usize>,
     /// The ring and its figures, when the game has one.
-    board: Option<ring::Board>,
-    counters: Vec<counters::Counter>,
+    board: Option<model::Board>,
+    counters: Vec<model::Counter>,
     /// Stages played before the turns; their steps follow the turn's `turn_steps`.
-    stages: Vec<stages::Stage>,
+    stages: Vec<model::Stage>,
     turn_steps: usize,
     /// Per step, which of its actions share what a card-by-card listing works out
     /// ([`Rulebook::shares`]), found once here rather than at every listing.

@@ -1,9 +1,9 @@
 //! The compiled description: every name is an index, every expression a small tree over
 //! indices. Nothing here is looked up by string while a game runs.
 
+use grail_engine::seats::Direction;
 use grail_schema::model::{Layout, Visibility};
 
-use super::direct::Arg;
 use super::syntax::Op;
 
 /// One card set as the rulebook reads it.
@@ -135,9 +135,9 @@ pub enum Expr {
     /// `marks(current)`: the marks a seat has left to place.
     Marks(Who),
     /// A read of the ring and its figures (`ring.rs`).
-    Figures(super::ring::FigureExpr),
+    Figures(FigureExpr),
     /// A counter, a role's holder, `min`/`max` (`counters.rs`).
-    Counter(super::counters::CounterExpr),
+    Counter(CounterExpr),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -164,7 +164,7 @@ pub enum Param {
     /// A seat of the ring (its number).
     Seat,
     /// A figure on the ring of one of these kinds (and owners), with a distance from
-    /// `steps` when the action has one (packed with the figure: `ring::FigureArg`).
+    /// `steps` when the action has one (packed with the figure: `model::FigureArg`).
     Figure {
         refs: Vec<(usize, Who)>,
         steps: Vec<i8>,
@@ -231,7 +231,7 @@ pub enum Effect {
     /// `add N to C`.
     Add {
         amount: Arg,
-        to: super::counters::CounterRef,
+        to: CounterRef,
     },
     /// `give R to F`: the role to that figure.
     Give {
@@ -289,10 +289,10 @@ pub struct Action {
     /// What it costs, chosen as a `pay …` move after the action.
     pub pay: Option<Pay>,
     /// Figures chosen by where they stand, as the move after it (`figure_choice.rs`).
-    pub choose: Option<super::figure_choice::Choose>,
+    pub choose: Option<Choose>,
     /// What a false guard means, for players: a text with holes (`texts.rs`; `{card}` shows
     /// the card's name, `$param`s their values).
-    pub why: Option<Vec<super::texts::Piece>>,
+    pub why: Option<Vec<Piece>>,
     /// `file:line:column` of its `do` lines, for a move that fails (`fault.rs`), and the
     /// lines themselves, for lint's error.
     pub place: String,
@@ -316,4 +316,340 @@ pub struct Step {
     pub auto: bool,
     /// Where its stage names it, for lint's error when the game sticks there.
     pub loc: grail_schema::model::Loc,
+}
+
+#[derive(Debug)]
+pub struct Counter {
+    pub name: String,
+    pub owned: bool,
+    /// Its start value by player count (index).
+    pub start: Vec<i64>,
+    /// Where its value lives in a state's `Counts`: `slot + seat * stride` (`stride` 0 for
+    /// the table's).
+    pub slot: usize,
+    pub stride: usize,
+}
+
+/// A counter as an expression or effect names it.
+#[derive(Debug)]
+pub enum CounterRef {
+    Table(usize),
+    Seat(usize, Who),
+    /// A figure's counter (index into the ring's counters), of the figure an expression gives.
+    Figure(usize, Box<Expr>),
+}
+
+#[derive(Debug)]
+pub enum CounterExpr {
+    Read(CounterRef),
+    /// The figure holding a role.
+    Holder(usize),
+    Min(Box<Expr>, Box<Expr>),
+    Max(Box<Expr>, Box<Expr>),
+    /// How many play.
+    Players,
+    /// A param given per player count (`[params.by-players]`), read as `$name`: its value
+    /// by the player count (index: how many play).
+    ByPlayers(Box<[i64]>),
+    /// The turn's number (from 1; stages before the turns do not count).
+    Turn,
+    /// An expression over `P`, summed over every seat but `P`.
+    Others(Box<Expr>),
+    /// `div(a, b)`: rounded down (0 when `b` is 0); `mod(a, b)`: from 0 to `b - 1`.
+    Div(Box<Expr>, Box<Expr>),
+    Mod(Box<Expr>, Box<Expr>),
+    /// `over`: the game has ended.
+    Over,
+    /// `taken`: the actions taken so far at the step being played (`repeat`).
+    Taken,
+    /// `step(name)`: the game is at that step (a mask of step indices).
+    AtStep(u64),
+}
+
+/// The compiled ring, its figures and roles.
+#[derive(Debug)]
+pub struct Board {
+    pub name: String,
+    /// The set whose cards are the seats, seat `i` being its card `i`.
+    pub seats_set: usize,
+    pub seats: usize,
+    pub plates: Option<Plates>,
+    /// The way round seat numbers rise, a forward step goes, and a displaced figure goes.
+    pub numbered: Direction,
+    pub forward: Option<Direction>,
+    pub displace: Option<Direction>,
+    pub kinds: Vec<FigureKind>,
+    pub roles: Vec<Role>,
+    /// Counter names, over all kinds; each figure carries every counter.
+    pub counters: Vec<String>,
+    /// The most a kind's figures hold of a counter together (`[figures.*] totals`).
+    pub totals: Vec<Total>,
+}
+
+/// `[figures.<kind>] totals`: the game has `by_players[n]` of `counter`'s things (rings), so
+/// the kind's figures never hold more together.
+#[derive(Debug)]
+pub struct Total {
+    pub kind: usize,
+    pub counter: usize,
+    /// By player count (index).
+    pub by_players: Vec<i64>,
+}
+
+/// Plates that turn with the table: the plate at position `at` always faces the figure
+/// holding `role`, and positions run along the seats' numbering.
+#[derive(Debug)]
+pub struct Plates {
+    pub set: usize,
+    /// Card types by position.
+    pub by_position: Vec<u16>,
+    pub at: usize,
+    pub role: usize,
+}
+
+#[derive(Debug)]
+pub struct FigureKind {
+    pub name: String,
+    pub members: Members,
+}
+
+#[derive(Debug)]
+pub enum Members {
+    /// `count` per seat, by player count (index), placed during play.
+    Each { count: Vec<u8> },
+    /// One per card of `set`, starting on `seats[card]` with `counters[card][counter]`.
+    Cards {
+        set: usize,
+        seats: Vec<u8>,
+        counters: Vec<Vec<i16>>,
+        /// The cards' display names, for the move notation (`silver@14`).
+        names: Vec<String>,
+    },
+}
+
+#[derive(Debug)]
+pub struct Role {
+    pub name: String,
+    pub kind: usize,
+    /// The figure (index within its kind) holding it at the start.
+    pub start: usize,
+    /// The balance report's kind for each time it is given (`[roles.*] tally`).
+    pub tally: Option<String>,
+}
+
+/// Reads of the ring in expressions.
+#[derive(Debug)]
+pub enum FigureExpr {
+    /// Whether a seat is empty.
+    Empty(Box<Expr>),
+    /// The plate (its card type) in front of a seat.
+    Plate(Box<Expr>),
+    /// How many figures of a kind (and owner) stand on the ring, or are still off it.
+    Count {
+        kind: usize,
+        who: Who,
+        on: bool,
+    },
+    /// The seat of the figure holding a role.
+    RoleSeat(usize),
+    /// An attribute of the plates in front of a kind's figures, summed.
+    PlateSum {
+        attr: usize,
+        kind: usize,
+        who: Who,
+    },
+    /// The seat of a figure (-1 off the ring).
+    SeatOf(Box<Expr>),
+    /// An attribute of the card a figure drawn from a set stands for (-1 for a figure of
+    /// another kind).
+    CardAttr {
+        kind: usize,
+        set: usize,
+        attr: usize,
+        figure: Box<Expr>,
+    },
+    /// The figure on a seat (-1 when empty).
+    Occupant(Box<Expr>),
+    /// The seat owning a figure (-1 for a figure of no seat's).
+    Owner(Box<Expr>),
+    /// A figure counter summed over a kind's figures (of an owner): `total(rings, prince)`.
+    Total {
+        counter: usize,
+        kind: usize,
+        who: Who,
+    },
+    /// The card (its type in `set`) a figure drawn from `kind`'s set stands for; -1 for
+    /// another figure.
+    CardOf {
+        kind: usize,
+        figure: Box<Expr>,
+    },
+    /// The action's figure parameter, and the distance it was given.
+    ParamFigure,
+    ParamSteps,
+    /// `sum`/`most`/`best_figure` of the plates under chosen figures or a kind's
+    /// (`figure_choice.rs`).
+    Plates(PlateRead),
+    /// `chosen`: whether figures were chosen for the action being carried out.
+    Chosen,
+}
+
+impl FigureExpr {
+    pub fn param(name: &str) -> Expr {
+        Expr::Figures(if name == "figure" {
+            FigureExpr::ParamFigure
+        } else {
+            FigureExpr::ParamSteps
+        })
+    }
+}
+
+/// A figure parameter and its distance, packed into an action's one argument.
+pub struct FigureArg;
+
+impl FigureArg {
+    pub fn pack(figure: u8, steps: i8) -> i32 {
+        i32::from(figure) | ((i32::from(steps) + 128) << 8)
+    }
+    pub fn figure(arg: i32) -> u8 {
+        (arg & 0xff) as u8
+    }
+    pub fn steps(arg: i32) -> i64 {
+        i64::from((arg >> 8) & 0xff) - 128
+    }
+}
+
+/// `choose = { figures, over, meets, verb }`, compiled.
+#[derive(Debug)]
+pub struct Choose {
+    /// The kind chosen from and whose (the player to move's, or all of an unowned kind).
+    pub kind: usize,
+    pub who: Who,
+    /// The situation type of plate `p` (its card type) in front of seat `s`, at `p * seats + s`.
+    pub situation: Vec<u8>,
+    pub meets: Meets,
+    pub verb: String,
+    /// What players call the figures chosen (`Knights`).
+    pub name: String,
+}
+
+/// Which figures' plates a read covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// A kind's figures on the ring (of an owner).
+    Kind(usize, Who),
+    /// The figures chosen for the action (`plates(chosen)`).
+    Chosen,
+}
+
+/// What a read of plates gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// `sum(attr, plates(F))`.
+    Sum,
+    /// `most(attr, plates(F))`: the largest; 0 when no figure stands on the ring.
+    Most,
+    /// `best_figure(attr, plates(F))`: the figure on the plate with the largest, the first in
+    /// figure order among equals; -1 when none stands on the ring.
+    BestFigure,
+}
+
+/// `sum`/`most`/`best_figure` of a plate attribute under figures.
+#[derive(Debug)]
+pub struct PlateRead {
+    pub attr: usize,
+    pub over: Over,
+    pub fold: Fold,
+}
+
+#[derive(Debug)]
+pub enum Piece {
+    Text(String),
+    /// A value, shown as a number, a card's id or a named attribute's name.
+    Value(Expr, Shown),
+    /// A card's name for players.
+    Name(Expr, usize),
+    /// The seat to move (`current`) or the query's (`P`), as `P1`.
+    Seat(Who),
+    /// The first part whose condition holds, else the last (`else`) part.
+    Choice(Vec<(Expr, Vec<Piece>)>, Vec<Piece>),
+    /// The part once for each figure of a kind (of an owner).
+    ForEach {
+        kind: usize,
+        who: Who,
+        body: Vec<Piece>,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Shown {
+    Number,
+    /// A card of this set, by its id.
+    Card(usize),
+    /// A named attribute of this set: its name.
+    Symbol(usize, usize),
+}
+
+#[derive(Debug)]
+pub struct Stage {
+    pub name: String,
+    /// Its steps are `first_step..first_step + len` of the rulebook's steps.
+    pub first_step: usize,
+    pub len: usize,
+    /// Rounds by player count (index).
+    pub rounds: Vec<i64>,
+    pub from_last: bool,
+    pub backward: bool,
+}
+
+/// An effect's number or condition: as written, and read directly when its shape allows.
+#[derive(Debug)]
+pub struct Arg {
+    pub expr: Expr,
+    pub direct: Option<Direct>,
+}
+
+/// An expression of the shapes effects use most.
+#[derive(Debug)]
+pub enum Direct {
+    Const(i64),
+    /// The action's figure parameter and its distance (`figure`, `steps`).
+    Figure,
+    Steps,
+    /// The figure holding a role (`holder(king)`).
+    Holder(usize),
+    /// The turn's number and how many play (`turn`, `players`: an end condition).
+    Turn,
+    Players,
+    /// Figures were chosen for the action (`chosen`).
+    Chosen,
+    /// A counter summed over the figures of a kind (`total(rings, prince)`).
+    Total {
+        counter: usize,
+        kind: usize,
+        who: Who,
+    },
+    /// A sum of counters compared with a number (`total(rings, prince) < 10`): one reading.
+    TotalCompared {
+        counter: usize,
+        kind: usize,
+        who: Who,
+        op: Op,
+        bound: i64,
+    },
+    /// A figure's counter (`rings(figure)`).
+    Counter {
+        counter: usize,
+        figure: Box<Direct>,
+    },
+    /// An attribute of the plate in front of a figure's seat (`value(plate(seat(figure)))`).
+    PlateAttr {
+        set: usize,
+        attr: usize,
+        figure: Box<Direct>,
+    },
+    Not(Box<Direct>),
+    Min(Box<Direct>, Box<Direct>),
+    Max(Box<Direct>, Box<Direct>),
+    Bin(Op, Box<Direct>, Box<Direct>),
 }

@@ -24,7 +24,7 @@ impl Rulebook {
             PAY => {
                 let set = &self.sets[self.paying_set(state).unwrap_or(0)];
                 let mut text = String::from("pay");
-                if let Some(paid) = self.paid.of(action) {
+                if let Some(paid) = self.paid.of(&action.paid) {
                     for (t, &n) in paid.counts().iter().enumerate() {
                         for _ in 0..n {
                             text.push(' ');
@@ -71,7 +71,7 @@ impl Rulebook {
                     return Err("pay with which cards? e.g. `pay <card> <card>`".into());
                 }
                 let paid = Payment::from_counts(&counts).ok_or("too many card types")?;
-                Ok(self.paid.pay_move(&paid))
+                Ok(Action::paying(self.paid.paid(&paid)))
             })()),
             _ => None,
         }
@@ -94,7 +94,7 @@ impl Rulebook {
         let Some(pay) = &self.actions[a].pay else {
             return "not legal now".into();
         };
-        let Some(paid) = self.paid.of(action) else {
+        let Some(paid) = self.paid.of(&action.paid) else {
             return "pay with which cards?".into();
         };
         let ctx = Ctx::current(state, card);

@@ -9,8 +9,6 @@ use std::sync::{Mutex, PoisonError};
 
 use grail_engine::cond::solve::Payment;
 
-use super::state::{Action, PAY};
-
 /// Card types a payment held in the move may have.
 const FEW: usize = 5;
 /// The first byte of [`Paid`] for a move without a payment.
@@ -63,8 +61,8 @@ impl std::fmt::Debug for Paid {
 pub(super) struct PaidTable(Mutex<(Vec<Payment>, HashMap<Payment, u32>)>);
 
 impl PaidTable {
-    /// The `pay` move paying `payment`.
-    pub(super) fn pay_move(&self, payment: &Payment) -> Action {
+    /// What a move paying `payment` holds.
+    pub(super) fn paid(&self, payment: &Payment) -> Paid {
         let mut bytes = [0u8; 2 * FEW];
         let mut pairs = 0;
         for (t, &n) in payment.counts().iter().enumerate() {
@@ -72,26 +70,21 @@ impl PaidTable {
                 continue;
             }
             if pairs == FEW {
-                return Action {
-                    paid: self.keep(payment),
-                    ..Action::new(PAY, -1)
-                };
+                return self.keep(payment);
             }
             // At most 64 types (`Payment`), so a type fits a byte below the markers.
             bytes[2 * pairs] = t as u8;
             bytes[2 * pairs + 1] = n;
             pairs += 1;
         }
-        Action {
-            paid: Paid(bytes),
-            ..Action::new(PAY, -1)
-        }
+        Paid(bytes)
     }
 
-    /// Calls `f` with each card type `action` pays and how many, in type order.
-    pub(super) fn each(&self, action: &Action, mut f: impl FnMut(usize, u8)) {
-        let paid = &action.paid.0;
-        if let Some(number) = action.paid.kept() {
+    /// Calls `f` with each card type a move holding `paid` pays and how many, in type order.
+    pub(super) fn each(&self, paid: &Paid, mut f: impl FnMut(usize, u8)) {
+        let number = paid.kept();
+        let paid = &paid.0;
+        if let Some(number) = number {
             let kept = self.get(number);
             for (t, &n) in kept.iter().flat_map(Payment::counts).enumerate() {
                 if n > 0 {
@@ -105,13 +98,13 @@ impl PaidTable {
         }
     }
 
-    /// What `action` pays, counted by type over all 64 types.
-    pub(super) fn of(&self, action: &Action) -> Option<Payment> {
-        if action.paid.0[0] == NONE {
+    /// What a move holding `paid` pays, counted by type over all 64 types.
+    pub(super) fn of(&self, paid: &Paid) -> Option<Payment> {
+        if paid.0[0] == NONE {
             return None;
         }
         let mut counts = [0u8; 64];
-        self.each(action, |t, n| counts[t % 64] = n);
+        self.each(paid, |t, n| counts[t % 64] = n);
         Payment::from_counts(&counts)
     }
 
@@ -153,13 +146,6 @@ mod tests {
     }
 
     #[test]
-    fn a_move_is_small_and_copied_whole() {
-        fn copy<T: Copy>() {}
-        copy::<Action>();
-        assert_eq!(std::mem::size_of::<Action>(), 16);
-    }
-
-    #[test]
     fn payments_of_few_and_many_types_come_back_as_they_went() {
         let table = PaidTable::default();
         for pairs in [
@@ -173,14 +159,13 @@ mod tests {
             let pairs: Vec<(usize, u8)> = pairs.to_vec();
             let pairs = &pairs[..];
             let p = payment(pairs);
-            let action = table.pay_move(&p);
-            assert_eq!((action.action, action.arg), (PAY, -1));
-            assert_eq!(table.of(&action), Some(p), "{pairs:?}");
+            let paid = table.paid(&p);
+            assert_eq!(table.of(&paid), Some(p), "{pairs:?}");
             let mut each = Vec::new();
-            table.each(&action, |t, n| each.push((t, n)));
+            table.each(&paid, |t, n| each.push((t, n)));
             assert_eq!(each, pairs, "{pairs:?}");
         }
-        assert_eq!(table.of(&Action::new(PAY, -1)), None);
+        assert_eq!(table.of(&Paid::NONE), None);
     }
 
     #[test]
@@ -188,16 +173,16 @@ mod tests {
         let table = PaidTable::default();
         let six = [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1)];
         let short = Payment::from_counts(&[1, 1, 1, 1, 1, 1]).unwrap();
-        assert_eq!(table.pay_move(&payment(&six)), table.pay_move(&short));
+        assert_eq!(table.paid(&payment(&six)), table.paid(&short));
         assert_eq!(
-            table.pay_move(&payment(&[(3, 2)])),
-            table.pay_move(&Payment::from_counts(&[0, 0, 0, 2]).unwrap())
+            table.paid(&payment(&[(3, 2)])),
+            table.paid(&Payment::from_counts(&[0, 0, 0, 2]).unwrap())
         );
         let other = payment(&[(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (6, 1)]);
-        assert_ne!(table.pay_move(&payment(&six)), table.pay_move(&other));
+        assert_ne!(table.paid(&payment(&six)), table.paid(&other));
         // The empty payment is a payment, not none.
-        let empty = table.pay_move(&payment(&[]));
-        assert_ne!(empty, Action::new(PAY, -1));
+        let empty = table.paid(&payment(&[]));
+        assert_ne!(empty, Paid::NONE);
         assert_eq!(table.of(&empty), Some(payment(&[])));
     }
 }

@@ -15,15 +15,13 @@
 //!
 //! Bindings are listed card by card in zone order, each card's figures and distances in the
 //! figure parameter's order. The two travel in an action's one argument ([`CardFigureArg`]):
-//! the card entry below, the packed figure (`ring::FigureArg`) above it; `card` reads the one and
+//! the card entry below, the packed figure (`model::FigureArg`) above it; `card` reads the one and
 //! `figure`/`steps` the other, as for actions with one of them.
 
 use super::Rulebook;
 use super::compile::Compiler;
-use super::counters::CounterExpr;
 use super::eval::Ctx;
-use super::model::{Expr, Param, ZoneRef};
-use super::ring::FigureExpr;
+use super::model::{CounterExpr, Expr, FigureExpr, Param, ZoneRef};
 use super::state::State;
 use super::syntax::Op;
 use grail_schema::model::ActionDef;
@@ -156,7 +154,7 @@ impl Rulebook {
         }
         let mut out = Distances::NONE;
         for &n in steps {
-            ctx.row = super::ring::FigureArg::pack(0, n);
+            ctx.row = super::model::FigureArg::pack(0, n);
             if self.conjuncts_hold(&guard.expr, &ctx, by_distance, &mut 0) {
                 out.allow(n);
             }
@@ -352,14 +350,14 @@ fn reads(e: &Expr) -> (bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rulebook::ring::FigureArg;
+    use crate::rulebook::model::FigureArg;
 
     /// Artus' `ride`: `step(play) and moves_prince(card) = 1 and color(figure) = … and
     /// steps >= low(card)`: the first two read neither, the third the figure, the last the
     /// distance alone.
     #[test]
     fn conjuncts_reading_the_figure_and_its_distance() {
-        use crate::rulebook::ring::FigureExpr as F;
+        use crate::rulebook::model::FigureExpr as F;
         let and = |l, r| Expr::Bin(Op::And, Box::new(l), Box::new(r));
         let attr = |card| Expr::Attr {
             set: 0,

@@ -5,7 +5,6 @@
 use std::cell::Cell;
 
 use grail_engine::cond::Program;
-use grail_engine::cond::affordable::Affordable;
 use grail_engine::cond::solve::{self, Payment};
 use grail_engine::counts::Counts;
 use grail_engine::game::EventSink;
@@ -13,24 +12,10 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::eval::Ctx;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
-use super::state::{Action, Event, Seen, State};
+use super::state::{Action, Event, MEMO_SEATS, Memo, Seen, State};
 
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
-
-/// How many seats keep their own memo; further seats share the last one (the hand kept
-/// beside each answer tells whether it fits).
-const MEMO_SEATS: usize = 6;
-
-/// Per seat: which cards' own conditions (`meets = "condition(card)"`, the first such
-/// payment of the description) the seat's payer zone can meet, brought up to date only for
-/// the conditions reading types that changed.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Memo {
-    own: [Affordable; MEMO_SEATS],
-    /// Whether the seat's answers were ever brought up to date.
-    made: [bool; MEMO_SEATS],
-}
 
 /// What is worked out once per listing of an action's moves: the payer's cards counted by
 /// type (when the state does not keep them), and the dearest argument they can pay when the
@@ -326,7 +311,7 @@ impl Rulebook {
         let ctx = Ctx::current(state, card);
         let from = self.piles_of(&pay.from, &ctx).start;
         let to = self.piles_of(&pay.to, &ctx).start;
-        self.paid.each(action, |t, n| {
+        self.paid.each(&action.paid, |t, n| {
             for _ in 0..n {
                 let t = t as u16;
                 if let Some(i) = state.piles[from].iter().rposition(|&c| c == t) {

@@ -6,10 +6,9 @@
 //! conjuncts are evaluated as the game goes.
 
 use super::Rulebook;
-use super::card_tables::chain;
-use super::counters::CounterExpr;
+use super::conjuncts::chain;
 use super::eval::Ctx;
-use super::model::{Expr, Param};
+use super::model::{CounterExpr, Expr, Param};
 use super::state::State;
 use super::syntax::Op;
 

@@ -23,8 +23,8 @@ use grail_engine::diag::{did_you_mean, no_such};
 use grail_engine::seats::parse_seat;
 
 use super::Rulebook;
-use super::ring::{Board, Figures, Members};
-use super::state::State;
+use super::model::{Board, Members};
+use super::state::{Figures, State};
 
 /// What one entry of a position names.
 #[derive(Clone, Copy, Debug)]

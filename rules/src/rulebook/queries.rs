@@ -31,7 +31,7 @@ enum Value {
         who: Who,
     },
     /// Words with values in them (`texts.rs`).
-    Text(Vec<super::texts::Piece>),
+    Text(Vec<super::model::Piece>),
 }
 
 impl Compiler<'_> {

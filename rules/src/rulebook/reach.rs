@@ -15,9 +15,9 @@ use grail_engine::cond::solve::{Satisfiable, satisfiable};
 use grail_engine::diag::Diagnostic;
 
 use super::compile::Compiler;
-use super::counters::CounterExpr;
-use super::model::{Action, CardSet, Effect, Expr, Meets, Param};
-use super::ring::{Board, FigureExpr, Members};
+use super::model::{
+    Action, Board, CardSet, CounterExpr, Effect, Expr, FigureExpr, Meets, Members, Param,
+};
 use super::syntax::Op;
 
 /// Why one action cannot take a card, or that it can (or cannot be told here).

@@ -8,8 +8,9 @@ use grail_engine::seats::Direction;
 use grail_schema::model::{Layout, Sp, ZoneOwner};
 
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Effect, Expr, Param, Who};
-use super::ring::{Board, FigureExpr, FigureKind, Members, Plates, Role, Total};
+use super::model::{
+    Board, Effect, Expr, FigureExpr, FigureKind, Members, Param, Plates, Role, Total, Who,
+};
 use super::syntax::{self, Ast, Node};
 
 fn direction(s: Option<&Sp<String>>) -> Result<Option<Direction>, String> {

@@ -124,10 +124,10 @@ impl Rulebook {
             }),
             held: Default::default(),
             marks,
-            figures: super::ring::OnTable(self.board.as_ref().map(|b| b.start(players))),
+            figures: super::state::OnTable(self.board.as_ref().map(|b| b.start(players))),
             counts: self.start_counts(players),
             reps: Repeats(0),
-            stage: super::stages::StageAt::default(),
+            stage: super::state::StageAt::default(),
             chosen: Default::default(),
         };
         // Every copy starts in its set's starting zone, in type order.

@@ -8,37 +8,8 @@ use grail_schema::model::Sp;
 
 use super::Rulebook;
 use super::compile::{Compiler, MAX_STAGE_TURNS};
-use super::model::Step;
-use super::state::State;
-
-#[derive(Debug)]
-pub struct Stage {
-    pub name: String,
-    /// Its steps are `first_step..first_step + len` of the rulebook's steps.
-    pub first_step: usize,
-    pub len: usize,
-    /// Rounds by player count (index).
-    pub rounds: Vec<i64>,
-    pub from_last: bool,
-    pub backward: bool,
-}
-
-/// Where the game is: a stage before the turns (1 + its index) or the turns (0), and how
-/// many seats have played it. Hashes nothing in the turns, so games without such stages keep
-/// their digests.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StageAt {
-    pub stage: u8,
-    pub played: u16,
-}
-
-impl std::hash::Hash for StageAt {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        if self.stage != 0 {
-            (self.stage, self.played).hash(state);
-        }
-    }
-}
+use super::model::{Stage, Step};
+use super::state::{StageAt, State};
 
 impl Compiler<'_> {
     /// The stages besides `turn`, their steps appended to `steps` (which holds the turn's).

@@ -3,6 +3,8 @@
 //! ([`Action`]), what a move tells ([`Event`]), how a game ended ([`Ended`]), and the
 //! distinct cards of a pile ([`Seen`]).
 
+use grail_engine::cond::affordable::Affordable;
+use grail_engine::ring::Ring;
 use grail_engine::rng::GameRng;
 
 use super::model::{MARK_SHIFT, TYPE_MASK};
@@ -30,21 +32,21 @@ pub struct State {
     /// Marks each seat has left to place.
     pub(super) marks: Vec<u8>,
     /// Which cards' own conditions each seat's payer zone can meet, kept between moves.
-    pub(super) memo: grail_engine::derived::Derived<super::payment::Memo>,
+    pub(super) memo: grail_engine::derived::Derived<Memo>,
     /// The ring's figures, counters and roles, when the game has a ring.
-    pub(super) figures: super::ring::OnTable,
+    pub(super) figures: OnTable,
     /// `[counters.*]`: the table's, then each seat's.
-    pub(super) counts: super::counters::Counts,
+    pub(super) counts: Counts,
     /// Actions taken so far at a step that takes several (`repeat`).
     pub(super) reps: Repeats,
     /// A stage before the turns being played, if any (`stages.rs`).
-    pub(super) stage: super::stages::StageAt,
+    pub(super) stage: StageAt,
     /// The moves of the step the state is at, listed when the step was entered.
     pub(super) listed: grail_engine::derived::Derived<Listed>,
     /// The figures chosen for the action whose effects are running (`figure_choice.rs`).
-    pub(super) chosen: super::figure_choice::Chosen,
+    pub(super) chosen: Chosen,
     /// The cards of the piles payments are made from, by type (`held.rs`).
-    pub(super) held: grail_engine::derived::Derived<super::held::Held>,
+    pub(super) held: grail_engine::derived::Derived<Held>,
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -106,6 +108,14 @@ impl Action {
             action,
             arg,
             paid: Paid::NONE,
+        }
+    }
+
+    /// The `pay` move paying what `paid` holds.
+    pub fn paying(paid: Paid) -> Action {
+        Action {
+            paid,
+            ..Action::new(PAY, -1)
         }
     }
 }
@@ -195,3 +205,98 @@ impl Iterator for Distinct<'_> {
         None
     }
 }
+
+/// The counters in a state: the table's first, then a block per seat. Hashes nothing when
+/// the game keeps none, so games without counters keep their digests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts(pub Vec<i64>);
+
+impl std::hash::Hash for Counts {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if !self.0.is_empty() {
+            self.0.hash(state);
+        }
+    }
+}
+
+/// The ring in play.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct Figures {
+    pub ring: Ring,
+    /// First figure id and figure count of each kind (owned kinds: count per seat).
+    pub base: Vec<u8>,
+    pub per: Vec<u8>,
+    /// Figures of each kind in this game.
+    pub size: Vec<u8>,
+    /// `counters[figure * counters + c]`.
+    pub counters: Vec<i16>,
+    /// The figure holding each role.
+    pub roles: Vec<u8>,
+    /// Each counter summed over each kind's figures (`kind * counters + c`), kept as the
+    /// counters change (`Board::set_counter`): a supply check reads one number.
+    pub kind_totals: grail_engine::derived::Derived<Vec<i64>>,
+}
+
+/// The ring in a state, if the game has one. Hashes nothing without a ring, so the digests
+/// of games without one stay what they were before rings existed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnTable(pub Option<Figures>);
+
+impl std::hash::Hash for OnTable {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if let Some(f) = &self.0 {
+            f.hash(state);
+        }
+    }
+}
+
+/// The figures chosen for the action being carried out, while its effects run (a bit per
+/// figure). Hashes nothing when no choice is made, as between moves it never is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chosen {
+    pub made: bool,
+    pub figures: u64,
+}
+
+impl std::hash::Hash for Chosen {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.made {
+            self.figures.hash(state);
+        }
+    }
+}
+
+/// Where the game is: a stage before the turns (1 + its index) or the turns (0), and how
+/// many seats have played it. Hashes nothing in the turns, so games without such stages keep
+/// their digests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StageAt {
+    pub stage: u8,
+    pub played: u16,
+}
+
+impl std::hash::Hash for StageAt {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.stage != 0 {
+            (self.stage, self.played).hash(state);
+        }
+    }
+}
+
+/// How many seats keep their own memo; further seats share the last one (the hand kept
+/// beside each answer tells whether it fits).
+pub(super) const MEMO_SEATS: usize = 6;
+
+/// Per seat: which cards' own conditions (`meets = "condition(card)"`, the first such
+/// payment of the description) the seat's payer zone can meet, brought up to date only for
+/// the conditions reading types that changed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Memo {
+    pub(super) own: [Affordable; MEMO_SEATS],
+    /// Whether the seat's answers were ever brought up to date.
+    pub(super) made: [bool; MEMO_SEATS],
+}
+
+/// Per counted pile, its cards by type (entries carrying a mark are not counted, as a payer
+/// cannot pay with them).
+pub type Held = Vec<grail_engine::counts::Counts>;

@@ -11,8 +11,7 @@ use grail_engine::diag::Diagnostic;
 use grail_schema::model::Sp;
 
 use super::compile::Compiler;
-use super::counters::CounterExpr;
-use super::model::{Expr, ZoneRef};
+use super::model::{CounterExpr, Expr, ZoneRef};
 use super::syntax::Op;
 use grail_schema::decode::MAX_NUMBER;
 

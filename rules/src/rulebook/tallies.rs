@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use super::Rulebook;
-use super::model::ROLE_TALLY;
-use super::ring::Members;
+use super::model::{Members, ROLE_TALLY};
 
 #[derive(Debug, Default)]
 pub(super) struct TallyNames {

@@ -21,37 +21,8 @@ use grail_schema::model::Sp;
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
-use super::model::{Expr, TYPE_MASK, Who};
-use super::ring::FigureArg;
+use super::model::{Expr, FigureArg, Piece, Shown, TYPE_MASK, Who};
 use super::syntax::{self, Ast, Node};
-
-#[derive(Debug)]
-pub enum Piece {
-    Text(String),
-    /// A value, shown as a number, a card's id or a named attribute's name.
-    Value(Expr, Shown),
-    /// A card's name for players.
-    Name(Expr, usize),
-    /// The seat to move (`current`) or the query's (`P`), as `P1`.
-    Seat(Who),
-    /// The first part whose condition holds, else the last (`else`) part.
-    Choice(Vec<(Expr, Vec<Piece>)>, Vec<Piece>),
-    /// The part once for each figure of a kind (of an owner).
-    ForEach {
-        kind: usize,
-        who: Who,
-        body: Vec<Piece>,
-    },
-}
-
-#[derive(Debug, Clone, Copy)]
-pub enum Shown {
-    Number,
-    /// A card of this set, by its id.
-    Card(usize),
-    /// A named attribute of this set: its name.
-    Symbol(usize, usize),
-}
 
 /// A piece of a template before it is built into the tree: literal text or a hole (its text
 /// and where it starts in the string).
@@ -311,7 +282,7 @@ impl Compiler<'_> {
             Kind::Card(set) => Shown::Card(set),
             Kind::Int => match &e {
                 Expr::Attr { set, attr, .. }
-                | Expr::Figures(super::ring::FigureExpr::CardAttr { set, attr, .. })
+                | Expr::Figures(super::model::FigureExpr::CardAttr { set, attr, .. })
                     if self.symbols_of(&e).is_some() =>
                 {
                     Shown::Symbol(*set, *attr)

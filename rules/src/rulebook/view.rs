@@ -10,9 +10,8 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Visibility;
 
 use super::Rulebook;
-use super::counters::CounterExpr;
 use super::eval::Ctx;
-use super::model::{Expr, Param};
+use super::model::{CounterExpr, Expr, Param};
 use super::state::{Action, Event, State};
 use super::syntax::Op;
 
@@ -318,7 +317,7 @@ impl Rulebook {
         if let Param::Figure { steps, .. } | Param::CardFigure { steps, .. } = &a.param
             && !steps.is_empty()
         {
-            let d = super::ring::FigureArg::steps(row);
+            let d = super::model::FigureArg::steps(row);
             if !steps.iter().any(|&s| i64::from(s) == d) {
                 let (lo, hi) = (steps.iter().min(), steps.iter().max());
                 return format!(

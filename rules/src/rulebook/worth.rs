@@ -11,9 +11,8 @@ use grail_schema::model::Sp;
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
-use super::counters::CounterExpr;
 use super::eval::Ctx;
-use super::model::{Expr, NONE};
+use super::model::{CounterExpr, Expr, NONE};
 use super::syntax::{self, Ast, Node, Op};
 
 #[derive(Debug)]
@@ -180,7 +179,7 @@ impl Rulebook {
 #[cfg(test)]
 mod tests {
     use super::fixed;
-    use crate::rulebook::counters::CounterExpr;
+    use crate::rulebook::model::CounterExpr;
     use crate::rulebook::model::Expr;
     use crate::rulebook::syntax::Op;
 

@@ -1,0 +1,361 @@
+//! The turn: effects, actions and steps compiled, and the limits a turn keeps.
+
+use crate::rulebook::model::{Action, Effect, Expr, Param, Step, Who};
+use crate::rulebook::syntax::{self, Ast, Statement};
+use grail_engine::diag::Diagnostic;
+use grail_schema::model::Sp;
+
+use super::{Compiler, Kind, MAX_ACTIONS, MAX_REPEAT, MAX_STAGES, MAX_STEPS, NO_SCOPE, Scope};
+
+impl Compiler<'_> {
+    /// Effect lines; `card` is the action's card parameter zone, if any.
+    pub fn effects(
+        &mut self,
+        s: &Sp<String>,
+        scope: Scope,
+        card_zone: Option<usize>,
+        setup: bool,
+    ) -> Vec<Effect> {
+        let lines = match syntax::statements(&s.value) {
+            Ok(l) => l,
+            Err(e) => {
+                self.syntax_error(s, e);
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for line in lines {
+            let effect = match &line.statement {
+                Statement::Shuffle(z) => self.shuffle_effect(z, s, scope),
+                Statement::Deal { count, from, to } => (|| {
+                    let count = self.typed(count, s, scope, Kind::Int)?;
+                    let from = self.zone_ref(from, s, scope)?;
+                    let target = self.zone_ref(to, s, scope)?;
+                    if target.who != Who::Each {
+                        let at = self.span(s, &to.span);
+                        self.error(
+                            "invalid-expression",
+                            "`deal` deals to every seat: `to zone(each)`".into(),
+                            &s.loc,
+                            at,
+                        );
+                        return None;
+                    }
+                    self.check_deal(&count, &from, s, &line.span);
+                    self.same_set(from.zone, target.zone, s, &line.span)
+                        .then_some(Effect::Deal {
+                            count: count.into(),
+                            from,
+                            to: target.zone,
+                        })
+                })(),
+                Statement::Draw { count, from, to } => (|| {
+                    let count = self.typed(count, s, scope, Kind::Int)?;
+                    let from = self.zone_ref(from, s, scope)?;
+                    let to = self.zone_ref(to, s, scope)?;
+                    self.check_draw(&count, &from, s, &line.span);
+                    self.same_set(from.zone, to.zone, s, &line.span)
+                        .then_some(Effect::Draw {
+                            count: count.into(),
+                            from,
+                            to,
+                        })
+                })(),
+                Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
+                Statement::Mark(card) => self.mark(s, card, card_zone),
+                Statement::Award { zone, to } => self.award(s, zone, to),
+                Statement::Move { card, to } => (|| {
+                    let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into()))
+                    else {
+                        let at = self.span(s, &card.span);
+                        self.error(
+                            "invalid-expression",
+                            "`move` moves the action's `card` parameter".into(),
+                            &s.loc,
+                            at,
+                        );
+                        return None;
+                    };
+                    let to = self.zone_ref(to, s, scope)?;
+                    self.same_set(from, to.zone, s, &line.span)
+                        .then_some(Effect::Move { to })
+                })(),
+                Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
+                Statement::Step { figure, by } => self.step_effect(figure, by, s, scope),
+                Statement::Add { amount, to } => self.counter_effect(true, amount, to, s, scope),
+                Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
+            };
+            let effect = match (&line.guard, effect) {
+                (Some(g), Some(e)) => self.typed(g, s, scope, Kind::Bool).map(|cond| Effect::If {
+                    cond: cond.into(),
+                    then: Box::new(e),
+                }),
+                (_, e) => e,
+            };
+            if let Some(e) = effect {
+                let misplaced = match e {
+                    Effect::Move { .. } => setup,
+                    Effect::Deal { .. } => !setup,
+                    _ => false,
+                };
+                if misplaced {
+                    let what = if setup {
+                        "`move` is for actions"
+                    } else {
+                        "`deal` is for the setup"
+                    };
+                    let at = self.span(s, &line.span);
+                    self.error("invalid-expression", what.into(), &s.loc, at);
+                    continue;
+                }
+                out.push(e);
+            }
+        }
+        out
+    }
+
+    /// `[actions.*]`.
+    pub fn actions(&mut self) -> Vec<Action> {
+        let defs = &self.pack.rulebook.actions;
+        self.action_names = defs.keys().map(str::to_string).collect();
+        // Card parameters first: `discard.card` may be read by an action listed earlier.
+        let mut params = Vec::new();
+        for (_, def) in defs.iter() {
+            let param = match (&def.card, &def.row) {
+                _ if def.seat.is_some() => {
+                    self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
+                }
+                _ if def.figure.is_some() => self.figure_param(def),
+                (Some(c), None) => match syntax::parameter(&c.value, "card") {
+                    Ok(node) => self.zone_ref(&node, c, NO_SCOPE).map(Param::Card),
+                    Err(e) => {
+                        self.syntax_error(c, e);
+                        None
+                    }
+                },
+                (None, Some(r)) => match syntax::parameter(&r.value, "row") {
+                    Ok(node) => match self.zone_ref(&node, r, NO_SCOPE) {
+                        Some(z) if self.zones[z.zone].by.is_some() && z.row.is_none() => {
+                            Some(Param::Row {
+                                zone: z.zone,
+                                who: z.who,
+                            })
+                        }
+                        Some(_) => {
+                            let at = self.span(r, &node.span);
+                            self.error(
+                                "invalid-expression",
+                                "a row parameter is drawn from a zone with rows".into(),
+                                &r.loc,
+                                at,
+                            );
+                            None
+                        }
+                        None => None,
+                    },
+                    Err(e) => {
+                        self.syntax_error(r, e);
+                        None
+                    }
+                },
+                (None, None) => Some(Param::None),
+                (Some(c), Some(_)) => {
+                    self.error(
+                        "invalid-value",
+                        "an action takes one parameter: `card` or `row`".into(),
+                        &c.loc,
+                        c.loc.span.clone(),
+                    );
+                    None
+                }
+            };
+            params.push(param.unwrap_or(Param::None));
+        }
+        self.action_cards = params
+            .iter()
+            .map(|p| p.card_zone().map(|z| self.zones[z.zone].set))
+            .collect();
+        let mut out = Vec::new();
+        for ((name, def), param) in defs.iter().zip(params) {
+            let scope = Scope {
+                card: param.card_zone().map(|z| self.zones[z.zone].set),
+                row: match &param {
+                    Param::Row { zone, .. } => Some(*zone),
+                    _ => None,
+                },
+                player: false,
+                seat: matches!(param, Param::Seat),
+                // A figure parameter refused above is not reported again where it is read.
+                figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
+                    || def.figure.is_some(),
+                chosen: def.choose.is_some(),
+            };
+            let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
+            let card_zone = param.card_zone().map(|z| z.zone);
+            let effects = self.effects(&def.effects, scope, card_zone, false);
+            let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
+            let choose = self.action_choice(def, scope);
+            let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
+            let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
+            out.push(Action {
+                // The verb of its moves: its `verb`, else its name.
+                name: def.verb.as_ref().unwrap_or(name).value.clone(),
+                param,
+                guard,
+                effects,
+                reveals,
+                pay,
+                choose,
+                why,
+                place: self.place(&def.effects),
+                loc: def.effects.loc.clone(),
+            });
+        }
+        out
+    }
+
+    /// What the state counts in fixed widths, refused past its limit where the description
+    /// writes the first one too many: the steps of every stage together ([`MAX_STEPS`]: a
+    /// step is a bit of `step(…)`'s mask and of the card tables'), the stages before the
+    /// turns ([`MAX_STAGES`]) and the actions ([`MAX_ACTIONS`]: `done(…)` is a bit per action).
+    fn step_limits(&mut self, steps: usize) {
+        let rb = &self.pack.rulebook;
+        if steps > MAX_STEPS {
+            let turn = rb.stages.get("turn").into_iter();
+            let others = (rb.stages.iter())
+                .filter(|(k, _)| k.value != "turn")
+                .map(|(_, d)| d);
+            if let Some(at) = turn
+                .chain(others)
+                .flat_map(|d| d.steps.iter())
+                .nth(MAX_STEPS)
+            {
+                let msg = format!(
+                    "the stages list {steps} steps in all; a description has at most {MAX_STEPS} (a step listed twice counts twice)"
+                );
+                self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+            }
+        }
+        let stages = rb.stages.0.iter().filter(|(k, _)| k.value != "turn");
+        if let Some((at, _)) = stages.clone().nth(MAX_STAGES) {
+            let msg = format!(
+                "{} stages before the turns; a description has at most {MAX_STAGES}",
+                stages.count()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
+        if let Some((at, _)) = rb.actions.0.get(MAX_ACTIONS) {
+            let msg = format!(
+                "{} actions; a description has at most {MAX_ACTIONS} (`done(…)` keeps a bit per action)",
+                rb.actions.0.len()
+            );
+            self.error("over-limit", msg, &at.loc, at.loc.span.clone());
+        }
+    }
+
+    /// The `turn` stage's steps, each offering known actions; every action offered somewhere.
+    pub fn steps(&mut self) -> Vec<Step> {
+        let rb = &self.pack.rulebook;
+        let Some(turn) = rb.stages.get("turn") else {
+            let at = self
+                .pack
+                .rulebook
+                .zones
+                .0
+                .first()
+                .map(|(k, _)| k.loc.clone());
+            let mut d = Diagnostic::error(
+                "missing-field",
+                "the description needs `[stages.turn]`: the steps of one player's turn",
+            );
+            if let Some(at) = at {
+                d = d.at(at.source, at.span, "in this pack");
+            }
+            self.diags.push(d);
+            return Vec::new();
+        };
+        let mut steps = Vec::new();
+        let mut step_of = |c: &mut Self, step: &Sp<String>| -> Option<Step> {
+            let rb = &c.pack.rulebook;
+            let Some(def) = rb.steps.get(&step.value) else {
+                let msg = grail_engine::diag::no_such("step", &step.value, rb.steps.keys());
+                c.error("unknown-step", msg, &step.loc, step.loc.span.clone());
+                return None;
+            };
+            let mut actions = Vec::new();
+            for a in &def.actions {
+                match c.action_names.iter().position(|n| *n == a.value) {
+                    Some(i) => actions.push(i),
+                    None => {
+                        let msg = grail_engine::diag::no_such(
+                            "action",
+                            &a.value,
+                            c.action_names.iter().map(String::as_str),
+                        );
+                        c.error("unknown-action", msg, &a.loc, a.loc.span.clone());
+                    }
+                }
+            }
+            let repeat = def
+                .repeat
+                .as_ref()
+                .and_then(|r| c.expression(r, NO_SCOPE, false));
+            // The actions taken at a step are counted in a byte: a fixed count past it is
+            // refused (one read from the state is bounded where it is read).
+            // A param given per player count is checked for each count.
+            let fixed: &[i64] = match &repeat {
+                Some(Expr::Const(n)) => std::slice::from_ref(n),
+                Some(Expr::Counter(crate::rulebook::model::CounterExpr::ByPlayers(v))) => {
+                    let (min, max) = c.pack.players;
+                    &v[usize::from(min).min(v.len())..(usize::from(max) + 1).min(v.len())]
+                }
+                _ => &[],
+            };
+            if let (Some(n), Some(r)) = (
+                fixed.iter().find(|n| !(1..=MAX_REPEAT).contains(*n)),
+                &def.repeat,
+            ) {
+                let msg = format!(
+                    "step `{}` repeats {n} times; a step takes 1 to {MAX_REPEAT} actions",
+                    step.value
+                );
+                // A step listed in two stages compiles twice: reported once.
+                if !c.diags.iter().any(|d| d.message == msg) {
+                    c.error("over-limit", msg, &r.loc, r.loc.span.clone());
+                }
+            }
+            Some(Step {
+                name: step.value.clone(),
+                actions,
+                optional: def.optional.as_ref().is_some_and(|o| o.value),
+                prompt: def.prompt.as_ref().map(|p| p.value.clone()),
+                by_card: def.by_card.as_ref().is_some_and(|b| b.value),
+                auto: def.auto.as_ref().is_some_and(|b| b.value),
+                repeat,
+                loc: step.loc.clone(),
+                repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),
+            })
+        };
+        for step in &turn.steps {
+            if let Some(st) = step_of(self, step) {
+                steps.push(st);
+            }
+        }
+        self.turn_steps = steps.len();
+        self.stages = self.pre_stages(&mut steps, &mut step_of);
+        self.step_limits(steps.len());
+        for (name, _) in rb.steps.iter() {
+            if !steps.iter().any(|s| s.name == name.value) {
+                let msg = format!("step `{}` is in no stage", name.value);
+                self.error("unreachable", msg, &name.loc, name.loc.span.clone());
+            }
+        }
+        for (i, (name, _)) in rb.actions.iter().enumerate() {
+            if !steps.iter().any(|s: &Step| s.actions.contains(&i)) {
+                let msg = format!("action `{}` is offered by no step", name.value);
+                self.error("unreachable", msg, &name.loc, name.loc.span.clone());
+            }
+        }
+        steps
+    }
+}

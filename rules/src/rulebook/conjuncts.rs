@@ -1,0 +1,387 @@
+//! What the conjuncts of a guard read: the action's card, its figure, its distance, the step
+//! the game is at, or the rest of the state, decided from each expression alone and
+//! conservatively (anything not known to be free of the state reads it). The card tables
+//! (`card_tables.rs`) ask once, when the description compiles, every conjunct that reads no
+//! state; the paths here find a conjunct again in the guard's tree.
+
+use grail_engine::game::Setup;
+
+use super::Rulebook;
+use super::eval::Ctx;
+use super::model::{CounterExpr, Expr, FigureArg, FigureExpr, Param, TYPE_MASK, ZoneRef};
+use super::state::{Action, State};
+use super::syntax::Op;
+
+/// What an expression may read: the action's card, its figure, its distance, the step the
+/// game is at, the rest of the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Reads(u8);
+
+impl Reads {
+    pub(super) const NOTHING: Reads = Reads(0);
+    pub(super) const CARD: Reads = Reads(1);
+    pub(super) const FIGURE: Reads = Reads(2);
+    pub(super) const STEPS: Reads = Reads(4);
+    pub(super) const STATE: Reads = Reads(8);
+    pub(super) const STEP: Reads = Reads(16);
+    pub(super) const ALL: Reads = Reads(31);
+
+    pub(super) fn and(self, other: Reads) -> Reads {
+        Reads(self.0 | other.0)
+    }
+
+    pub(super) fn any(self, of: Reads) -> bool {
+        self.0 & of.0 != 0
+    }
+}
+
+/// What `e` may read. Reads of the figures' own cards (`color(figure)`) are the
+/// description's: which card a figure stands for depends on the player count alone.
+pub(super) fn reads(e: &Expr) -> Reads {
+    let zone = |z: &ZoneRef| {
+        z.row
+            .as_deref()
+            .map_or(Reads::NOTHING, reads)
+            .and(Reads::STATE)
+    };
+    match e {
+        Expr::Const(_) => Reads::NOTHING,
+        Expr::Card => Reads::CARD,
+        // A row, seat or figure parameter: the whole binding.
+        Expr::Row => Reads::FIGURE.and(Reads::STEPS),
+        Expr::Attr { card, .. } => reads(card),
+        Expr::Not(x) => reads(x),
+        Expr::Bin(_, l, r) => reads(l).and(reads(r)),
+        Expr::If(c, a, b) => reads(c).and(reads(a)).and(reads(b)),
+        Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
+        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => zone(z),
+        Expr::Sum { zone: z, .. } | Expr::Last { zone: z, .. } => zone(z),
+        Expr::Figures(f) => match f {
+            FigureExpr::ParamFigure => Reads::FIGURE,
+            FigureExpr::ParamSteps => Reads::STEPS,
+            FigureExpr::CardAttr { figure, .. }
+            | FigureExpr::CardOf { figure, .. }
+            | FigureExpr::Owner(figure) => reads(figure),
+            FigureExpr::Empty(x)
+            | FigureExpr::Plate(x)
+            | FigureExpr::SeatOf(x)
+            | FigureExpr::Occupant(x) => reads(x).and(Reads::STATE),
+            FigureExpr::Count { .. }
+            | FigureExpr::RoleSeat(_)
+            | FigureExpr::Total { .. }
+            | FigureExpr::PlateSum { .. }
+            | FigureExpr::Plates(_)
+            | FigureExpr::Chosen => Reads::STATE,
+        },
+        Expr::Counter(c) => match c {
+            CounterExpr::Players | CounterExpr::ByPlayers(_) => Reads::NOTHING,
+            CounterExpr::Min(a, b)
+            | CounterExpr::Max(a, b)
+            | CounterExpr::Div(a, b)
+            | CounterExpr::Mod(a, b) => reads(a).and(reads(b)),
+            CounterExpr::Holder(_) | CounterExpr::Turn | CounterExpr::Over | CounterExpr::Taken => {
+                Reads::STATE
+            }
+            // A listing is of the step the game is at: known for each step.
+            CounterExpr::AtStep(_) => Reads::STEP,
+            CounterExpr::Read(_) | CounterExpr::Others(_) => Reads::ALL,
+        },
+        Expr::Best { .. } | Expr::Cheapest { .. } | Expr::Marked(_) | Expr::Mine(_) => Reads::ALL,
+    }
+}
+
+/// The attributes of the action's card an expression reads.
+pub(super) fn card_attrs(e: &Expr, out: &mut Vec<usize>) {
+    match e {
+        Expr::Attr { attr, card, .. } if matches!(**card, Expr::Card) && !out.contains(attr) => {
+            out.push(*attr);
+        }
+        Expr::Bin(_, l, r) => {
+            card_attrs(l, out);
+            card_attrs(r, out);
+        }
+        Expr::Not(x) => card_attrs(x, out),
+        Expr::If(c, a, b) => {
+            card_attrs(c, out);
+            card_attrs(a, out);
+            card_attrs(b, out);
+        }
+        Expr::Counter(CounterExpr::Min(a, b) | CounterExpr::Max(a, b)) => {
+            card_attrs(a, out);
+            card_attrs(b, out);
+        }
+        _ => {}
+    }
+}
+
+/// The conjuncts of a guard's `and` chain, left to right.
+pub(super) fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Bin(Op::And, l, r) => {
+            chain(l, out);
+            chain(r, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// The `i`-th conjunct of a guard's `and` chain (counting down `i`), without a list.
+pub(super) fn nth_conjunct<'e>(e: &'e Expr, i: &mut usize) -> Option<&'e Expr> {
+    if let Expr::Bin(Op::And, l, r) = e {
+        return nth_conjunct(l, i).or_else(|| nth_conjunct(r, i));
+    }
+    match *i {
+        0 => Some(e),
+        _ => {
+            *i -= 1;
+            None
+        }
+    }
+}
+
+/// Where a conjunct stands in a guard's `and` chain: the turns from the root (bit `i`: the
+/// right side at depth `i`), so that a listing reaches it in a few steps, not by walking
+/// the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Path {
+    pub(super) rights: u64,
+    pub(super) depth: u8,
+}
+
+/// The paths of the conjuncts of `e`'s `and` chain, left to right; `None` when one lies
+/// deeper than a path holds.
+pub(super) fn paths(e: &Expr, at: Path, out: &mut Vec<Path>) -> Option<()> {
+    match e {
+        Expr::Bin(Op::And, l, r) if at.depth < 64 => {
+            let down = at.depth + 1;
+            paths(l, Path { depth: down, ..at }, out)?;
+            let rights = at.rights | 1 << at.depth;
+            paths(
+                r,
+                Path {
+                    rights,
+                    depth: down,
+                },
+                out,
+            )
+        }
+        Expr::Bin(Op::And, ..) => None,
+        _ => {
+            out.push(at);
+            Some(())
+        }
+    }
+}
+
+/// The conjunct at `path` of the chain it was found in.
+pub(super) fn follow(mut e: &Expr, path: Path) -> &Expr {
+    for i in 0..path.depth {
+        if let Expr::Bin(Op::And, l, r) = e {
+            e = if path.rights >> i & 1 != 0 { r } else { l };
+        }
+    }
+    e
+}
+
+/// `figure = E` (either way round), or its negation, where `E` reads no card, figure or
+/// distance (`holder(king)`, `best_figure(…)`): `E`, and whether negated. A listing asks
+/// `E` once, not once per figure.
+pub(super) fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
+    let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
+    figure_compared(e).filter(|(named, _)| !reads(named).any(binding))
+}
+
+/// `figure = E` (either way round), or its negation: `E`, and whether negated.
+pub(super) fn figure_compared(e: &Expr) -> Option<(&Expr, bool)> {
+    let (e, negated) = match e {
+        Expr::Not(x) => (&**x, true),
+        _ => (e, false),
+    };
+    let Expr::Bin(Op::Eq, l, r) = e else {
+        return None;
+    };
+    let param = |x: &Expr| matches!(x, Expr::Figures(FigureExpr::ParamFigure));
+    let named = match (param(l), param(r)) {
+        (true, false) => r,
+        (false, true) => l,
+        _ => return None,
+    };
+    Some((&**named, negated))
+}
+
+/// What each conjunct of a guard's `and` chain reads, left to right.
+pub(super) fn conjuncts(e: &Expr, out: &mut Vec<Reads>) {
+    let mut parts = Vec::new();
+    chain(e, &mut parts);
+    out.extend(parts.into_iter().map(reads));
+}
+
+impl Rulebook {
+    /// Whether action `a`, given `action`'s argument, is meant for its card: the conjuncts of
+    /// its guard that read the card alone (`moves_knight(card) = 1`) hold for it. Of several
+    /// actions sharing a verb, a refused move is explained by the one meant for its card.
+    pub(super) fn meant_for(&self, state: &State, a: usize, action: &Action) -> bool {
+        let act = &self.actions[a];
+        let (Some(guard), Param::Card(_) | Param::CardFigure { .. }) = (&act.guard, &act.param)
+        else {
+            return true;
+        };
+        let (card, _) = act.param.split(action.arg);
+        let mut parts = Vec::new();
+        chain(&guard.expr, &mut parts);
+        let ctx = Ctx::current(state, card & i32::from(TYPE_MASK));
+        let other = Reads(Reads::ALL.0 & !Reads::CARD.0);
+        parts
+            .into_iter()
+            .filter(|e| !reads(e).any(other))
+            .all(|e| self.eval(e, &ctx) != 0)
+    }
+}
+
+impl Rulebook {
+    /// A distance a card's guard admits that its action never lists: for each action taking
+    /// a card and a figure with `steps`, and each card type, the conjuncts of the guard that
+    /// read only the card and the distance (`steps <= high(card)`) are asked of the distances
+    /// just past the listed ones. A card saying `high = 9` where the action lists `1..8` is
+    /// `unreachable`: the move it promises is never offered.
+    pub fn unlisted_steps(&self, pack: &grail_schema::Pack) -> Vec<grail_engine::diag::Diagnostic> {
+        use grail_engine::game::Rules;
+        let mut out = Vec::new();
+        let Ok(state) = self.setup(&Setup::new(self.players.0, 0)) else {
+            return out;
+        };
+        let only = Reads(Reads::CARD.0 | Reads::STEPS.0);
+        for (ai, act) in self.actions.iter().enumerate() {
+            let (Some(guard), Param::CardFigure { card: z, steps, .. }) = (&act.guard, &act.param)
+            else {
+                continue;
+            };
+            let mut parts = Vec::new();
+            chain(&guard.expr, &mut parts);
+            parts.retain(|e| !reads(e).any(Reads(Reads::ALL.0 & !only.0)));
+            let (Some(&lo), Some(&hi)) = (steps.iter().min(), steps.iter().max()) else {
+                continue;
+            };
+            if !parts.iter().any(|e| reads(e).any(Reads::STEPS)) {
+                continue;
+            }
+            let probes = [
+                (hi > 0).then(|| i64::from(hi) + 1),
+                (lo < 0).then(|| i64::from(lo) - 1),
+            ];
+            let zone = &self.zones[z.zone];
+            for t in zone.types.clone() {
+                let Some(d) = probes.into_iter().flatten().find(|&d| {
+                    let Ok(d8) = i8::try_from(d) else {
+                        return false;
+                    };
+                    let ctx = Ctx {
+                        state: &state,
+                        player: 0,
+                        card: i32::from(t),
+                        row: FigureArg::pack(0, d8),
+                    };
+                    parts.iter().all(|e| self.eval(e, &ctx) != 0)
+                }) else {
+                    continue;
+                };
+                let set = &self.sets[zone.set];
+                // The card in its own set: a union's member, from where its types start.
+                let (own, first) = (set.members.iter().rev())
+                    .find(|&&(_, start)| start <= t)
+                    .map_or((zone.set, 0), |&(m, start)| (m, start));
+                let i = usize::from(t - first);
+                let card = pack
+                    .set(&self.sets[own].id)
+                    .ok()
+                    .and_then(|s| s.cards.get(i));
+                let id = card.map_or("?", |c| c.id.as_str());
+                // Actions are compiled in the order they are declared.
+                let Some((name, at)) = (pack.rulebook.actions.iter().nth(ai))
+                    .and_then(|(k, d)| Some((k.value.as_str(), d.steps.as_ref()?)))
+                else {
+                    continue;
+                };
+                let mut d_ = grail_engine::diag::Diagnostic::error(
+                    "unreachable",
+                    format!(
+                        "card `{id}` may move a figure {d} seats by the guard of `{name}`, but \
+                         the action never offers it: its `steps` go from {lo} to {hi}"
+                    ),
+                )
+                .at(at.loc.source, at.loc.span.clone(), "never lists it")
+                .with_help(format!(
+                    "widen `steps` of `{name}`, or keep the card's attributes within it"
+                ));
+                // The card's attributes the distance is read against; those a mod patched
+                // (written elsewhere than the card) when there are some.
+                let mut attrs = Vec::new();
+                for e in parts.iter().filter(|e| reads(e).any(Reads::STEPS)) {
+                    card_attrs(e, &mut attrs);
+                }
+                let patched = |a: &usize| {
+                    let name = set.attrs.get(*a);
+                    card.zip(name)
+                        .is_some_and(|(c, n)| c.attr_loc(n).source != c.loc.source)
+                };
+                if attrs.iter().any(patched) {
+                    attrs.retain(patched);
+                }
+                for a in attrs {
+                    let (Some(card), Some(name)) = (card, set.attrs.get(a)) else {
+                        continue;
+                    };
+                    let loc = card.attr_loc(name);
+                    let value = set.values[a][usize::from(t)];
+                    d_ = d_.also(loc.source, loc.span.clone(), format!("`{name} = {value}`"));
+                }
+                out.push(d_);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_reaches_each_conjunct_however_the_chain_leans() {
+        let and = |l, r| Expr::Bin(Op::And, Box::new(l), Box::new(r));
+        let c = Expr::Const;
+        // ((0 and 1) and (2 and 3)) and 4
+        let guard = and(and(and(c(0), c(1)), and(c(2), c(3))), c(4));
+        let mut found = Vec::new();
+        paths(
+            &guard,
+            Path {
+                rights: 0,
+                depth: 0,
+            },
+            &mut found,
+        )
+        .unwrap();
+        let reached: Vec<_> = found.iter().map(|&p| follow(&guard, p)).collect();
+        assert!(
+            reached.len() == 5
+                && reached
+                    .iter()
+                    .enumerate()
+                    .all(|(i, e)| { matches!(e, Expr::Const(v) if *v == i as i64) })
+        );
+        // A chain deeper than a path holds has none.
+        let deep = (1..=65).fold(c(0), |e, i| and(e, c(i)));
+        assert!(
+            paths(
+                &deep,
+                Path {
+                    rights: 0,
+                    depth: 0
+                },
+                &mut Vec::new()
+            )
+            .is_none()
+        );
+    }
+}
