@@ -426,6 +426,13 @@ impl<R: Rules> Agent<R> for BuiltinAgent<R> {
     }
 }
 
+impl<R: Rules> IsmctsAgent<R> {
+    /// What it is built by.
+    pub fn kind(&self) -> AgentKind {
+        AgentKind::Ismcts(self.search)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

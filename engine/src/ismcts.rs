@@ -162,7 +162,7 @@ struct Node<A> {
 
 pub struct IsmctsAgent<R: Rules> {
     rng: GameRng,
-    search: Search,
+    pub(crate) search: Search,
     exploration: f64,
     nodes: Vec<Node<R::Action>>,
     det: Option<R::State>,
@@ -196,11 +196,6 @@ impl<R: Rules> IsmctsAgent<R> {
             rewards: Vec::new(),
             seats: 0,
         }
-    }
-
-    /// What it is built by.
-    pub fn kind(&self) -> crate::agent::AgentKind {
-        crate::agent::AgentKind::Ismcts(self.search)
     }
 
     pub fn reset(&mut self, seed: u64) {

@@ -327,22 +327,6 @@ impl Pack {
                 }
             })
     }
-
-    /// The universe of several sets together: their card types one set after another, and
-    /// the union of their attributes (see [`crate::universe::union`]).
-    pub fn universe(&self, set_ids: &[&str]) -> Result<Universe, Diagnostic> {
-        let sets = set_ids
-            .iter()
-            .map(|id| self.set(id))
-            .collect::<Result<Vec<_>, _>>()?;
-        crate::universe::union(&sets).map_err(|why| {
-            Diagnostic::error("incompatible-sets", why).at(
-                self.loc.source,
-                self.loc.span.clone(),
-                "in this pack",
-            )
-        })
-    }
 }
 
 impl Param {

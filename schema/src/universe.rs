@@ -2,8 +2,9 @@
 
 use grail_engine::cond::universe::MAX_TYPES;
 use grail_engine::cond::{Attr, Domain, ItemType, Universe, Value};
+use grail_engine::diag::Diagnostic;
 
-use crate::pack::CardSet;
+use crate::pack::{CardSet, Pack};
 
 /// The universe of several sets together: their card types one set after another, and the
 /// union of their attributes. Attributes of one name must be of one kind; name lists are
@@ -219,4 +220,22 @@ fn label(attrs: &[Attr], values: &[Option<Value>]) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+impl Pack {
+    /// The universe of several sets together: their card types one set after another, and
+    /// the union of their attributes (see [`union`]).
+    pub fn universe(&self, set_ids: &[&str]) -> Result<Universe, Diagnostic> {
+        let sets = set_ids
+            .iter()
+            .map(|id| self.set(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        union(&sets).map_err(|why| {
+            Diagnostic::error("incompatible-sets", why).at(
+                self.loc.source,
+                self.loc.span.clone(),
+                "in this pack",
+            )
+        })
+    }
 }

@@ -3,9 +3,11 @@
 //! attribute and type indices instead of names, ready to compile.
 
 use super::ast::{ArithOp, CmpOp, Expr, ExprKind, Filter, FilterKind, LiteralKind, Name, Span};
-use super::compile::MAX_CARDS_FILTERS;
 use super::{CondError, Domain, Params, Universe, Value};
 use crate::diag::did_you_mean;
+
+/// The most filters `cards(…)` takes: as many as a condition has item types.
+pub const MAX_CARDS_FILTERS: usize = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::Universe;
 use super::ast::{ArithOp, CmpOp};
-use super::check::{AttrRef, Checked, Node, NodeKind, RFilter, Type};
+use super::check::{AttrRef, Checked, MAX_CARDS_FILTERS, Node, NodeKind, RFilter, Type};
 
 /// A compiled condition or integer expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -940,9 +940,6 @@ fn match_filters(
     }
     Ok(())
 }
-
-/// The most filters `cards(…)` takes: as many as a condition has item types.
-pub const MAX_CARDS_FILTERS: usize = 64;
 
 /// The most steps [`distinct_representatives`] counts for `n` filters: each filter one, and
 /// when it finds no spare type at once, up to 64 layers of the search over the filters before
