@@ -270,8 +270,21 @@ fn replace_locked(path: &Path, text: &str) -> std::io::Result<(File, Option<File
     Ok((file, id))
 }
 
+/// How often a held lock is asked for again, 10 ms apart, before the save is in use.
+const LOCK_RETRIES: usize = 20;
+
 /// Locks `file` (the save at `path`) for this session, or says who holds it.
 fn lock(file: &File, path: &Path) -> Result<(), CliError> {
+    // A lock can be held for a moment by no session: a process forked by this one (or by
+    // another) shares the open file until it executes its program. Asked again briefly
+    // before the save is called in use.
+    for _ in 0..LOCK_RETRIES {
+        if let Err(fs4::TryLockError::WouldBlock) = fs4::FileExt::try_lock(file) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        } else {
+            break;
+        }
+    }
     match fs4::FileExt::try_lock(file) {
         Ok(()) => Ok(()),
         Err(fs4::TryLockError::WouldBlock) => Err(in_use(path, holder_of(file, path))),

@@ -360,12 +360,14 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let rounds = f.number_str("rounds");
         let first = f.str("first");
         let order = f.str("order");
+        let next = f.str("next");
         f.finish();
         Some(StageDef {
             steps: steps?,
             rounds,
             first,
             order,
+            next,
         })
     });
     let steps = f.table("steps", |dec, _, n| {

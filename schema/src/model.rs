@@ -573,6 +573,10 @@ pub struct StageDef {
     /// `"counter-clockwise"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub order: Option<Sp<String>>,
+    /// `[stages.turn]` only: who takes the next turn, a seat expression read when a turn
+    /// ends (`"winner"`, `"left(current)"`); by default the next seat in turn order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Sp<String>>,
 }
 
 /// `[steps.<name>]`.

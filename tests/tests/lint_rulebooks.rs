@@ -324,3 +324,21 @@ fn a_stage_nobody_can_finish() {
 fn a_step_that_repeats_without_end() {
     check_warned("rulebook-repeat-forever", &["game-too-long"]);
 }
+
+/// Seats written wrong: an owner that is no seat, `P` where no seat is given, a `for each`
+/// over what is not a set of seats or inside another, a seat function given two seats, `set`
+/// of no counter, `next` on a stage before the turns. Each one error, where it is written.
+#[test]
+fn seats_written_wrong() {
+    check(
+        "rulebook-seats",
+        &["invalid-expression", "invalid-value", "unknown-name"],
+    );
+}
+
+/// A seat expression that comes to no seat in play: lint's seeded games find the move that
+/// fails, at its action's lines, not a pile or counter past the seats.
+#[test]
+fn a_seat_past_the_table() {
+    check("rulebook-seat-at-play", &["no-such-player"]);
+}

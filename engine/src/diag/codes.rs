@@ -352,6 +352,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "no-such-player",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "a move of a random game (a few seeded ones per player count) named a player's zone or counter by a seat expression that came to no seat of the game (`points(current + 5)`)",
+        fix: "keep the seat expression within the seats: `left(current)`, `highest(…)`, a counter set to a seat",
+        no_fixture: None,
+    },
+    Code {
         code: "no-such-seat",
         severity: Error,
         group: Group::Rulebook,
@@ -845,6 +853,14 @@ pub const CODES: &[Code] = &[
         group: Group::Command,
         summary: "there is no folder to save games in",
         fix: "set one with the flag or environment the message names",
+        no_fixture: None,
+    },
+    Code {
+        code: "no-such-player",
+        severity: Error,
+        group: Group::Command,
+        summary: "a move named a player's zone or counter by a seat expression that came to no seat of the game: the game stops, naming the action and its line",
+        fix: "keep the seat expression within the seats (`grail lint` finds it too)",
         no_fixture: None,
     },
     Code {

@@ -282,11 +282,10 @@ impl Rulebook {
             }
         }
         while let Some(e) = effects.pop() {
-            match e {
+            match e.innermost() {
                 Effect::Deal { to, .. } | Effect::Award { to, .. } => fed[*to] = true,
                 Effect::Move { to } | Effect::Draw { to, .. } => fed[to.zone] = true,
                 Effect::Reveal { into, .. } => fed[*into] = true,
-                Effect::If { then, .. } => effects.push(then),
                 _ => {}
             }
         }

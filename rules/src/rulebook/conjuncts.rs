@@ -8,7 +8,9 @@ use grail_engine::game::Setup;
 
 use super::Rulebook;
 use super::eval::Ctx;
-use super::model::{CounterExpr, Expr, FigureArg, FigureExpr, Param, TYPE_MASK, ZoneRef};
+use super::model::{
+    CounterExpr, Expr, FigureArg, FigureExpr, Param, SeatExpr, TYPE_MASK, Who, ZoneRef,
+};
 use super::state::{Action, State};
 use super::syntax::Op;
 
@@ -38,11 +40,14 @@ impl Reads {
 /// What `e` may read. Reads of the figures' own cards (`color(figure)`) are the
 /// description's: which card a figure stands for depends on the player count alone.
 pub(super) fn reads(e: &Expr) -> Reads {
-    let zone = |z: &ZoneRef| {
-        z.row
+    let zone = |z: &ZoneRef| match z.who {
+        // A seat expression's reads are the rulebook's (`seat_exprs`): anything.
+        Who::Seat(_) => Reads::ALL,
+        _ => z
+            .row
             .as_deref()
             .map_or(Reads::NOTHING, reads)
-            .and(Reads::STATE)
+            .and(Reads::STATE),
     };
     match e {
         Expr::Const(_) => Reads::NOTHING,
@@ -86,7 +91,12 @@ pub(super) fn reads(e: &Expr) -> Reads {
             CounterExpr::AtStep(_) => Reads::STEP,
             CounterExpr::Read(_) | CounterExpr::Others(_) => Reads::ALL,
         },
-        Expr::Best { .. } | Expr::Cheapest { .. } | Expr::Marked(_) | Expr::Mine(_) => Reads::ALL,
+        Expr::Seat(SeatExpr::Current) => Reads::STATE,
+        Expr::Best { .. }
+        | Expr::Cheapest { .. }
+        | Expr::Marked(_)
+        | Expr::Mine(_)
+        | Expr::Seat(_) => Reads::ALL,
     }
 }
 

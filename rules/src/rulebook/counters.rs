@@ -12,7 +12,7 @@ use grail_schema::model::{Sp, ZoneOwner};
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
-use super::model::{Counter, CounterExpr, CounterRef, Effect, Expr, ROLE_TALLY, Who};
+use super::model::{Counter, CounterExpr, CounterRef, Effect, Expr, ROLE_TALLY};
 use super::state::{Counts, State};
 use super::syntax::{self, Ast, Node, Op};
 
@@ -131,21 +131,9 @@ impl Compiler<'_> {
             let owned = self.counter_defs[c].owned;
             return Some(match (owned, args) {
                 (false, []) => Some(CounterRef::Table(c)),
-                (true, [owner]) => match &owner.ast {
-                    Ast::Name(w) if w == "current" => Some(CounterRef::Seat(c, Who::Current)),
-                    Ast::Name(w) if w == "P" && scope.player => {
-                        Some(CounterRef::Seat(c, Who::Player))
-                    }
-                    _ => {
-                        let at = self.span(s, &owner.span);
-                        let msg = format!(
-                            "the owner of `{name}` is `current`{}",
-                            if scope.player { " or `P`" } else { "" }
-                        );
-                        self.error("invalid-expression", msg, &s.loc, at);
-                        None
-                    }
-                },
+                (true, [owner]) => self
+                    .owner(name, owner, s, scope, false)
+                    .map(|who| CounterRef::Seat(c, who)),
                 _ => {
                     let at = self.span(s, &node.span);
                     let msg = if owned {
@@ -294,6 +282,47 @@ impl Compiler<'_> {
         (mask != 0).then_some(mask)
     }
 
+    /// The counter an `add` or `set` line changes; an unknown one with did-you-mean.
+    fn counter_target(&mut self, to: &Node, s: &Sp<String>, scope: Scope) -> Option<CounterRef> {
+        if let Some(to) = self.counter_ref(to, s, scope) {
+            return to;
+        }
+        // The name as written, without the space before the next word (`set x to …`).
+        let written = s.value.get(to.span.clone()).unwrap_or("").trim_end();
+        let at = self.span(s, &(to.span.start..to.span.start + written.len()));
+        let mut known: Vec<String> = self.counter_defs.iter().map(|c| c.name.clone()).collect();
+        if let Some(b) = &self.board {
+            known.extend(b.counters.iter().cloned());
+        }
+        let msg = no_such("counter", written, known.iter().map(String::as_str));
+        self.error("unknown-name", msg, &s.loc, at);
+        None
+    }
+
+    /// `set C to N`: a seat's or the table's counter (a figure's changes only by `add`,
+    /// which keeps it at 0 or more).
+    pub fn set_effect(
+        &mut self,
+        counter: &Node,
+        value: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        let value = self.typed(value, s, scope, Kind::Int);
+        let to = self.counter_target(counter, s, scope)?;
+        if let CounterRef::Figure(..) = to {
+            let at = self.span(s, &counter.span);
+            let msg = "`set` sets a seat's or the table's counter; a figure's changes by `add`"
+                .to_string();
+            self.error("invalid-expression", msg, &s.loc, at);
+            return None;
+        }
+        Some(Effect::Set {
+            value: value?.into(),
+            to,
+        })
+    }
+
     /// `add N to C` and `give R to F`.
     pub fn counter_effect(
         &mut self,
@@ -305,24 +334,10 @@ impl Compiler<'_> {
     ) -> Option<Effect> {
         if add {
             let amount = self.typed(what, s, scope, Kind::Int)?;
-            let Some(to) = self.counter_ref(to, s, scope) else {
-                let at = self.span(s, &to.span);
-                let mut known: Vec<String> =
-                    self.counter_defs.iter().map(|c| c.name.clone()).collect();
-                if let Some(b) = &self.board {
-                    known.extend(b.counters.iter().cloned());
-                }
-                let msg = no_such(
-                    "counter",
-                    s.value.get(to.span.clone()).unwrap_or(""),
-                    known.iter().map(String::as_str),
-                );
-                self.error("unknown-name", msg, &s.loc, at);
-                return None;
-            };
+            let to = self.counter_target(to, s, scope)?;
             return Some(Effect::Add {
                 amount: amount.into(),
-                to: to?,
+                to,
             });
         }
         let Ast::Name(r) = &what.ast else {
@@ -363,13 +378,6 @@ impl Rulebook {
     fn counter_slot(&self, state: &State, c: usize, seat: usize) -> usize {
         let c = &self.counters[c];
         c.slot + seat.min(usize::from(state.players).saturating_sub(1)) * c.stride
-    }
-
-    fn seat_for(who: Who, ctx: &Ctx) -> usize {
-        match who {
-            Who::Player => ctx.player,
-            _ => usize::from(ctx.state.current),
-        }
     }
 
     /// The counters at the start of a game of `players`.
@@ -423,7 +431,7 @@ impl Rulebook {
                 ctx.state.counts.0[self.counter_slot(ctx.state, *c, 0)]
             }
             CounterExpr::Read(CounterRef::Seat(c, who)) => {
-                ctx.state.counts.0[self.counter_slot(ctx.state, *c, Self::seat_for(*who, ctx))]
+                ctx.state.counts.0[self.counter_slot(ctx.state, *c, self.seat_of(*who, ctx))]
             }
             CounterExpr::Read(CounterRef::Figure(c, figure)) => {
                 let m = self.eval(figure, ctx);
@@ -447,8 +455,32 @@ impl Rulebook {
         (i < state.figures.0.as_ref()?.counters.len()).then_some(i)
     }
 
-    pub(super) fn add_to(&self, state: &mut State, to: &CounterRef, amount: i64, figure: i64) {
-        let seat = usize::from(state.current);
+    /// `set C to N`: the value must lie in the range of a pack's numbers, as every counter's.
+    pub(super) fn set_counter(&self, state: &mut State, to: &CounterRef, value: i64, seat: usize) {
+        if let CounterRef::Table(c) | CounterRef::Seat(c, _) = to {
+            let i = self.counter_slot(state, *c, seat);
+            if (-super::fault::LIMIT..=super::fault::LIMIT).contains(&value) {
+                state.counts.0[i] = value;
+            } else {
+                let was = state.counts.0[i];
+                super::fault::fail(super::fault::Fault::Counter {
+                    counter: *c as u16,
+                    value: was,
+                    amount: value - was.clamp(-super::fault::LIMIT, super::fault::LIMIT),
+                });
+            }
+        }
+    }
+
+    /// `add N to C`: to the counter of `seat` (a seat's), the table's or `figure`'s.
+    pub(super) fn add_to(
+        &self,
+        state: &mut State,
+        to: &CounterRef,
+        amount: i64,
+        figure: i64,
+        seat: usize,
+    ) {
         match to {
             CounterRef::Table(c) | CounterRef::Seat(c, _) => {
                 let i = self.counter_slot(state, *c, seat);

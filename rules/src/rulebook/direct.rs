@@ -158,7 +158,7 @@ impl Rulebook {
     #[inline(always)]
     fn total(&self, counter: usize, kind: usize, who: Who, ctx: &Ctx) -> i64 {
         (self.board.as_ref().zip(ctx.state.figures.0.as_ref())).map_or(0, |(board, f)| {
-            board.total(f, counter, kind, Self::owner_of(who, ctx))
+            board.total(f, counter, kind, self.owner_of(who, ctx))
         })
     }
 
@@ -231,7 +231,9 @@ mod tests {
                 Effect::Deal { count, .. } | Effect::Draw { count, .. } => out.push(count),
                 Effect::Step { figure, by } => out.extend([figure, by]),
                 Effect::Add { amount, .. } => out.push(amount),
+                Effect::Set { value, .. } => out.push(value),
                 Effect::Give { figure, .. } => out.push(figure),
+                Effect::ForEach { body, .. } => args(std::slice::from_ref(body.as_ref()), out),
                 Effect::If { cond, then } => {
                     out.push(cond);
                     args(std::slice::from_ref(then.as_ref()), out);

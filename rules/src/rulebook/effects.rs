@@ -6,17 +6,20 @@ use grail_engine::game::EventSink;
 
 use super::Rulebook;
 use super::eval::Ctx;
-use super::model::{Effect, Who};
+use super::model::{CounterRef, Effect, Who};
 use super::state::{Event, State};
 
 /// What effect lines act on: the action's card (or -1) and the pile it lies in, its row (or
-/// -1), and at setup the decks a script stacks (none in a move).
+/// -1), at setup the decks a script stacks (none in a move), and inside a `for each` the
+/// seat `P` names.
 #[derive(Clone, Copy)]
 pub(super) struct Subject<'s> {
     pub card: i32,
     pub pile: Option<usize>,
     pub row: i32,
     pub stack: &'s [(usize, Vec<u16>)],
+    /// `P` of a `for each` line; `None` elsewhere (where `P` is not written).
+    pub player: Option<usize>,
 }
 
 impl<'s> Subject<'s> {
@@ -27,6 +30,7 @@ impl<'s> Subject<'s> {
             pile: None,
             row: -1,
             stack,
+            player: None,
         }
     }
 }
@@ -45,7 +49,7 @@ impl Rulebook {
         'effects: for mut effect in effects {
             let ctx = Ctx {
                 state,
-                player: usize::from(state.current),
+                player: on.player.unwrap_or(usize::from(state.current)),
                 card: on.card,
                 row: on.row,
             };
@@ -77,11 +81,12 @@ impl Rulebook {
                 }
                 Effect::Add { amount, to } => {
                     let amount = self.arg(amount, &ctx);
-                    let figure = match to {
-                        super::model::CounterRef::Figure(_, f) => self.operand(f, &ctx),
-                        _ => -1,
+                    let (figure, seat) = match to {
+                        CounterRef::Figure(_, f) => (self.operand(f, &ctx), 0),
+                        CounterRef::Seat(_, who) => (-1, self.seat_of(*who, &ctx)),
+                        CounterRef::Table(_) => (-1, 0),
                     };
-                    self.add_to(state, to, amount, figure);
+                    self.add_to(state, to, amount, figure, seat);
                 }
                 Effect::Step { figure, by } => {
                     let (figure, by) = (self.arg(figure, &ctx), self.arg(by, &ctx));
@@ -139,7 +144,7 @@ impl Rulebook {
     ) {
         let ctx = Ctx {
             state,
-            player: usize::from(state.current),
+            player: on.player.unwrap_or(usize::from(state.current)),
             card: on.card,
             row: on.row,
         };
@@ -202,6 +207,27 @@ impl Rulebook {
             Effect::Place { kind, seat } => {
                 let seat = self.eval(seat, &ctx);
                 self.place_figure(state, *kind, seat);
+            }
+            Effect::Set { value, to } => {
+                let value = self.arg(value, &ctx);
+                let seat = match to {
+                    CounterRef::Seat(_, who) => self.seat_of(*who, &ctx),
+                    _ => 0,
+                };
+                self.set_counter(state, to, value, seat);
+            }
+            Effect::ForEach { seats, body } => {
+                let body = std::slice::from_ref(body.as_ref());
+                for p in Self::seats_in(*seats, state) {
+                    if super::fault::failed() {
+                        return;
+                    }
+                    let each = Subject {
+                        player: Some(p),
+                        ..*on
+                    };
+                    self.run(body, state, &each, events);
+                }
             }
             // Played in `run`'s loop.
             Effect::If { .. }

@@ -201,6 +201,7 @@ impl Rulebook {
                 .count() as i64,
             Expr::Figures(f) => self.eval_figures(f, ctx),
             Expr::Counter(c) => self.eval_counter(c, ctx),
+            Expr::Seat(seat) => self.eval_seat(seat, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }

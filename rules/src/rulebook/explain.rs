@@ -252,6 +252,11 @@ impl Rulebook {
             Fault::DivideByZero { op, a } => {
                 format!("{at} computed `{op}({a}, 0)`: a division by zero")
             }
+            Fault::NoSuchSeat { seat, players } => format!(
+                "{at} named a player by a seat expression that came to {seat}, and seats run \
+                 from 0 (P1) to {} (P{players})",
+                players.saturating_sub(1)
+            ),
         };
         grail_engine::game::Stuck::new(fault.code(), why)
     }

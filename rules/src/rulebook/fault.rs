@@ -35,6 +35,8 @@ pub enum Fault {
     },
     /// `div(a, 0)` or `mod(a, 0)`.
     DivideByZero { op: &'static str, a: i64 },
+    /// A seat expression named no seat of the game (`points(x)` with `x` = 7 of 4 players).
+    NoSuchSeat { seat: i64, players: u8 },
 }
 
 /// The setup's lines run, not an action's.
@@ -158,6 +160,23 @@ pub fn divide(op: &'static str, a: i64, b: i64) -> i64 {
     in_range(v, op, a, b)
 }
 
+/// `value` as a seat of a game of `players`; out of range, the fault and seat 0 (the move
+/// is void anyway, and no pile or counter is addressed past the seats).
+#[inline]
+pub fn seat(value: i64, players: u8) -> usize {
+    match usize::try_from(value) {
+        Ok(s) if s < usize::from(players) => s,
+        _ => no_such_seat(value, players),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn no_such_seat(seat: i64, players: u8) -> usize {
+    fail(Fault::NoSuchSeat { seat, players });
+    0
+}
+
 impl Fault {
     /// The diagnostic code the game stops with.
     pub fn code(self) -> &'static str {
@@ -167,6 +186,7 @@ impl Fault {
                 "number-out-of-range"
             }
             Fault::DivideByZero { .. } => "divide-by-zero",
+            Fault::NoSuchSeat { .. } => "no-such-player",
         }
     }
 }
@@ -193,6 +213,30 @@ mod tests {
         assert_eq!(divide("div", 7, 0), 0);
         assert_eq!(in_range(Some(LIMIT + 1), "+", LIMIT, 1), LIMIT);
         assert_eq!(end(), Some(Fault::DivideByZero { op: "div", a: 7 }));
+    }
+
+    #[test]
+    fn a_seat_past_the_players_is_a_fault_and_reads_as_seat_0() {
+        begin(10);
+        assert_eq!(seat(2, 3), 2);
+        assert_eq!(end(), None);
+        assert_eq!(seat(3, 3), 0);
+        assert_eq!(
+            end(),
+            Some(Fault::NoSuchSeat {
+                seat: 3,
+                players: 3
+            })
+        );
+        begin(10);
+        assert_eq!(seat(-1, 3), 0);
+        assert_eq!(
+            end(),
+            Some(Fault::NoSuchSeat {
+                seat: -1,
+                players: 3
+            })
+        );
     }
 
     #[test]

@@ -523,11 +523,7 @@ impl Rulebook {
         let values = &self.sets[plates.set].values[r.attr];
         let (members, only) = match r.over {
             Over::Kind(kind, who) => {
-                let owner = match who {
-                    Who::Current => Some(usize::from(ctx.state.current)),
-                    Who::Player => Some(ctx.player),
-                    Who::Table | Who::Each => None,
-                };
+                let owner = self.owner_of(who, ctx);
                 (board.members(f, kind, owner), u64::MAX)
             }
             Over::Chosen => {

@@ -53,7 +53,7 @@ impl Rulebook {
                     return None;
                 }
                 state.turn += 1;
-                state.current = (state.current + 1) % state.players;
+                state.current = self.next_seat(state);
                 state.step = 0;
                 state.done = 0;
                 state.reps = Repeats(0);
@@ -85,6 +85,19 @@ impl Rulebook {
             events.emit(|| Event::Skipped { step, seat });
             state.step += 1;
             state.reps = Repeats(0);
+        }
+    }
+
+    /// Who takes the next turn: the seat `[stages.turn] next` names, else the next in turn
+    /// order.
+    #[inline]
+    fn next_seat(&self, state: &State) -> u8 {
+        match &self.next_turn {
+            None => (state.current + 1) % state.players,
+            Some(next) => {
+                let seat = self.eval(next, &Ctx::current(state, -1));
+                super::fault::seat(seat, state.players) as u8
+            }
         }
     }
 
@@ -160,6 +173,7 @@ impl Rulebook {
             pile: self.card_pile(state, a, card),
             row,
             stack: &[],
+            player: None,
         };
         self.run(&self.actions[a].effects, state, &on, events);
         if super::fault::failed() {

@@ -117,7 +117,7 @@ impl Rulebook {
                 }
             }
             Param::Row { zone, who } => {
-                let seat = Self::seat_of(
+                let seat = self.seat_of(
                     *who,
                     &Ctx {
                         state,

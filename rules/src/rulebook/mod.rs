@@ -46,6 +46,7 @@ mod reach;
 mod ring;
 mod ring_check;
 mod rules_impl;
+mod seats;
 mod setup;
 mod stages;
 mod state;
@@ -139,6 +140,10 @@ pub struct Rulebook {
     /// Per step offered card by card from tables and player count, which of its actions the
     /// tables give each card type any move (`card_tables.rs`).
     card_masks: Vec<Vec<Box<[u8]>>>,
+    /// The seat expressions zone and counter references name (`model::Who::Seat`).
+    seat_exprs: Vec<Expr>,
+    /// Who takes the next turn (`[stages.turn] next`); `None`: the next seat in turn order.
+    next_turn: Option<Expr>,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The names tallies are reported under (`tallies.rs`).
@@ -224,6 +229,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     };
     let worth = rb.bot.as_ref().and_then(|b| c.worth(&b.worth, score_scope));
     let checks = c.checks();
+    let next_turn = c.next_turn();
     let turn_limit = pack
         .param("turn_limit")
         .ok()
@@ -318,6 +324,8 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         card_plans: Vec::new(),
         binding_once: Vec::new(),
         card_masks: Vec::new(),
+        seat_exprs: c.seat_exprs,
+        next_turn,
         paid: Default::default(),
         tally_names: Default::default(),
         plain_guards: Vec::new(),

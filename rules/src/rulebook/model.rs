@@ -70,6 +70,34 @@ pub enum Who {
     Player,
     /// Every seat (only as the target of `deal`).
     Each,
+    /// The seat a seat expression names (`tricks(winner)`, `points(owner(figure))`): its
+    /// index in the rulebook's `seat_exprs`, so a zone reference stays a small copy.
+    Seat(u16),
+}
+
+/// A seat as a value (`seats.rs`): seats are numbered from 0 in turn order.
+#[derive(Debug)]
+pub enum SeatExpr {
+    /// The player to move.
+    Current,
+    /// The seat a score, a worth or a `for each` is computed for.
+    Player,
+    /// The seat after (`left`) or before (`right`) one, in turn order.
+    Left(Box<Expr>),
+    Right(Box<Expr>),
+    /// The seat for which an expression over `P` is largest (`highest`) or smallest
+    /// (`lowest`); among equals the first in turn order from the player to move.
+    Highest(Box<Expr>),
+    Lowest(Box<Expr>),
+}
+
+/// The seats a `for each` goes through, in turn order from the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatSet {
+    /// Every seat, the player to move first.
+    Each,
+    /// Every seat but the player to move, from the one after them.
+    Others,
 }
 
 #[derive(Debug)]
@@ -138,6 +166,8 @@ pub enum Expr {
     Figures(FigureExpr),
     /// A counter, a role's holder, `min`/`max` (`counters.rs`).
     Counter(CounterExpr),
+    /// A seat (`seats.rs`).
+    Seat(SeatExpr),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
 }
@@ -238,11 +268,34 @@ pub enum Effect {
         role: usize,
         figure: Arg,
     },
+    /// `set C to N`: a counter to a value (a seat, a suit, a count).
+    Set {
+        value: Arg,
+        to: CounterRef,
+    },
+    /// `for each P in <seats>: <effect>`: the effect once per seat, `P` naming it.
+    ForEach {
+        seats: SeatSet,
+        body: Box<Effect>,
+    },
     /// An effect with `if <condition>`.
     If {
         cond: Arg,
         then: Box<Effect>,
     },
+}
+
+impl Effect {
+    /// What a line does, under its `if` and its `for each`.
+    pub fn innermost(&self) -> &Effect {
+        let mut e = self;
+        loop {
+            match e {
+                Effect::If { then: inner, .. } | Effect::ForEach { body: inner, .. } => e = inner,
+                _ => return e,
+            }
+        }
+    }
 }
 
 /// An undefined number (`cheapest` with no payment); arithmetic keeps it undefined.

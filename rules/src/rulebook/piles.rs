@@ -6,7 +6,7 @@ use grail_schema::model::Layout;
 
 use super::Rulebook;
 use super::eval::Ctx;
-use super::model::{Expr, TYPE_MASK, Who, ZoneRef};
+use super::model::{Expr, TYPE_MASK, ZoneRef};
 use super::state::{Event, State};
 
 impl Rulebook {
@@ -50,13 +50,6 @@ impl Rulebook {
         }
     }
 
-    pub(super) fn seat_of(who: Who, ctx: &Ctx) -> usize {
-        match who {
-            Who::Player => ctx.player,
-            _ => usize::from(ctx.state.current),
-        }
-    }
-
     /// The piles a zone reference covers: one row, or all rows of the zone.
     #[inline(always)]
     pub(super) fn piles_of(&self, z: &ZoneRef, ctx: &Ctx) -> std::ops::Range<usize> {
@@ -65,7 +58,7 @@ impl Rulebook {
             None => {
                 let zone = &self.zones[z.zone];
                 let p = if zone.owned {
-                    self.table_piles + Self::seat_of(z.who, ctx) * self.seat_piles + zone.first
+                    self.table_piles + self.seat_of(z.who, ctx) * self.seat_piles + zone.first
                 } else {
                     zone.first
                 };
@@ -77,7 +70,7 @@ impl Rulebook {
     /// [`Rulebook::piles_of`] for one row of a zone, named by an expression.
     #[inline(never)]
     fn row_pile(&self, z: &ZoneRef, row: &Expr, ctx: &Ctx) -> std::ops::Range<usize> {
-        let seat = Self::seat_of(z.who, ctx);
+        let seat = self.seat_of(z.who, ctx);
         let r = self
             .eval(row, ctx)
             .clamp(0, self.zones[z.zone].rows as i64 - 1) as usize;

@@ -331,11 +331,7 @@ fn reads_holder(e: &Expr) -> bool {
 /// Whether some effect gives `role` (else it stays with the figure it starts with).
 fn given(actions: &[Action], role: usize) -> bool {
     fn gives(e: &Effect, role: usize) -> bool {
-        match e {
-            Effect::Give { role: r, .. } => *r == role,
-            Effect::If { then, .. } => gives(then, role),
-            _ => false,
-        }
+        matches!(e.innermost(), Effect::Give { role: r, .. } if *r == role)
     }
     actions
         .iter()

@@ -196,11 +196,11 @@ impl Board {
 }
 
 impl Rulebook {
-    pub(super) fn owner_of(who: Who, ctx: &Ctx) -> Option<usize> {
+    /// Whose figures a read covers: a seat's, or all (`None`).
+    pub(super) fn owner_of(&self, who: Who, ctx: &Ctx) -> Option<usize> {
         match who {
             Who::Table | Who::Each => None,
-            Who::Current => Some(usize::from(ctx.state.current)),
-            Who::Player => Some(ctx.player),
+            Who::Current | Who::Player | Who::Seat(_) => Some(self.seat_of(who, ctx)),
         }
     }
 
@@ -220,7 +220,7 @@ impl Rulebook {
                 .and_then(|s| board.plate_at(f, s))
                 .map_or(-1, i64::from),
             FigureExpr::Count { kind, who, on } => board
-                .members(f, *kind, Self::owner_of(*who, ctx))
+                .members(f, *kind, self.owner_of(*who, ctx))
                 .filter(|&m| f.ring.seat_of(m).is_some() == *on)
                 .count() as i64,
             FigureExpr::RoleSeat(r) => f.ring.seat_of(f.roles[*r]).map_or(-1, i64::from),
@@ -252,7 +252,7 @@ impl Rulebook {
                 .and_then(|m| board.figure(f, m).1)
                 .map_or(-1, |o| o as i64),
             FigureExpr::Total { counter, kind, who } => {
-                board.total(f, *counter, *kind, Self::owner_of(*who, ctx))
+                board.total(f, *counter, *kind, self.owner_of(*who, ctx))
             }
             FigureExpr::CardOf { kind, figure } => match u8::try_from(self.eval(figure, ctx)) {
                 Ok(m) if usize::from(m) < MAX_FIGURES => match board.figure(f, m) {
@@ -271,7 +271,7 @@ impl Rulebook {
                 };
                 let values = &self.sets[plates.set].values[*attr];
                 board
-                    .members(f, *kind, Self::owner_of(*who, ctx))
+                    .members(f, *kind, self.owner_of(*who, ctx))
                     .filter_map(|m| f.ring.seat_of(m))
                     .filter_map(|s| board.plate_at(f, usize::from(s)))
                     .map(|p| values[usize::from(p)])

@@ -40,16 +40,10 @@ const LISTING_ROOM: usize = 64;
 impl Rulebook {
     /// Whether some line of `effects` shuffles zone `z` (under an `if` too).
     fn shuffles(effects: &[Effect], z: usize) -> bool {
-        effects.iter().any(|e| {
-            let mut e = e;
-            while let Effect::If { then, .. } = e {
-                e = then;
-            }
-            match e {
-                Effect::Shuffle(r) => r.zone == z,
-                Effect::ShuffleSeats(zones) => zones.contains(&z),
-                _ => false,
-            }
+        effects.iter().any(|e| match e.innermost() {
+            Effect::Shuffle(r) => r.zone == z,
+            Effect::ShuffleSeats(zones) => zones.contains(&z),
+            _ => false,
         })
     }
 

@@ -147,6 +147,17 @@ pub enum Statement {
         role: Node,
         to: Node,
     },
+    /// `set C to N`: a counter to a value.
+    Set {
+        counter: Node,
+        value: Node,
+    },
+    /// `for each P in <seats>: <statement>`: the statement once per seat of the set, in
+    /// seat order, `P` naming the seat (the line's `if` is read per seat too).
+    ForEach {
+        seats: Node,
+        body: Box<Statement>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -337,7 +348,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw, reveal, mark, award, place, step, add or give",
+                "expected an effect: shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give or for each",
                 at..at + 1,
             );
         };
@@ -386,6 +397,12 @@ impl<'t> Parser<'t> {
                 let seat = self.expr()?;
                 Ok(Statement::Place { figure, seat })
             }
+            "set" => {
+                let counter = self.expr()?;
+                self.word("to")?;
+                let value = self.expr()?;
+                Ok(Statement::Set { counter, value })
+            }
             "add" | "give" => {
                 let what = self.expr()?;
                 self.word("to")?;
@@ -402,9 +419,34 @@ impl<'t> Parser<'t> {
                 let by = self.expr()?;
                 Ok(Statement::Step { figure, by })
             }
+            "for" => {
+                self.word("each")?;
+                self.word("P")?;
+                self.word("in")?;
+                let seats = self.expr()?;
+                if !self.eat(":") {
+                    let at = self.pos;
+                    return self.error(
+                        "expected `:` and the effect for each seat",
+                        at..(at + 1).min(self.text.len()).max(at),
+                    );
+                }
+                self.skip_space();
+                let inner = self.pos;
+                let body = self.statement()?;
+                if let Statement::ForEach { .. } = body {
+                    // `P` would name two seats at once.
+                    let end = self.text.trim_end().len().max(inner);
+                    return self.error("one `for each` per line: `P` names one seat", inner..end);
+                }
+                Ok(Statement::ForEach {
+                    seats,
+                    body: Box::new(body),
+                })
+            }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award, place, step, add, give"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give, for each"
                 ),
                 span,
             ),

@@ -280,14 +280,9 @@ impl Compiler<'_> {
         let shown = match kind {
             Kind::Card(set) if players => return Some(Piece::Name(e, set)),
             Kind::Card(set) => Shown::Card(set),
-            Kind::Int => match &e {
-                Expr::Attr { set, attr, .. }
-                | Expr::Figures(super::model::FigureExpr::CardAttr { set, attr, .. })
-                    if self.symbols_of(&e).is_some() =>
-                {
-                    Shown::Symbol(*set, *attr)
-                }
-                _ => Shown::Number,
+            Kind::Int => match self.symbol_attr(&e) {
+                Some((set, attr)) => Shown::Symbol(set, attr),
+                None => Shown::Number,
             },
             Kind::Bool => {
                 let at = self.span(s, &node.span);

@@ -278,7 +278,7 @@ impl Rulebook {
                 let (card, row) = a.param.split(action.arg);
                 let ctx = Ctx::current(state, card);
                 if self.card_pile(state, ai, card).is_none() {
-                    let first = self.pile(z.zone, usize::from(state.current), 0);
+                    let first = self.piles_of(z, &ctx).start;
                     // A zone with rows is named whole: the card may be in any of them.
                     let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {
                         self.zones[z.zone].name.clone()
@@ -292,15 +292,10 @@ impl Rulebook {
                     }
                     return format!("{id} is not in {place}");
                 }
-                let _ = ctx;
                 (card, row)
             }
             Param::Row { zone, who } => {
-                let seat = if matches!(who, super::model::Who::Table) {
-                    0
-                } else {
-                    usize::from(state.current)
-                };
+                let seat = self.seat_of(*who, &Ctx::current(state, -1));
                 if state.piles[self.pile(*zone, seat, action.arg as usize)].is_empty() {
                     return format!(
                         "{} is empty",

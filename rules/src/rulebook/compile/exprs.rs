@@ -7,7 +7,7 @@ use grail_engine::diag::{Diagnostic, did_you_mean};
 use grail_schema::model::Sp;
 use std::ops::Range;
 
-use super::{Compiler, FUNCTIONS, Kind, MORE_FUNCTIONS, RING_FUNCTIONS, Scope};
+use super::{Compiler, FUNCTIONS, Kind, MORE_FUNCTIONS, RING_FUNCTIONS, SEAT_FUNCTIONS, Scope};
 
 impl Compiler<'_> {
     pub(in crate::rulebook) fn expr(
@@ -21,6 +21,9 @@ impl Compiler<'_> {
             && let Some(counter) = self.counter_expr(node, s, scope)
         {
             return counter;
+        }
+        if let Some(seat) = self.seat_expr(node, s, scope) {
+            return seat;
         }
         match &node.ast {
             Ast::Num(n) => Some((Expr::Const(*n), Kind::Int)),
@@ -58,6 +61,14 @@ impl Compiler<'_> {
                     Expr::Figures(crate::rulebook::model::FigureExpr::Chosen),
                     Kind::Bool,
                 ))
+            }
+            Ast::Name(n) if n == "P" => {
+                let msg = "`P` names a seat only where one is given: in `[end] score`, `[bot] \
+                           worth`, a `for each P` line, `highest(…)` and `lowest(…)`"
+                    .to_string();
+                let span = at(self);
+                self.error("unknown-name", msg, &s.loc, span);
+                None
             }
             Ast::Name(n) => {
                 let mut known = vec![];
@@ -291,6 +302,7 @@ impl Compiler<'_> {
         }
         let mut known: Vec<&str> = FUNCTIONS.to_vec();
         known.extend(MORE_FUNCTIONS);
+        known.extend(SEAT_FUNCTIONS);
         if self.board.is_some() {
             known.extend(RING_FUNCTIONS);
         }
@@ -311,15 +323,23 @@ impl Compiler<'_> {
 
     /// The names of a named attribute an expression reads (`color(card)`, `color(figure)`).
     pub(in crate::rulebook) fn symbols_of(&self, e: &Expr) -> Option<&[String]> {
+        let (set, attr) = self.symbol_attr(e)?;
+        let names = &self.sets[set].symbols[attr];
+        (!names.is_empty()).then_some(names.as_slice())
+    }
+
+    /// The set and attribute a value of a named attribute is of: a card's (`suit(card)`), a
+    /// figure's card's, or a zone's last card's (`last(suit, played(winner))`).
+    pub(in crate::rulebook) fn symbol_attr(&self, e: &Expr) -> Option<(usize, usize)> {
         let (set, attr) = match e {
             Expr::Attr { set, attr, .. } => (*set, *attr),
             Expr::Figures(crate::rulebook::model::FigureExpr::CardAttr { set, attr, .. }) => {
                 (*set, *attr)
             }
+            Expr::Last { attr, zone } => (self.zones[zone.zone].set, *attr),
             _ => return None,
         };
-        let names = &self.sets[set].symbols[attr];
-        (!names.is_empty()).then_some(names.as_slice())
+        (!self.sets[set].symbols[attr].is_empty()).then_some((set, attr))
     }
 
     pub(in crate::rulebook) fn typed(

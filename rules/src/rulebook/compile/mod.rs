@@ -13,8 +13,11 @@ use super::model::{CardSet, Zone};
 use super::syntax::{self, Ast, Node};
 
 mod exprs;
+mod seats;
 mod turn;
 mod zones;
+
+pub use seats::SEAT_FUNCTIONS;
 
 /// What an expression stands for, for checking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +108,8 @@ pub struct Compiler<'p> {
     /// The stages before the turns (`stages.rs`) and how many steps the turn has.
     pub stages: Vec<super::model::Stage>,
     pub turn_steps: usize,
+    /// The seat expressions owner arguments name (`model::Who::Seat`).
+    pub seat_exprs: Vec<super::model::Expr>,
 }
 
 impl<'p> Compiler<'p> {
@@ -122,6 +127,7 @@ impl<'p> Compiler<'p> {
             counter_defs: Vec::new(),
             stages: Vec::new(),
             turn_steps: 0,
+            seat_exprs: Vec::new(),
         }
     }
 

@@ -25,67 +25,23 @@ impl Compiler<'_> {
         };
         let mut out = Vec::new();
         for line in lines {
-            let effect = match &line.statement {
-                Statement::Shuffle(z) => self.shuffle_effect(z, s, scope),
-                Statement::Deal { count, from, to } => (|| {
-                    let count = self.typed(count, s, scope, Kind::Int)?;
-                    let from = self.zone_ref(from, s, scope)?;
-                    let target = self.zone_ref(to, s, scope)?;
-                    if target.who != Who::Each {
-                        let at = self.span(s, &to.span);
-                        self.error(
-                            "invalid-expression",
-                            "`deal` deals to every seat: `to zone(each)`".into(),
-                            &s.loc,
-                            at,
-                        );
-                        return None;
-                    }
-                    self.check_deal(&count, &from, s, &line.span);
-                    self.same_set(from.zone, target.zone, s, &line.span)
-                        .then_some(Effect::Deal {
-                            count: count.into(),
-                            from,
-                            to: target.zone,
-                        })
-                })(),
-                Statement::Draw { count, from, to } => (|| {
-                    let count = self.typed(count, s, scope, Kind::Int)?;
-                    let from = self.zone_ref(from, s, scope)?;
-                    let to = self.zone_ref(to, s, scope)?;
-                    self.check_draw(&count, &from, s, &line.span);
-                    self.same_set(from.zone, to.zone, s, &line.span)
-                        .then_some(Effect::Draw {
-                            count: count.into(),
-                            from,
-                            to,
-                        })
-                })(),
-                Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
-                Statement::Mark(card) => self.mark(s, card, card_zone),
-                Statement::Award { zone, to } => self.award(s, zone, to),
-                Statement::Move { card, to } => (|| {
-                    let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into()))
-                    else {
-                        let at = self.span(s, &card.span);
-                        self.error(
-                            "invalid-expression",
-                            "`move` moves the action's `card` parameter".into(),
-                            &s.loc,
-                            at,
-                        );
-                        return None;
-                    };
-                    let to = self.zone_ref(to, s, scope)?;
-                    self.same_set(from, to.zone, s, &line.span)
-                        .then_some(Effect::Move { to })
-                })(),
-                Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
-                Statement::Step { figure, by } => self.step_effect(figure, by, s, scope),
-                Statement::Add { amount, to } => self.counter_effect(true, amount, to, s, scope),
-                Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
-            };
+            let effect = self.statement(&line.statement, s, scope, card_zone, &line.span);
             let effect = match (&line.guard, effect) {
+                // A `for each` line's condition is asked of each seat, as `P`.
+                (Some(g), Some(Effect::ForEach { seats, body })) => {
+                    let each = Scope {
+                        player: true,
+                        ..scope
+                    };
+                    self.typed(g, s, each, Kind::Bool)
+                        .map(|cond| Effect::ForEach {
+                            seats,
+                            body: Box::new(Effect::If {
+                                cond: cond.into(),
+                                then: body,
+                            }),
+                        })
+                }
                 (Some(g), Some(e)) => self.typed(g, s, scope, Kind::Bool).map(|cond| Effect::If {
                     cond: cond.into(),
                     then: Box::new(e),
@@ -93,7 +49,11 @@ impl Compiler<'_> {
                 (_, e) => e,
             };
             if let Some(e) = effect {
-                let misplaced = match e {
+                let inner = match &e {
+                    Effect::ForEach { body, .. } => body.as_ref(),
+                    e => e,
+                };
+                let misplaced = match inner {
                     Effect::Move { .. } => setup,
                     Effect::Deal { .. } => !setup,
                     _ => false,
@@ -112,6 +72,89 @@ impl Compiler<'_> {
             }
         }
         out
+    }
+
+    /// One effect line's statement.
+    fn statement(
+        &mut self,
+        statement: &Statement,
+        s: &Sp<String>,
+        scope: Scope,
+        card_zone: Option<usize>,
+        span: &std::ops::Range<usize>,
+    ) -> Option<Effect> {
+        match statement {
+            Statement::Shuffle(z) => self.shuffle_effect(z, s, scope),
+            Statement::Deal { count, from, to } => (|| {
+                let count = self.typed(count, s, scope, Kind::Int)?;
+                let from = self.zone_ref(from, s, scope)?;
+                let target = self.zone_ref(to, s, scope)?;
+                if target.who != Who::Each {
+                    let at = self.span(s, &to.span);
+                    self.error(
+                        "invalid-expression",
+                        "`deal` deals to every seat: `to zone(each)`".into(),
+                        &s.loc,
+                        at,
+                    );
+                    return None;
+                }
+                self.check_deal(&count, &from, s, span);
+                self.same_set(from.zone, target.zone, s, span)
+                    .then_some(Effect::Deal {
+                        count: count.into(),
+                        from,
+                        to: target.zone,
+                    })
+            })(),
+            Statement::Draw { count, from, to } => (|| {
+                let count = self.typed(count, s, scope, Kind::Int)?;
+                let from = self.zone_ref(from, s, scope)?;
+                let to = self.zone_ref(to, s, scope)?;
+                self.check_draw(&count, &from, s, span);
+                self.same_set(from.zone, to.zone, s, span)
+                    .then_some(Effect::Draw {
+                        count: count.into(),
+                        from,
+                        to,
+                    })
+            })(),
+            Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
+            Statement::Mark(card) => self.mark(s, card, card_zone),
+            Statement::Award { zone, to } => self.award(s, zone, to),
+            Statement::Move { card, to } => (|| {
+                let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into())) else {
+                    let at = self.span(s, &card.span);
+                    self.error(
+                        "invalid-expression",
+                        "`move` moves the action's `card` parameter".into(),
+                        &s.loc,
+                        at,
+                    );
+                    return None;
+                };
+                let to = self.zone_ref(to, s, scope)?;
+                self.same_set(from, to.zone, s, span)
+                    .then_some(Effect::Move { to })
+            })(),
+            Statement::Place { figure, seat } => self.place_effect(figure, seat, s, scope),
+            Statement::Step { figure, by } => self.step_effect(figure, by, s, scope),
+            Statement::Add { amount, to } => self.counter_effect(true, amount, to, s, scope),
+            Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
+            Statement::Set { counter, value } => self.set_effect(counter, value, s, scope),
+            Statement::ForEach { seats, body } => {
+                let seats = self.seat_set(seats, s)?;
+                let each = Scope {
+                    player: true,
+                    ..scope
+                };
+                let body = self.statement(body, s, each, card_zone, span)?;
+                Some(Effect::ForEach {
+                    seats,
+                    body: Box::new(body),
+                })
+            }
+        }
     }
 
     /// `[actions.*]`.

@@ -195,20 +195,7 @@ impl Compiler<'_> {
                 self.error("invalid-expression", msg, &s.loc, at);
                 return None;
             };
-            match &owner.ast {
-                Ast::Name(w) if w == "current" => Who::Current,
-                Ast::Name(w) if w == "each" => Who::Each,
-                Ast::Name(w) if w == "P" && scope.player => Who::Player,
-                _ => {
-                    let at = self.span(s, &owner.span);
-                    let msg = format!(
-                        "the owner of `{name}` is `current`, `each`{}",
-                        if scope.player { " or `P`" } else { "" }
-                    );
-                    self.error("invalid-expression", msg, &s.loc, at);
-                    return None;
-                }
-            }
+            self.owner(name, owner, s, scope, true)?
         } else {
             Who::Table
         };

@@ -1,0 +1,135 @@
+//! Seats as values: `current`, `P`, `left(…)`, `right(…)`, `highest(…)`, `lowest(…)`, a
+//! counter holding a seat; whose zone or counter an owner argument names; the seats a
+//! `for each` goes through; who takes the next turn.
+
+use crate::rulebook::model::{Expr, SeatExpr, SeatSet, Who};
+use crate::rulebook::syntax::{Ast, Node};
+use grail_schema::model::Sp;
+
+use super::{Compiler, Kind, NO_SCOPE, Scope};
+
+/// The seat functions (`seats.rs` evaluates them).
+pub const SEAT_FUNCTIONS: &[&str] = &["left", "right", "highest", "lowest"];
+
+/// What an owner argument may be, for the message when it is none.
+const SEAT_WORDS: &str =
+    "`current`, `left(current)`, `highest(…)`, a counter holding a seat, `owner(figure)`";
+
+impl Compiler<'_> {
+    /// A seat expression: `Some(None)` when it is one and wrong (reported), `None` when it
+    /// is not one at all.
+    pub(in crate::rulebook) fn seat_expr(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        let seat = |e: SeatExpr| Some(Some((Expr::Seat(e), Kind::Int)));
+        match &node.ast {
+            Ast::Name(n) if n == "current" => seat(SeatExpr::Current),
+            Ast::Name(n) if n == "P" && scope.player => seat(SeatExpr::Player),
+            Ast::Call(f, args) if SEAT_FUNCTIONS.contains(&f.as_str()) => {
+                let [arg] = args.as_slice() else {
+                    let at = self.span(s, &node.span);
+                    let msg = match f.as_str() {
+                        "left" | "right" => format!("`{f}` takes one seat: `{f}(current)`"),
+                        _ => format!(
+                            "`{f}` takes one expression over the seat `P`: `{f}(count(tricks(P)))`"
+                        ),
+                    };
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return Some(None);
+                };
+                // `highest`/`lowest` ask their expression of every seat, as `P`.
+                let inner = match f.as_str() {
+                    "left" | "right" => scope,
+                    _ => Scope {
+                        player: true,
+                        ..scope
+                    },
+                };
+                let Some(e) = self.typed(arg, s, inner, Kind::Int) else {
+                    return Some(None);
+                };
+                let e = Box::new(e);
+                seat(match f.as_str() {
+                    "left" => SeatExpr::Left(e),
+                    "right" => SeatExpr::Right(e),
+                    "highest" => SeatExpr::Highest(e),
+                    _ => SeatExpr::Lowest(e),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whose a zone or counter is: `current`, `P`, `each` (a zone, where `each_allowed`), or
+    /// any seat expression (kept in `seat_exprs`, read when the reference is).
+    pub(in crate::rulebook) fn owner(
+        &mut self,
+        name: &str,
+        arg: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+        each_allowed: bool,
+    ) -> Option<Who> {
+        match &arg.ast {
+            Ast::Name(w) if w == "current" => return Some(Who::Current),
+            Ast::Name(w) if w == "each" && each_allowed => return Some(Who::Each),
+            Ast::Name(w) if w == "P" && scope.player => return Some(Who::Player),
+            // `P` outside a score has its own message (`exprs.rs`).
+            Ast::Name(w) if w != "P" && !self.counter_defs.iter().any(|c| c.name == *w) => {
+                // A bare word that names no counter: say what an owner is, not only that
+                // the word means nothing.
+                let at = self.span(s, &arg.span);
+                let mut words = SEAT_WORDS.to_string();
+                if each_allowed {
+                    words.push_str(", `each`");
+                }
+                if scope.player {
+                    words.push_str(", `P`");
+                }
+                let msg = format!("`{w}` is no seat: the owner of `{name}` is a seat, {words}");
+                self.error("invalid-expression", msg, &s.loc, at);
+                return None;
+            }
+            _ => {}
+        }
+        let e = self.typed(arg, s, scope, Kind::Int)?;
+        let i = u16::try_from(self.seat_exprs.len()).ok()?;
+        self.seat_exprs.push(e);
+        Some(Who::Seat(i))
+    }
+
+    /// The seats of a `for each`: `each` or `others`.
+    pub(in crate::rulebook) fn seat_set(&mut self, node: &Node, s: &Sp<String>) -> Option<SeatSet> {
+        match &node.ast {
+            Ast::Name(w) if w == "each" => Some(SeatSet::Each),
+            Ast::Name(w) if w == "others" => Some(SeatSet::Others),
+            _ => {
+                let at = self.span(s, &node.span);
+                let msg = "`for each P in` goes through `each` (every seat, the player to move \
+                           first) or `others` (every seat but theirs)"
+                    .to_string();
+                self.error("invalid-expression", msg, &s.loc, at);
+                None
+            }
+        }
+    }
+
+    /// `[stages.turn] next`: who takes the next turn, read when a turn ends.
+    pub fn next_turn(&mut self) -> Option<Expr> {
+        let rb = &self.pack.rulebook;
+        for (name, def) in rb.stages.iter().filter(|(k, _)| k.value != "turn") {
+            if let Some(next) = &def.next {
+                let msg = format!(
+                    "`next` says who takes the next turn: it belongs to `[stages.turn]`, not to stage `{}`",
+                    name.value
+                );
+                self.error("invalid-value", msg, &next.loc, next.loc.span.clone());
+            }
+        }
+        let next = rb.stages.get("turn")?.next.as_ref()?;
+        self.expression(next, NO_SCOPE, false)
+    }
+}

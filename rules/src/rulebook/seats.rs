@@ -1,0 +1,70 @@
+//! Seats as values, evaluated: the seat a zone or counter reference names, the seat
+//! functions (`left`, `right`, `highest`, `lowest`), the seats a `for each` goes through.
+//! Seats are numbered from 0 in turn order; one that names no seat of the game is a fault
+//! of the move (`fault.rs`), never a pile or counter past the seats.
+
+use super::Rulebook;
+use super::eval::Ctx;
+use super::fault;
+use super::model::{Expr, SeatExpr, SeatSet, Who};
+
+impl Rulebook {
+    /// The seat a zone or counter of a seat belongs to.
+    #[inline(always)]
+    pub(super) fn seat_of(&self, who: Who, ctx: &Ctx) -> usize {
+        match who {
+            Who::Player => ctx.player,
+            Who::Seat(i) => self.named_seat(i, ctx),
+            Who::Table | Who::Current | Who::Each => usize::from(ctx.state.current),
+        }
+    }
+
+    #[inline(never)]
+    fn named_seat(&self, i: u16, ctx: &Ctx) -> usize {
+        let v = self
+            .seat_exprs
+            .get(usize::from(i))
+            .map_or(0, |e| self.eval(e, ctx));
+        fault::seat(v, ctx.state.players)
+    }
+
+    /// A seat expression's value.
+    #[inline(never)]
+    pub(super) fn eval_seat(&self, e: &SeatExpr, ctx: &Ctx) -> i64 {
+        let players = ctx.state.players;
+        let n = usize::from(players);
+        let seat = match e {
+            SeatExpr::Current => usize::from(ctx.state.current),
+            SeatExpr::Player => ctx.player,
+            SeatExpr::Left(of) => (fault::seat(self.eval(of, ctx), players) + 1) % n,
+            SeatExpr::Right(of) => (fault::seat(self.eval(of, ctx), players) + n - 1) % n,
+            SeatExpr::Highest(by) => self.extreme(by, ctx, |v, best| v > best),
+            SeatExpr::Lowest(by) => self.extreme(by, ctx, |v, best| v < best),
+        };
+        seat as i64
+    }
+
+    /// The seat whose value of `by` (over `P`) beats every other's, the first in turn order
+    /// from the player to move among equals.
+    fn extreme(&self, by: &Expr, ctx: &Ctx, beats: impl Fn(i64, i64) -> bool) -> usize {
+        let mut best: Option<(usize, i64)> = None;
+        for p in Self::seats_in(SeatSet::Each, ctx.state) {
+            let v = self.eval(by, &Ctx { player: p, ..*ctx });
+            if best.is_none_or(|(_, b)| beats(v, b)) {
+                best = Some((p, v));
+            }
+        }
+        best.map_or(0, |(p, _)| p)
+    }
+
+    /// The seats of a `for each`, in turn order from the player to move.
+    pub(super) fn seats_in(
+        set: SeatSet,
+        state: &super::state::State,
+    ) -> impl Iterator<Item = usize> + use<> {
+        let n = usize::from(state.players);
+        let current = usize::from(state.current);
+        let skip = usize::from(set == SeatSet::Others);
+        (skip..n).map(move |k| (current + k) % n)
+    }
+}
