@@ -270,32 +270,37 @@ fn replace_locked(path: &Path, text: &str) -> std::io::Result<(File, Option<File
     Ok((file, id))
 }
 
-/// How often a held lock is asked for again, 10 ms apart, before the save is in use.
+/// How often a lock this process is listed as holding is asked for again, 10 ms apart,
+/// before the save is called in use.
 const LOCK_RETRIES: usize = 20;
 
 /// Locks `file` (the save at `path`) for this session, or says who holds it.
 fn lock(file: &File, path: &Path) -> Result<(), CliError> {
-    // A lock can be held for a moment by no session: a process forked by this one (or by
-    // another) shares the open file until it executes its program. Asked again briefly
-    // before the save is called in use.
-    for _ in 0..LOCK_RETRIES {
-        if let Err(fs4::TryLockError::WouldBlock) = fs4::FileExt::try_lock(file) {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        } else {
-            break;
-        }
-    }
-    match fs4::FileExt::try_lock(file) {
-        Ok(()) => Ok(()),
-        Err(fs4::TryLockError::WouldBlock) => Err(in_use(path, holder_of(file, path))),
-        // A file system without locks (some network ones): saved as before, unguarded.
-        Err(fs4::TryLockError::Error(e)) => {
-            eprintln!(
-                "warning: cannot lock {} ({e}); another session could write it too",
-                path.display()
-            );
-            Ok(())
-        }
+    let mut retries = 0;
+    loop {
+        return match fs4::FileExt::try_lock(file) {
+            Ok(()) => Ok(()),
+            Err(fs4::TryLockError::WouldBlock) => {
+                let holder = holder_of(file, path);
+                // Listed as ours: a session of this process that ended, its file still shared
+                // for a moment with a process forked meanwhile (until it executes its
+                // program). Asked again briefly; another process's lock is refused at once.
+                if holder == Some(std::process::id()) && retries < LOCK_RETRIES {
+                    retries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    continue;
+                }
+                Err(in_use(path, holder))
+            }
+            // A file system without locks (some network ones): saved as before, unguarded.
+            Err(fs4::TryLockError::Error(e)) => {
+                eprintln!(
+                    "warning: cannot lock {} ({e}); another session could write it too",
+                    path.display()
+                );
+                Ok(())
+            }
+        };
     }
 }
 
