@@ -19,6 +19,9 @@ impl Rulebook {
         }
     }
 
+    // Cold: the bundled games' zones are the player to move's or `P`'s; a seat expression
+    // is kept off their path.
+    #[cold]
     #[inline(never)]
     fn named_seat(&self, i: u16, ctx: &Ctx) -> usize {
         let v = self
