@@ -342,3 +342,10 @@ fn seats_written_wrong() {
 fn a_seat_past_the_table() {
     check("rulebook-seat-at-play", &["no-such-player"]);
 }
+
+/// `figure in knight(others)`: one error, naming how another player's Knights are written,
+/// not one for each line of the action that reads its card.
+#[test]
+fn another_players_knight_written_as_others() {
+    check("artus-others-knight", &["invalid-expression"]);
+}

@@ -191,8 +191,10 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             .as_ref()
             .is_some_and(|p| matches!(p.meets, model::Meets::Own { .. }))
     });
-    c.check_by_card(&steps, &actions);
-    c.check_reach(&actions);
+    if !c.param_failed {
+        c.check_by_card(&steps, &actions);
+        c.check_reach(&actions);
+    }
     let score_scope = Scope {
         player: true,
         ..NO_SCOPE

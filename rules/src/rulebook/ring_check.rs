@@ -513,7 +513,8 @@ impl Compiler<'_> {
                 _ => {
                     let at = self.span(s, &owner.span);
                     let msg = format!(
-                        "the owner of `{name}` is `current`{}",
+                        "the owner of `{name}` is `current`{}; every seat's are `{name}`, and \
+                         another player's those with `owner(figure) != current` in the guard",
                         if scope.player { " or `P`" } else { "" }
                     );
                     self.error("invalid-expression", msg, &s.loc, at);

@@ -110,6 +110,9 @@ pub struct Compiler<'p> {
     pub turn_steps: usize,
     /// The seat expressions owner arguments name (`model::Who::Seat`).
     pub seat_exprs: Vec<super::model::Expr>,
+    /// Some action's parameter was refused: the analyses of what the actions can take
+    /// would only report its consequences.
+    pub param_failed: bool,
 }
 
 impl<'p> Compiler<'p> {
@@ -128,6 +131,7 @@ impl<'p> Compiler<'p> {
             stages: Vec::new(),
             turn_steps: 0,
             seat_exprs: Vec::new(),
+            param_failed: false,
         }
     }
 

@@ -163,6 +163,7 @@ impl Compiler<'_> {
         self.action_names = defs.keys().map(str::to_string).collect();
         // Card parameters first: `discard.card` may be read by an action listed earlier.
         let mut params = Vec::new();
+        let mut failed = Vec::new();
         for (_, def) in defs.iter() {
             let param = match (&def.card, &def.row) {
                 _ if def.seat.is_some() => {
@@ -212,6 +213,9 @@ impl Compiler<'_> {
                     None
                 }
             };
+            // A parameter refused (reported where it is written): its action's lines would
+            // only repeat the mistake as names that mean nothing, so they are not compiled.
+            failed.push(param.is_none());
             params.push(param.unwrap_or(Param::None));
         }
         self.action_cards = params
@@ -219,7 +223,23 @@ impl Compiler<'_> {
             .map(|p| p.card_zone().map(|z| self.zones[z.zone].set))
             .collect();
         let mut out = Vec::new();
-        for ((name, def), param) in defs.iter().zip(params) {
+        self.param_failed = failed.contains(&true);
+        for (((name, def), param), failed) in defs.iter().zip(params).zip(failed) {
+            if failed {
+                out.push(Action {
+                    name: def.verb.as_ref().unwrap_or(name).value.clone(),
+                    param,
+                    guard: None,
+                    effects: Vec::new(),
+                    reveals: false,
+                    pay: None,
+                    choose: None,
+                    why: None,
+                    place: self.place(&def.effects),
+                    loc: def.effects.loc.clone(),
+                });
+                continue;
+            }
             let scope = Scope {
                 card: param.card_zone().map(|z| self.zones[z.zone].set),
                 row: match &param {
