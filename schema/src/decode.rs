@@ -378,6 +378,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let by_card = f.bool("by_card");
         let repeat = f.number_str("repeat");
         let auto = f.bool("auto");
+        let who = f.str("who");
         f.finish();
         Some(StepDef {
             actions: actions?,
@@ -386,6 +387,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             by_card,
             repeat,
             auto,
+            who,
         })
     });
     let actions = f.table("actions", |dec, _, n| {

@@ -604,6 +604,12 @@ pub struct StepDef {
     /// from the one pile left).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auto: Option<Sp<bool>>,
+    /// Who decides the step, when not the player to move: `"each P in others"` (every other
+    /// seat in turn, from the one after the player to move), `"first P in others"` (asked in
+    /// turn until one takes an action: an offer), `… in each` (the player to move first),
+    /// `… from <seat>` (the order starting there). `P` names the seat deciding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub who: Option<Sp<String>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.

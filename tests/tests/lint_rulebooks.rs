@@ -349,3 +349,9 @@ fn a_seat_past_the_table() {
 fn another_players_knight_written_as_others() {
     check("artus-others-knight", &["invalid-expression"]);
 }
+
+/// A step other seats decide (`who`) offering an action paid for: one error at the payment.
+#[test]
+fn a_payment_asked_of_other_seats() {
+    check("rulebook-asked-payment", &["invalid-value"]);
+}

@@ -85,7 +85,8 @@ fn random_games_keep_the_invariants_end_and_replay() {
 /// The same properties for description-only packs that are not bundled: the ring game of
 /// `tests/packs/ring-places` (figures placed, moved and displaced, rings and crownings),
 /// `tests/packs/card-moves` (cards naming the figure they move), `tests/packs/sorted-rows`
-/// (cards into rows by their attribute), `docs/examples/five-trails` and the trick-taking
+/// (cards into rows by their attribute), `tests/packs/tribute` (a step every other seat
+/// decides), `docs/examples/five-trails` and the trick-taking
 /// `docs/examples/round-table-tricks` (who moves next set by the rulebook).
 #[test]
 fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
@@ -95,8 +96,10 @@ fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
         "tests/packs/card-moves",
         "tests/packs/two-decks",
         "tests/packs/sorted-rows",
+        "tests/packs/tribute",
         "docs/examples/five-trails",
         "docs/examples/round-table-tricks",
+        "docs/examples/merlins-rebuke",
     ] {
         let dir = root.join(pack);
         let game =

@@ -49,7 +49,7 @@ impl Rulebook {
         'effects: for mut effect in effects {
             let ctx = Ctx {
                 state,
-                player: on.player.unwrap_or(usize::from(state.current)),
+                player: on.player.unwrap_or(usize::from(state.decider())),
                 card: on.card,
                 row: on.row,
             };
@@ -144,7 +144,7 @@ impl Rulebook {
     ) {
         let ctx = Ctx {
             state,
-            player: on.player.unwrap_or(usize::from(state.current)),
+            player: on.player.unwrap_or(usize::from(state.decider())),
             card: on.card,
             row: on.row,
         };

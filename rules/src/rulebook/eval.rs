@@ -23,7 +23,7 @@ impl<'s> Ctx<'s> {
     pub(super) fn current(state: &'s State, card: i32) -> Self {
         Ctx {
             state,
-            player: usize::from(state.current),
+            player: usize::from(state.decider()),
             card,
             row: -1,
         }

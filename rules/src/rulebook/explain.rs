@@ -122,8 +122,13 @@ impl Rulebook {
             .iter()
             .map(|&a| self.actions[a].name.as_str())
             .collect();
+        // A step another seat decides says whose turn it is and who is asked.
+        let asked = match state.asking.active {
+            true => format!(", asked of P{}", usize::from(state.asking.seat) + 1),
+            false => String::new(),
+        };
         format!(
-            "step `{}` of P{}'s turn: {}",
+            "step `{}` of P{}'s turn{asked}: {}",
             step.name,
             usize::from(state.current) + 1,
             actions.join(" or ")

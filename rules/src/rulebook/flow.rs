@@ -58,6 +58,19 @@ impl Rulebook {
                 state.done = 0;
                 state.reps = Repeats(0);
             }
+            // A step other seats decide: its first seat is asked as it is entered.
+            let who = self
+                .steps
+                .get(usize::from(state.step))
+                .and_then(|s| s.who.as_ref());
+            if let Some(who) = who
+                && !state.asking.active
+                && !self.begin_asking(who, state)
+            {
+                state.step += 1;
+                state.reps = Repeats(0);
+                continue;
+            }
             if self.enter_step(state) {
                 // An `auto` step's only move is made at once, no one deciding.
                 let auto = state.listed.moves.len() == 1
@@ -66,6 +79,20 @@ impl Rulebook {
                         .get(usize::from(state.step))
                         .is_some_and(|s| s.auto);
                 return auto.then(|| state.listed.moves[0]);
+            }
+            // A seat asked with nothing it may do: the next one is asked, silently (the step
+            // is not theirs to play); after the last, the step is over.
+            if let Some(who) = who
+                && state.asking.active
+            {
+                if !super::fault::spend(1) {
+                    return None;
+                }
+                if !self.ask_next(who, state) {
+                    state.step += 1;
+                }
+                state.reps = Repeats(0);
+                continue;
             }
             skipped += 1;
             // Every step skipped is work (and every `auto` move, `play_out`): a description
@@ -86,6 +113,27 @@ impl Rulebook {
             state.step += 1;
             state.reps = Repeats(0);
         }
+    }
+
+    /// Moves the asking of a step other seats decide on to the next seat, after one acted
+    /// (`acted`) or passed; false when the step is over (or asks nobody).
+    fn ask_on(&self, state: &mut State, acted: bool) -> bool {
+        if !state.asking.active {
+            return false;
+        }
+        let Some(who) = self
+            .steps
+            .get(usize::from(state.step))
+            .and_then(|s| s.who.as_ref())
+        else {
+            state.asking = Default::default();
+            return false;
+        };
+        if acted && who.first {
+            state.asking = Default::default();
+            return false;
+        }
+        self.ask_next(who, state)
     }
 
     /// Who takes the next turn: the seat `[stages.turn] next` names, else the next in turn
@@ -146,7 +194,10 @@ impl Rulebook {
         state.listed.fresh = false;
         let (a, arg) = match (action.action, state.pending) {
             (PASS, _) => {
-                state.step += 1;
+                // A seat asked passes to the next one; the step ends after the last.
+                if !self.ask_on(state, false) {
+                    state.step += 1;
+                }
                 state.reps = Repeats(0);
                 return self.advance(state, events);
             }
@@ -200,7 +251,11 @@ impl Rulebook {
             i64::from(state.reps.0) < self.operand(t, &ctx).min(255)
         });
         if !again {
-            state.step += 1;
+            // A seat asked has acted: the next seat is asked (an offer ends with the first
+            // who acts).
+            if !self.ask_on(state, true) {
+                state.step += 1;
+            }
             state.reps = Repeats(0);
         }
         if let Some(now) = &self.now {

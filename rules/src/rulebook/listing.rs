@@ -30,7 +30,7 @@ impl Rulebook {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
                     state,
-                    player: usize::from(state.current),
+                    player: usize::from(state.decider()),
                     card,
                     row,
                 };
@@ -46,7 +46,7 @@ impl Rulebook {
                     .map(|g| after_steps(&g.expr, state.step));
                 let ctx = Ctx {
                     state,
-                    player: usize::from(state.current),
+                    player: usize::from(state.decider()),
                     card: -1,
                     row: -1,
                 };

@@ -91,6 +91,17 @@ pub enum SeatExpr {
     Lowest(Box<Expr>),
 }
 
+/// `[steps.*] who`: the seats that decide a step, one after another in turn order.
+#[derive(Debug)]
+pub struct Deciders {
+    pub seats: SeatSet,
+    /// An offer: the step ends when one of them takes an action (else when all have).
+    pub first: bool,
+    /// Where the order starts (`from`); by default the player to move, or the seat after
+    /// them for `others`.
+    pub from: Option<Expr>,
+}
+
 /// The seats a `for each` goes through, in turn order from the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatSet {
@@ -367,6 +378,8 @@ pub struct Step {
     pub repeat_text: Option<String>,
     /// Its only move is made at once (`auto`).
     pub auto: bool,
+    /// Who decides it, when not the player to move (`who`).
+    pub who: Option<Deciders>,
     /// Where its stage names it, for lint's error when the game sticks there.
     pub loc: grail_schema::model::Loc,
 }

@@ -225,7 +225,7 @@ impl Rulebook {
         };
         let ctx = Ctx {
             state,
-            player: usize::from(state.current),
+            player: usize::from(state.decider()),
             card,
             row,
         };

@@ -37,16 +37,23 @@ struct Piles {
 }
 
 /// The zones whose cards `e` counts when it is `count(Z)` or a sum of such counts (a row of
-/// a zone is not one). A zone's seat is the player to move's, as in any listing.
+/// a zone is not one). A zone's seat is the player to move's: a zone of another seat (`P`,
+/// a seat expression) is left to the guard.
 fn counted(e: &Expr, out: &mut Vec<usize>) -> bool {
     match e {
-        Expr::Count(z) if z.row.is_none() => {
+        Expr::Count(z) if z.row.is_none() && plain_owner(z) => {
             out.push(z.zone);
             true
         }
         Expr::Bin(Op::Add, l, r) => counted(l, out) && counted(r, out),
         _ => false,
     }
+}
+
+/// Whether a zone reference is the table's or the player to move's, whose piles a plan
+/// addresses without evaluating anything.
+fn plain_owner(z: &super::model::ZoneRef) -> bool {
+    matches!(z.who, super::model::Who::Current | super::model::Who::Table)
 }
 
 /// The zones of a conjunct that says some of them holds a card: `count(Z) > 0`, `count(Z)
@@ -100,7 +107,7 @@ fn below(e: &Expr) -> Option<(usize, usize)> {
         Op::Le => bound.saturating_add(1),
         _ => return None,
     };
-    (z.row.is_none() && limit >= 1)
+    (z.row.is_none() && plain_owner(z) && limit >= 1)
         .then(|| usize::try_from(limit).ok().map(|n| (z.zone, n)))
         .flatten()
 }

@@ -51,6 +51,18 @@ impl Compiler<'_> {
                     holders: &[],
                 };
                 let guarded: Vec<&Action> = on_zone().filter(|a| probe.may_take(a)).collect();
+                // A card some payment spends is used, if no action takes it as its card
+                // (King Arthur's knights pay challenges; a house rule may play only Merlins).
+                let spent = || {
+                    actions.iter().any(|a| {
+                        a.pay
+                            .as_ref()
+                            .is_some_and(|p| self.zones[p.from.zone].set == set)
+                    })
+                };
+                if guarded.is_empty() && spent() {
+                    continue;
+                }
                 if guarded.is_empty() {
                     let names: Vec<String> = on_zone()
                         .map(|a| format!("`{}`", self.def_name(actions, a)))

@@ -45,7 +45,10 @@ impl Rules for Rulebook {
     }
 
     fn to_move(&self, state: &State) -> Option<Seat> {
-        state.ended.is_none().then_some(usize::from(state.current))
+        state
+            .ended
+            .is_none()
+            .then_some(usize::from(state.decider()))
     }
 
     fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {

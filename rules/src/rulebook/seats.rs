@@ -6,7 +6,8 @@
 use super::Rulebook;
 use super::eval::Ctx;
 use super::fault;
-use super::model::{Expr, SeatExpr, SeatSet, Who};
+use super::model::{Deciders, Expr, SeatExpr, SeatSet, Who};
+use super::state::{Asking, State};
 
 impl Rulebook {
     /// The seat a zone or counter of a seat belongs to.
@@ -61,13 +62,57 @@ impl Rulebook {
     }
 
     /// The seats of a `for each`, in turn order from the player to move.
-    pub(super) fn seats_in(
-        set: SeatSet,
-        state: &super::state::State,
-    ) -> impl Iterator<Item = usize> + use<> {
+    pub(super) fn seats_in(set: SeatSet, state: &State) -> impl Iterator<Item = usize> + use<> {
         let n = usize::from(state.players);
         let current = usize::from(state.current);
         let skip = usize::from(set == SeatSet::Others);
         (skip..n).map(move |k| (current + k) % n)
+    }
+}
+
+/// Steps other seats decide (`[steps.*] who`): whose decision it is, one seat after another
+/// in turn order; `flow.rs` starts the asking when it enters such a step and moves it on
+/// when a seat has acted or passed.
+impl Rulebook {
+    /// Starts asking a step's seats: the first of its order. False when it has none (the
+    /// others of a game of one).
+    pub(super) fn begin_asking(&self, who: &Deciders, state: &mut State) -> bool {
+        let n = state.players;
+        let current = usize::from(state.current);
+        let start = match &who.from {
+            Some(from) => fault::seat(self.eval(from, &Ctx::current(state, -1)), n),
+            None if who.seats == SeatSet::Others => (current + 1) % usize::from(n),
+            None => current,
+        };
+        state.asking = Asking {
+            active: true,
+            seat: 0,
+            start: start as u8,
+            asked: 0,
+        };
+        self.ask_from(who, state, 0)
+    }
+
+    /// Asks the next seat of the order; false when every seat has been asked (the asking
+    /// is over).
+    pub(super) fn ask_next(&self, who: &Deciders, state: &mut State) -> bool {
+        let k = usize::from(state.asking.asked) + 1;
+        self.ask_from(who, state, k)
+    }
+
+    fn ask_from(&self, who: &Deciders, state: &mut State, k: usize) -> bool {
+        let n = usize::from(state.players);
+        let start = usize::from(state.asking.start);
+        for k in k..n {
+            let seat = (start + k) % n;
+            if who.seats == SeatSet::Others && seat == usize::from(state.current) {
+                continue;
+            }
+            state.asking.seat = seat as u8;
+            state.asking.asked = k as u8;
+            return true;
+        }
+        state.asking = Asking::default();
+        false
     }
 }

@@ -47,6 +47,20 @@ pub struct State {
     pub(super) chosen: Chosen,
     /// The cards of the piles payments are made from, by type (`held.rs`).
     pub(super) held: grail_engine::derived::Derived<Held>,
+    /// A step other seats decide (`who`): whose decision it is (`flow.rs`).
+    pub(super) asking: Asking,
+}
+
+impl State {
+    /// The seat deciding now: the player to move, or the seat a step with `who` asks.
+    #[inline(always)]
+    pub(super) fn decider(&self) -> u8 {
+        if self.asking.active {
+            self.asking.seat
+        } else {
+            self.current
+        }
+    }
 }
 
 /// Hashes nothing at 0, so the digests of games without repeated steps stay as they were.
@@ -279,6 +293,25 @@ impl std::hash::Hash for StageAt {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         if self.stage != 0 {
             (self.stage, self.played).hash(state);
+        }
+    }
+}
+
+/// A step decided by other seats than the player to move (`[steps.*] who`): the seat asked
+/// now, where the order started and how many seats of it have been asked. Hashes nothing
+/// while no step asks, so games without `who` keep their digests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asking {
+    pub active: bool,
+    pub seat: u8,
+    pub start: u8,
+    pub asked: u8,
+}
+
+impl std::hash::Hash for Asking {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.active {
+            (self.seat, self.start, self.asked).hash(state);
         }
     }
 }

@@ -188,6 +188,40 @@ pub fn parameter(text: &str, name: &str) -> Result<Node, SyntaxError> {
     Ok(zone)
 }
 
+/// A step's `who`: `<each|first> P in <seats> [from <seat>]`, as (whether the first to act
+/// ends it, the seats, where the order starts).
+pub fn deciders(text: &str) -> Result<(bool, Node, Option<Node>), SyntaxError> {
+    let mut p = Parser::new(text, 0);
+    let first = match p.peek_ident() {
+        Some(("each", span)) => {
+            p.pos = span.end;
+            false
+        }
+        Some(("first", span)) => {
+            p.pos = span.end;
+            true
+        }
+        _ => {
+            let at = p.pos;
+            let end = (at + 1).min(text.len()).max(at);
+            return p.error(
+                "expected `each P in …` (every seat decides in turn) or `first P in …` (the first who acts)",
+                at..end,
+            );
+        }
+    };
+    p.word("P")?;
+    p.word("in")?;
+    let seats = p.expr()?;
+    let from = if p.keyword("from") {
+        Some(p.expr()?)
+    } else {
+        None
+    };
+    p.end()?;
+    Ok((first, seats, from))
+}
+
 /// Effect lines, one statement a line; blank lines and `#` comments are skipped.
 pub fn statements(text: &str) -> Result<Vec<Line>, SyntaxError> {
     let mut out = Vec::new();

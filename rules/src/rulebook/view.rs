@@ -268,7 +268,7 @@ impl Rulebook {
             return format!(
                 "`{}` is not offered now: {} is at step `{}` ({})",
                 a.name,
-                seat_name(usize::from(state.current)),
+                seat_name(usize::from(state.decider())),
                 step.name,
                 offered.join(", ")
             );
@@ -326,7 +326,7 @@ impl Rulebook {
         if let Some(g) = &a.guard {
             let ctx = Ctx {
                 state,
-                player: usize::from(state.current),
+                player: usize::from(state.decider()),
                 card,
                 row,
             };
@@ -456,9 +456,13 @@ impl Rulebook {
                     0 => format!("turn {}", state.turn),
                     k => format!("stage `{}`", self.stages[usize::from(k) - 1].name),
                 };
+                let asked = match state.asking.active {
+                    true => format!(" (asked of {})", seat_name(usize::from(state.asking.seat))),
+                    false => String::new(),
+                };
                 let _ = writeln!(
                     out,
-                    "{when}: {} at step `{}`",
+                    "{when}: {} at step `{}`{asked}",
                     seat_name(usize::from(state.current)),
                     step.name
                 );
@@ -513,12 +517,12 @@ impl Rulebook {
             Some("turn") => return Ok(state.turn.to_string()),
             Some("phase") if state.ended.is_some() => return Ok("game over".into()),
             Some("phase") => return Ok(grail_engine::game::Rules::prompt(self, state)),
-            Some("player") => return Ok(seat_name(usize::from(state.current))),
+            Some("player") => return Ok(seat_name(usize::from(state.decider()))),
             Some("step") => {
                 return Ok(
                     match (state.ended, self.steps.get(usize::from(state.step))) {
                         (None, Some(step)) => {
-                            format!("{} {}", seat_name(usize::from(state.current)), step.name)
+                            format!("{} {}", seat_name(usize::from(state.decider())), step.name)
                         }
                         _ => "over".into(),
                     },

@@ -64,7 +64,8 @@ impl Compiler<'_> {
             }
             Ast::Name(n) if n == "P" => {
                 let msg = "`P` names a seat only where one is given: in `[end] score`, `[bot] \
-                           worth`, a `for each P` line, `highest(…)` and `lowest(…)`"
+                           worth`, a `for each P` line, `highest(…)`, `lowest(…)` and an \
+                           action a step with `who` offers (the seat asked)"
                     .to_string();
                 let span = at(self);
                 self.error("unknown-name", msg, &s.loc, span);

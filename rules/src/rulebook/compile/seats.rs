@@ -2,7 +2,8 @@
 //! counter holding a seat; whose zone or counter an owner argument names; the seats a
 //! `for each` goes through; who takes the next turn.
 
-use crate::rulebook::model::{Expr, SeatExpr, SeatSet, Who};
+use crate::rulebook::model::{Deciders, Expr, SeatExpr, SeatSet, Who};
+use crate::rulebook::syntax;
 use crate::rulebook::syntax::{Ast, Node};
 use grail_schema::model::Sp;
 
@@ -108,13 +109,39 @@ impl Compiler<'_> {
             Ast::Name(w) if w == "others" => Some(SeatSet::Others),
             _ => {
                 let at = self.span(s, &node.span);
-                let msg = "`for each P in` goes through `each` (every seat, the player to move \
-                           first) or `others` (every seat but theirs)"
+                let msg = "the seats are `each` (every seat, the player to move first) or \
+                           `others` (every seat but theirs)"
                     .to_string();
                 self.error("invalid-expression", msg, &s.loc, at);
                 None
             }
         }
+    }
+
+    /// `[steps.*] who`: the seats that decide the step.
+    pub fn deciders(&mut self, who: &Sp<String>) -> Option<Deciders> {
+        let (first, seats, from) = match syntax::deciders(&who.value) {
+            Ok(parts) => parts,
+            Err(e) => {
+                self.syntax_error(who, e);
+                return None;
+            }
+        };
+        let seats = self.seat_set(&seats, who)?;
+        let from = match from {
+            Some(node) => Some(self.typed(&node, who, NO_SCOPE, Kind::Int)?),
+            None => None,
+        };
+        Some(Deciders { seats, first, from })
+    }
+
+    /// The actions some step with `who` offers: `P` in them is the seat deciding.
+    pub fn decided_actions(&self) -> Vec<String> {
+        let rb = &self.pack.rulebook;
+        (rb.steps.iter())
+            .filter(|(_, d)| d.who.is_some())
+            .flat_map(|(_, d)| d.actions.iter().map(|a| a.value.clone()))
+            .collect()
     }
 
     /// `[stages.turn] next`: who takes the next turn, read when a turn ends.

@@ -164,21 +164,27 @@ impl Compiler<'_> {
         // Card parameters first: `discard.card` may be read by an action listed earlier.
         let mut params = Vec::new();
         let mut failed = Vec::new();
-        for (_, def) in defs.iter() {
+        let decided = self.decided_actions();
+        for (name, def) in defs.iter() {
+            // Offered to other seats (`who`): `P` is the seat deciding, its zones theirs.
+            let param_scope = Scope {
+                player: decided.contains(&name.value),
+                ..NO_SCOPE
+            };
             let param = match (&def.card, &def.row) {
                 _ if def.seat.is_some() => {
                     self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
                 }
                 _ if def.figure.is_some() => self.figure_param(def),
                 (Some(c), None) => match syntax::parameter(&c.value, "card") {
-                    Ok(node) => self.zone_ref(&node, c, NO_SCOPE).map(Param::Card),
+                    Ok(node) => self.zone_ref(&node, c, param_scope).map(Param::Card),
                     Err(e) => {
                         self.syntax_error(c, e);
                         None
                     }
                 },
                 (None, Some(r)) => match syntax::parameter(&r.value, "row") {
-                    Ok(node) => match self.zone_ref(&node, r, NO_SCOPE) {
+                    Ok(node) => match self.zone_ref(&node, r, param_scope) {
                         Some(z) if self.zones[z.zone].by.is_some() && z.row.is_none() => {
                             Some(Param::Row {
                                 zone: z.zone,
@@ -246,7 +252,8 @@ impl Compiler<'_> {
                     Param::Row { zone, .. } => Some(*zone),
                     _ => None,
                 },
-                player: false,
+                // Offered to other seats (`who`): `P` is the seat deciding.
+                player: decided.contains(&name.value),
                 seat: matches!(param, Param::Seat),
                 // A figure parameter refused above is not reported again where it is read.
                 figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
@@ -256,6 +263,18 @@ impl Compiler<'_> {
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
             let card_zone = param.card_zone().map(|z| z.zone);
             let effects = self.effects(&def.effects, scope, card_zone, false);
+            if scope.player
+                && let Some(at) = (def.pay.as_ref().map(|p| &p.from.loc))
+                    .or(def.choose.as_ref().map(|c| &c.figures.loc))
+            {
+                // The payment memo and the choices are kept for the player to move.
+                let msg = format!(
+                    "action `{}` is offered to other seats (a step's `who`): it takes no \
+                     payment or choice of figures",
+                    name.value
+                );
+                self.error("invalid-value", msg, at, at.span.clone());
+            }
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
             let choose = self.action_choice(def, scope);
             let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
@@ -394,6 +413,7 @@ impl Compiler<'_> {
                 prompt: def.prompt.as_ref().map(|p| p.value.clone()),
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
                 auto: def.auto.as_ref().is_some_and(|b| b.value),
+                who: def.who.as_ref().and_then(|w| c.deciders(w)),
                 repeat,
                 loc: step.loc.clone(),
                 repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),
