@@ -182,7 +182,11 @@ proptest! {
     #[test]
     fn printing_then_parsing_gives_the_same_tree(expr in condition()) {
         let printed = expr.to_string();
-        let parsed = cond::parse(&printed).map_err(|e| TestCaseError::fail(format!("{printed}: {e:?}")))?;
+        let parsed = cond::parse(&printed);
+        // A tree past the language's size limits is refused by the parser, as it must be
+        // (issue 27): not a round trip to check.
+        prop_assume!(!matches!(&parsed, Err(e) if e.code.starts_with("condition-too-")));
+        let parsed = parsed.map_err(|e| TestCaseError::fail(format!("{printed}: {e:?}")))?;
         prop_assert_eq!(parsed.without_spans(), expr, "printed as {}", printed);
     }
 
