@@ -59,10 +59,10 @@ impl Rulebook {
                 state.reps = Repeats(0);
             }
             // A step other seats decide: its first seat is asked as it is entered.
-            let who = self
-                .steps
-                .get(usize::from(state.step))
-                .and_then(|s| s.who.as_ref());
+            let who = match self.asks {
+                true => (self.steps.get(usize::from(state.step))).and_then(|s| s.who.as_ref()),
+                false => None,
+            };
             if let Some(who) = who
                 && !state.asking.active
                 && !self.begin_asking(who, state)
@@ -117,10 +117,8 @@ impl Rulebook {
 
     /// Moves the asking of a step other seats decide on to the next seat, after one acted
     /// (`acted`) or passed; false when the step is over (or asks nobody).
+    #[inline(never)]
     fn ask_on(&self, state: &mut State, acted: bool) -> bool {
-        if !state.asking.active {
-            return false;
-        }
         let Some(who) = self
             .steps
             .get(usize::from(state.step))
@@ -195,7 +193,7 @@ impl Rulebook {
         let (a, arg) = match (action.action, state.pending) {
             (PASS, _) => {
                 // A seat asked passes to the next one; the step ends after the last.
-                if !self.ask_on(state, false) {
+                if !(state.asking.active && self.ask_on(state, false)) {
                     state.step += 1;
                 }
                 state.reps = Repeats(0);
@@ -253,7 +251,7 @@ impl Rulebook {
         if !again {
             // A seat asked has acted: the next seat is asked (an offer ends with the first
             // who acts).
-            if !self.ask_on(state, true) {
+            if !(state.asking.active && self.ask_on(state, true)) {
                 state.step += 1;
             }
             state.reps = Repeats(0);

@@ -144,6 +144,8 @@ pub struct Rulebook {
     seat_exprs: Vec<Expr>,
     /// Who takes the next turn (`[stages.turn] next`); `None`: the next seat in turn order.
     next_turn: Option<Expr>,
+    /// Some step is decided by other seats (`who`): only then does entering a step look.
+    asks: bool,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The names tallies are reported under (`tallies.rs`).
@@ -274,6 +276,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     // over before it is taken for one that never ends (`fault.rs`).
     let work_budget = WORK_PER_PLACE
         * (pile_capacity.iter().sum::<usize>() + steps.len() + c.stages.len() + 64) as u64;
+    let asks = steps.iter().any(|s| s.who.is_some());
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -328,6 +331,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         card_masks: Vec::new(),
         seat_exprs: c.seat_exprs,
         next_turn,
+        asks,
         paid: Default::default(),
         tally_names: Default::default(),
         plain_guards: Vec::new(),
