@@ -395,6 +395,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let card = f.str("card");
         let row = f.str("row");
         let seat = f.str("seat");
+        let target = f.str("target");
         let figure = f.str("figure");
         let steps = f.str("steps");
         let verb = f.str("verb");
@@ -436,6 +437,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             card,
             row,
             seat,
+            target,
             figure,
             steps,
             verb,

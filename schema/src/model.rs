@@ -625,6 +625,10 @@ pub struct ActionDef {
     /// A seat parameter: `"seat in table"` (a seat of a `ring` zone).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<Sp<String>>,
+    /// A player parameter: `"seat in others"` or `"seat in each"` (a player, read as
+    /// `target`; the move names them: `accuse P2`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Sp<String>>,
     /// A figure parameter: `"figure in knight(current) or prince"` (figures on the ring).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub figure: Option<Sp<String>>,

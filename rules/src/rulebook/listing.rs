@@ -116,6 +116,15 @@ impl Rulebook {
                     }
                 }
             }
+            Param::Player(set) => {
+                // The players as the seat deciding sees them: from itself, or from the next.
+                let decider = usize::from(state.decider());
+                for p in Self::seats_from(*set, decider, state.players) {
+                    if holds(-1, p as i32) && !f(p as i32) {
+                        return;
+                    }
+                }
+            }
             Param::Row { zone, who } => {
                 let seat = self.seat_of(
                     *who,

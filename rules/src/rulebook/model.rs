@@ -204,6 +204,9 @@ pub enum Param {
     },
     /// A seat of the ring (its number).
     Seat,
+    /// A player (`target = "seat in others"`), from 0, read as `target`; the seats are the
+    /// set's from the seat deciding.
+    Player(SeatSet),
     /// A figure on the ring of one of these kinds (and owners), with a distance from
     /// `steps` when the action has one (packed with the figure: `model::FigureArg`).
     Figure {

@@ -220,7 +220,9 @@ impl Rulebook {
                 }
                 (card, row)
             }
-            super::model::Param::Seat | super::model::Param::Figure { .. } => (-1, action.arg),
+            super::model::Param::Seat
+            | super::model::Param::Player(_)
+            | super::model::Param::Figure { .. } => (-1, action.arg),
             super::model::Param::Row { .. } => return None,
         };
         let ctx = Ctx {

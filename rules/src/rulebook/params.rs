@@ -58,7 +58,7 @@ impl Param {
         match self {
             Param::Card(_) => (arg, -1),
             Param::CardFigure { .. } => (CardFigureArg::card(arg), CardFigureArg::figure(arg)),
-            Param::Row { .. } | Param::Seat | Param::Figure { .. } => (-1, arg),
+            Param::Row { .. } | Param::Seat | Param::Player(_) | Param::Figure { .. } => (-1, arg),
             Param::None => (-1, -1),
         }
     }

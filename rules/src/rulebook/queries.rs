@@ -53,6 +53,7 @@ impl Compiler<'_> {
             row: None,
             player: true,
             seat: ring_seat,
+            target: false,
             figure: false,
             chosen: false,
         };

@@ -63,10 +63,19 @@ impl Rulebook {
 
     /// The seats of a `for each`, in turn order from the player to move.
     pub(super) fn seats_in(set: SeatSet, state: &State) -> impl Iterator<Item = usize> + use<> {
-        let n = usize::from(state.players);
-        let current = usize::from(state.current);
+        Self::seats_from(set, usize::from(state.current), state.players)
+    }
+
+    /// The seats of a set as seen from `seat`: every seat from it, or the others from the
+    /// one after it, in turn order.
+    pub(super) fn seats_from(
+        set: SeatSet,
+        seat: usize,
+        players: u8,
+    ) -> impl Iterator<Item = usize> + use<> {
+        let n = usize::from(players);
         let skip = usize::from(set == SeatSet::Others);
-        (skip..n).map(move |k| (current + k) % n)
+        (skip..n).map(move |k| (seat + k) % n)
     }
 }
 

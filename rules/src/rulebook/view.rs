@@ -96,6 +96,7 @@ impl Rulebook {
             }
             Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
             Param::Seat => format!("{} {}", a.name, action.arg),
+            Param::Player(_) => format!("{} {}", a.name, seat_name(action.arg.max(0) as usize)),
             Param::Figure { steps, .. } => {
                 self.figure_notation(state, &a.name, action.arg, !steps.is_empty())
             }
@@ -220,6 +221,21 @@ impl Rulebook {
                     }
                 }
             }
+            (Param::Player(_), Some(w)) => {
+                let players = usize::from(state.players);
+                match grail_engine::seats::parse_seat(w, players) {
+                    Some(s) => s as i32,
+                    None => {
+                        return Err(format!(
+                            "`{}` takes a player: P1 to P{players}, not `{w}`",
+                            a.name
+                        ));
+                    }
+                }
+            }
+            (Param::Player(_), None) => {
+                return Err(format!("`{}` needs a player: `{} P2`", a.name, a.name));
+            }
             (Param::Seat, None) => {
                 return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
             }
@@ -304,7 +320,7 @@ impl Rulebook {
                 }
                 (-1, action.arg)
             }
-            Param::Seat | Param::Figure { .. } => (-1, action.arg),
+            Param::Seat | Param::Player(_) | Param::Figure { .. } => (-1, action.arg),
             Param::None => (-1, -1),
         };
         // A distance the action's `steps` never lists (a card saying `high = 9` where the
@@ -602,6 +618,14 @@ impl Rulebook {
                     if steps.is_empty() { "" } else { " <steps>" },
                     self.zones[card.zone].name,
                     self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+                ),
+                Param::Player(set) => format!(
+                    "{} <player>   {}",
+                    a.name,
+                    match set {
+                        super::model::SeatSet::Each => "any player (P1, P2, …)",
+                        super::model::SeatSet::Others => "another player (P1, P2, …)",
+                    }
                 ),
                 Param::Seat => format!(
                     "{} <seat>   a seat of {}",

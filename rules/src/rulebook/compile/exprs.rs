@@ -49,6 +49,8 @@ impl Compiler<'_> {
             Ast::Name(n) if n == "row" && scope.row.is_some() => Some((Expr::Row, Kind::Int)),
             // A seat parameter travels in the row's slot (an action has one parameter).
             Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
+            // So does a player parameter.
+            Ast::Name(n) if n == "target" && scope.target => Some((Expr::Row, Kind::Int)),
             Ast::Name(n) if scope.figure && (n == "figure" || n == "steps") => {
                 Some((crate::rulebook::model::FigureExpr::param(n), Kind::Int))
             }

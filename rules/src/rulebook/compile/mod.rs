@@ -38,6 +38,8 @@ pub struct Scope {
     pub player: bool,
     /// The action has a seat parameter (`seat`).
     pub seat: bool,
+    /// The action has a player parameter (`target`).
+    pub target: bool,
     /// The action has a figure parameter (`figure`, and `steps` with a distance).
     pub figure: bool,
     /// The action chooses figures (`choose`): `chosen` reads them.
@@ -49,6 +51,7 @@ pub const NO_SCOPE: Scope = Scope {
     row: None,
     player: false,
     seat: false,
+    target: false,
     figure: false,
     chosen: false,
 };

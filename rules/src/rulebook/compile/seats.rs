@@ -2,7 +2,7 @@
 //! counter holding a seat; whose zone or counter an owner argument names; the seats a
 //! `for each` goes through; who takes the next turn.
 
-use crate::rulebook::model::{Deciders, Expr, SeatExpr, SeatSet, Who};
+use crate::rulebook::model::{Deciders, Expr, Param, SeatExpr, SeatSet, Who};
 use crate::rulebook::syntax;
 use crate::rulebook::syntax::{Ast, Node};
 use grail_schema::model::Sp;
@@ -79,7 +79,11 @@ impl Compiler<'_> {
             Ast::Name(w) if w == "each" && each_allowed => return Some(Who::Each),
             Ast::Name(w) if w == "P" && scope.player => return Some(Who::Player),
             // `P` outside a score has its own message (`exprs.rs`).
-            Ast::Name(w) if w != "P" && !self.counter_defs.iter().any(|c| c.name == *w) => {
+            Ast::Name(w)
+                if w != "P"
+                    && !(w == "target" && scope.target)
+                    && !self.counter_defs.iter().any(|c| c.name == *w) =>
+            {
                 // A bare word that names no counter: say what an owner is, not only that
                 // the word means nothing.
                 let at = self.span(s, &arg.span);
@@ -116,6 +120,25 @@ impl Compiler<'_> {
                 None
             }
         }
+    }
+
+    /// `target = "seat in others"`: a player, the action's one parameter.
+    pub fn target_param(&mut self, def: &Sp<String>, other: bool) -> Option<Param> {
+        if other {
+            let msg = "an action takes one parameter: `card`, `row`, `seat`, `target` or `figure` \
+                       (or a card and a figure)"
+                .to_string();
+            self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
+            return None;
+        }
+        let node = match syntax::parameter(&def.value, "seat") {
+            Ok(node) => node,
+            Err(e) => {
+                self.syntax_error(def, e);
+                return None;
+            }
+        };
+        self.seat_set(&node, def).map(Param::Player)
     }
 
     /// `[steps.*] who`: the seats that decide the step.

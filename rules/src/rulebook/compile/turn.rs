@@ -172,6 +172,13 @@ impl Compiler<'_> {
                 ..NO_SCOPE
             };
             let param = match (&def.card, &def.row) {
+                _ if def.target.is_some() => def.target.as_ref().and_then(|t| {
+                    let other = def.card.is_some()
+                        || def.row.is_some()
+                        || def.seat.is_some()
+                        || def.figure.is_some();
+                    self.target_param(t, other)
+                }),
                 _ if def.seat.is_some() => {
                     self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
                 }
@@ -255,6 +262,7 @@ impl Compiler<'_> {
                 // Offered to other seats (`who`): `P` is the seat deciding.
                 player: decided.contains(&name.value),
                 seat: matches!(param, Param::Seat),
+                target: matches!(param, Param::Player(_)),
                 // A figure parameter refused above is not reported again where it is read.
                 figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
                     || def.figure.is_some(),
