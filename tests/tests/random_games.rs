@@ -100,6 +100,7 @@ fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
         "docs/examples/five-trails",
         "docs/examples/round-table-tricks",
         "docs/examples/merlins-rebuke",
+        "docs/examples/artus-rival",
     ] {
         let dir = root.join(pack);
         let game =
