@@ -327,12 +327,18 @@ fn a_step_that_repeats_without_end() {
 
 /// Seats written wrong: an owner that is no seat, `P` where no seat is given, a `for each`
 /// over what is not a set of seats or inside another, a seat function given two seats, `set`
-/// of no counter, `next` on a stage before the turns. Each one error, where it is written.
+/// of no counter, `next` on a stage before the turns, a `who` or `target` over what is not a
+/// set of seats, a loop on a number. Each one error, where it is written.
 #[test]
 fn seats_written_wrong() {
     check(
         "rulebook-seats",
-        &["invalid-expression", "invalid-value", "unknown-name"],
+        &[
+            "invalid-expression",
+            "invalid-value",
+            "type-mismatch",
+            "unknown-name",
+        ],
     );
 }
 

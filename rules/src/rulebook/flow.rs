@@ -71,6 +71,17 @@ impl Rulebook {
                 state.reps = Repeats(0);
                 continue;
             }
+            // A loop whose condition is false is passed by (for this seat, if asked).
+            if self.loop_done(state) {
+                if !(state.asking.active && self.ask_on(state, false)) {
+                    state.step += 1;
+                }
+                state.reps = Repeats(0);
+                if !super::fault::spend(1) {
+                    return None;
+                }
+                continue;
+            }
             if self.enter_step(state) {
                 // An `auto` step's only move is made at once, no one deciding.
                 let auto = state.listed.moves.len() == 1
@@ -112,6 +123,18 @@ impl Rulebook {
             events.emit(|| Event::Skipped { step, seat });
             state.step += 1;
             state.reps = Repeats(0);
+        }
+    }
+
+    /// Whether the step is a loop (`repeat = "while …"`) whose condition does not hold.
+    #[inline]
+    fn loop_done(&self, state: &State) -> bool {
+        match self.steps.get(usize::from(state.step)) {
+            Some(s) if s.repeat_while => s
+                .repeat
+                .as_ref()
+                .is_some_and(|c| self.eval(c, &Ctx::current(state, -1)) == 0),
+            _ => false,
         }
     }
 
@@ -246,7 +269,11 @@ impl Rulebook {
         // it is refused by lint, one reckoned in play stops there).
         let again = times.is_some_and(|t| {
             let ctx = Ctx::current(state, -1);
-            i64::from(state.reps.0) < self.operand(t, &ctx).min(255)
+            match self.steps[usize::from(state.step)].repeat_while {
+                // `repeat = "while …"`: again while it holds.
+                true => state.reps.0 < u8::MAX && self.eval(t, &ctx) != 0,
+                false => i64::from(state.reps.0) < self.operand(t, &ctx).min(255),
+            }
         });
         if !again {
             // A seat asked has acted: the next seat is asked (an offer ends with the first

@@ -243,6 +243,15 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         })
         .unwrap_or(DEFAULT_TURN_LIMIT);
     if !c.diags.is_empty() {
+        // A step listed in two stages compiles twice: each finding is reported once.
+        let mut seen: Vec<Diagnostic> = Vec::new();
+        c.diags.retain(|d| {
+            let first = !seen.contains(d);
+            if first {
+                seen.push(d.clone());
+            }
+            first
+        });
         return Err(c.diags);
     }
     let (Some(end_when), Some(score)) = (end_when, score) else {

@@ -379,6 +379,9 @@ pub struct Step {
     pub repeat: Option<Expr>,
     /// `repeat` as written, for the help.
     pub repeat_text: Option<String>,
+    /// `repeat = "while <condition>"`: `repeat` is a condition, asked before each action (a
+    /// step whose condition is false is passed by, silently: a loop run no times).
+    pub repeat_while: bool,
     /// Its only move is made at once (`auto`).
     pub auto: bool,
     /// Who decides it, when not the player to move (`who`).

@@ -188,6 +188,16 @@ pub fn parameter(text: &str, name: &str) -> Result<Node, SyntaxError> {
     Ok(zone)
 }
 
+/// A step's `repeat = "while <condition>"`: the condition, or `None` when the text is a
+/// count (no `while`).
+pub fn repeat_while(text: &str) -> Option<Result<Node, SyntaxError>> {
+    let mut p = Parser::new(text, 0);
+    if !p.keyword("while") {
+        return None;
+    }
+    Some(p.expr().and_then(|node| p.end().map(|()| node)))
+}
+
 /// A step's `who`: `<each|first> P in <seats> [from <seat>]`, as (whether the first to act
 /// ends it, the seats, where the order starts).
 pub fn deciders(text: &str) -> Result<(bool, Node, Option<Node>), SyntaxError> {

@@ -674,6 +674,9 @@ impl Rulebook {
                     .collect();
                 let mut text = format!("{} ({})", s.name, names.join(" or "));
                 match (&s.repeat, &s.repeat_text) {
+                    (Some(_), Some(t)) if s.repeat_while => {
+                        let _ = write!(text, " again and again `{t}`");
+                    }
                     (Some(Expr::Const(1)), _) | (None, _) => {}
                     (Some(Expr::Const(n)), _) => {
                         let _ = write!(text, " {n} times");

@@ -386,10 +386,27 @@ impl Compiler<'_> {
                     }
                 }
             }
-            let repeat = def
+            // `P` in a step other seats decide is the seat asked.
+            let step_scope = Scope {
+                player: def.who.is_some(),
+                ..NO_SCOPE
+            };
+            let looped = def
                 .repeat
                 .as_ref()
-                .and_then(|r| c.expression(r, NO_SCOPE, false));
+                .and_then(|r| Some((r, syntax::repeat_while(&r.value)?)));
+            let repeat_while = looped.is_some();
+            let repeat = match looped {
+                Some((r, Ok(node))) => c.typed(&node, r, step_scope, Kind::Bool),
+                Some((r, Err(e))) => {
+                    c.syntax_error(r, e);
+                    None
+                }
+                None => def
+                    .repeat
+                    .as_ref()
+                    .and_then(|r| c.expression(r, NO_SCOPE, false)),
+            };
             // The actions taken at a step are counted in a byte: a fixed count past it is
             // refused (one read from the state is bounded where it is read).
             // A param given per player count is checked for each count.
@@ -425,6 +442,7 @@ impl Compiler<'_> {
                 repeat,
                 loc: step.loc.clone(),
                 repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),
+                repeat_while,
             })
         };
         for step in &turn.steps {
