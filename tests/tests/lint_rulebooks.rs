@@ -328,7 +328,8 @@ fn a_step_that_repeats_without_end() {
 /// Seats written wrong: an owner that is no seat, `P` where no seat is given, a `for each`
 /// over what is not a set of seats or inside another, a seat function given two seats, `set`
 /// of no counter, `next` on a stage before the turns, a `who` or `target` over what is not a
-/// set of seats, a loop on a number. Each one error, where it is written.
+/// set of seats, a loop on a number, a seat number past the players. Each one error, where it
+/// is written.
 #[test]
 fn seats_written_wrong() {
     check(
@@ -336,6 +337,7 @@ fn seats_written_wrong() {
         &[
             "invalid-expression",
             "invalid-value",
+            "no-such-player",
             "type-mismatch",
             "unknown-name",
         ],

@@ -355,7 +355,7 @@ pub const CODES: &[Code] = &[
         code: "no-such-player",
         severity: Error,
         group: Group::Rulebook,
-        summary: "a move of a random game (a few seeded ones per player count) named a player's zone or counter by a seat expression that came to no seat of the game (`points(current + 5)`)",
+        summary: "a seat written as a number past the fewest players the pack allows (`next = \"3\"` with 3 players: P1 is 0), or a move of a random game (a few seeded ones per player count) that named a player's zone or counter by a seat expression coming to no seat of the game (`points(current + 5)`)",
         fix: "keep the seat expression within the seats: `left(current)`, `highest(…)`, a counter set to a seat",
         no_fixture: None,
     },

@@ -101,6 +101,7 @@ impl Compiler<'_> {
             _ => {}
         }
         let e = self.typed(arg, s, scope, Kind::Int)?;
+        self.fixed_seat(&e, s, &arg.span)?;
         let i = u16::try_from(self.seat_exprs.len()).ok()?;
         self.seat_exprs.push(e);
         Some(Who::Seat(i))
@@ -152,7 +153,11 @@ impl Compiler<'_> {
         };
         let seats = self.seat_set(&seats, who)?;
         let from = match from {
-            Some(node) => Some(self.typed(&node, who, NO_SCOPE, Kind::Int)?),
+            Some(node) => {
+                let e = self.typed(&node, who, NO_SCOPE, Kind::Int)?;
+                self.fixed_seat(&e, who, &node.span)?;
+                Some(e)
+            }
             None => None,
         };
         Some(Deciders { seats, first, from })
@@ -180,6 +185,34 @@ impl Compiler<'_> {
             }
         }
         let next = rb.stages.get("turn")?.next.as_ref()?;
-        self.expression(next, NO_SCOPE, false)
+        let e = self.expression(next, NO_SCOPE, false)?;
+        let whole = 0..next.value.len();
+        self.fixed_seat(&e, next, &whole)?;
+        Some(e)
+    }
+
+    /// A seat written as a number must be a seat of every game the pack allows (from 0, P1,
+    /// to the fewest players less one); `None` (reported) when it is not.
+    fn fixed_seat(
+        &mut self,
+        e: &Expr,
+        s: &Sp<String>,
+        span: &std::ops::Range<usize>,
+    ) -> Option<()> {
+        let Expr::Const(v) = e else {
+            return Some(());
+        };
+        let fewest = i64::from(self.pack.players.0);
+        if (0..fewest).contains(v) {
+            return Some(());
+        }
+        let at = self.span(s, span);
+        let msg = format!(
+            "seat {v} names no player: seats run from 0 (P1) to {} (P{fewest}) in a game of \
+             {fewest}, the fewest this pack allows",
+            fewest - 1
+        );
+        self.error("no-such-player", msg, &s.loc, at);
+        None
     }
 }
