@@ -11,8 +11,8 @@ use grail_engine::diag::{Diagnostic, SourceId, did_you_mean, is_bidi_control};
 
 use crate::model::{
     ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, CheckDef, ChooseDef,
-    ConditionDef, CounterDef, DomainDef, EffectDef, EndDef, FigureDef, IntRange, Layout, Loc,
-    OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef,
+    ConditionDef, CounterDef, DomainDef, EffectDef, EndDef, EndingDef, FigureDef, IntRange, Layout,
+    Loc, OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef,
     RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner,
     ZoneStart,
 };
@@ -496,6 +496,20 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         f.finish();
         Some(CounterDef { owner, start })
     });
+    let endings = f.table("endings", |dec, _, n| {
+        let mut f = dec.fields(n, "an ending")?;
+        let when = f.required_str("when");
+        let now = f.bool("now");
+        let winners = f.str("winners");
+        let score = f.str("score");
+        f.finish();
+        Some(EndingDef {
+            when: when?,
+            now,
+            winners,
+            score,
+        })
+    });
     let checks = f.table("checks", |dec, _, n| {
         let mut f = dec.fields(n, "a check")?;
         let at = f.required_str("at");
@@ -517,6 +531,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         ("role", roles.0.iter().map(|(k, _)| k).collect()),
         ("counter", counters.0.iter().map(|(k, _)| k).collect()),
         ("check", checks.0.iter().map(|(k, _)| k).collect()),
+        ("ending", endings.0.iter().map(|(k, _)| k).collect()),
     ];
     for (what, keys) in named {
         for key in keys {
@@ -538,6 +553,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         steps,
         actions,
         end,
+        endings,
         bot,
         queries,
         figures,

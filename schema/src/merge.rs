@@ -29,6 +29,7 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.roles, from.roles, "role", diags);
     join(&mut to.counters, from.counters, "counter", diags);
     join(&mut to.checks, from.checks, "check", diags);
+    join(&mut to.endings, from.endings, "ending", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -130,6 +131,9 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.checks.0 {
         replace(&mut to.checks, key, value);
+    }
+    for (key, value) in from.endings.0 {
+        replace(&mut to.endings, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

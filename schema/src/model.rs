@@ -416,6 +416,9 @@ pub struct RulebookDef {
     /// When the game ends and how it is scored.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<EndDef>,
+    /// `[endings.<reason>]`: further ways the game ends, each with its own winners and score.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub endings: Table<EndingDef>,
     /// The greedy bot's heuristic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotDef>,
@@ -452,6 +455,7 @@ impl RulebookDef {
             && self.roles.is_empty()
             && self.counters.is_empty()
             && self.checks.is_empty()
+            && self.endings.is_empty()
     }
 }
 
@@ -715,6 +719,25 @@ pub struct EndDef {
     /// Breaks a tie for the best score: the highest wins, a further tie shares.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tiebreak: Option<Sp<String>>,
+}
+
+/// `[endings.<reason>]`: a way the game ends besides `[end]`, its name the reason reports
+/// give. Asked in the order written, before `[end]`'s own.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct EndingDef {
+    /// The game ends when this holds: after a turn, or after any move with `now = true`.
+    pub when: Sp<String>,
+    /// Asked after every move, not only after a turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now: Option<Sp<bool>>,
+    /// Who wins: `"best"` (the best score, `[end] tiebreak` breaking a tie; the default),
+    /// `"all"`, `"none"`, or a condition over `P` (every seat where it holds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Sp<String>>,
+    /// Each seat's score when the game ends so (over `P`); by default `[end] score`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<Sp<String>>,
 }
 
 /// `[figures.<name>]`: figures of one kind on a ring. Either each seat owns `count` of them

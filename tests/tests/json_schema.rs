@@ -86,6 +86,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "conditions",
             "counters",
             "end",
+            "endings",
             "figures",
             "pack",
             "params",

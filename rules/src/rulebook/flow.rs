@@ -43,7 +43,9 @@ impl Rulebook {
                     card: -1,
                     row: -1,
                 };
-                if self.arg(&self.end_when, &ctx) != 0 {
+                if let Some(ending) = self.ending_reached(state, false) {
+                    state.ended = Some(ending);
+                } else if self.arg(&self.end_when, &ctx) != 0 {
                     state.ended = Some(Ended::Rule);
                 } else if state.turn >= self.turn_limit {
                     state.ended = Some(Ended::TurnLimit);
@@ -170,11 +172,15 @@ impl Rulebook {
         }
     }
 
+    /// Each seat's score: by `[end] score`, or the score of the ending the game ended by.
     pub(super) fn scores(&self, state: &State) -> Vec<i64> {
+        let score = (self.ending_of(state))
+            .and_then(|e| e.score.as_ref())
+            .unwrap_or(&self.score);
         (0..usize::from(state.players))
             .map(|p| {
                 self.eval(
-                    &self.score,
+                    score,
                     &Ctx {
                         state,
                         player: p,
@@ -295,6 +301,11 @@ impl Rulebook {
                 events.emit(|| Event::Ended);
                 return None;
             }
+        }
+        if let Some(ending) = self.ending_reached(state, true) {
+            state.ended = Some(ending);
+            events.emit(|| Event::Ended);
+            return None;
         }
         self.advance(state, events)
     }

@@ -22,6 +22,7 @@ mod conjuncts;
 mod counters;
 mod direct;
 mod effects;
+mod endings;
 mod eval;
 mod explain;
 mod fault;
@@ -104,6 +105,8 @@ pub struct Rulebook {
     now_reason: String,
     tiebreak: Option<Expr>,
     score: Expr,
+    /// `[endings.*]`: further ways the game ends (`endings.rs`).
+    endings: Vec<endings::Ending>,
     worth: Option<worth::Worth>,
     turn_limit: u32,
     /// The work one move may do, with the `auto` moves it leads to (`fault.rs`).
@@ -234,6 +237,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let worth = rb.bot.as_ref().and_then(|b| c.worth(&b.worth, score_scope));
     let checks = c.checks();
     let next_turn = c.next_turn();
+    let endings = c.endings();
     let turn_limit = pack
         .param("turn_limit")
         .ok()
@@ -324,6 +328,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         now_reason,
         tiebreak,
         score,
+        endings,
         worth,
         memo_action,
         queries,

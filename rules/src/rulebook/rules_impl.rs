@@ -123,8 +123,11 @@ impl Rules for Rulebook {
         let ended = state.ended?;
         let scores = self.scores(state);
         let best = scores.iter().copied().max().unwrap_or(0);
-        let mut winners: Vec<Seat> = (0..scores.len()).filter(|&s| scores[s] == best).collect();
-        if let Some(tiebreak) = self.tiebreak.as_ref().filter(|_| winners.len() > 1) {
+        let decided = self.ending_winners(state);
+        let by_score = decided.is_none();
+        let mut winners: Vec<Seat> =
+            decided.unwrap_or_else(|| (0..scores.len()).filter(|&s| scores[s] == best).collect());
+        if let Some(tiebreak) = (self.tiebreak.as_ref()).filter(|_| by_score && winners.len() > 1) {
             let of = |p: Seat| {
                 self.eval(
                     tiebreak,
@@ -159,10 +162,13 @@ impl Rules for Rulebook {
                 Ended::Rule => self.end_reason.clone(),
                 Ended::Now => self.now_reason.clone(),
                 Ended::TurnLimit => "turn-limit".into(),
+                Ended::Ending(_) => self
+                    .ending_of(state)
+                    .map_or_else(String::new, |e| e.reason.clone()),
                 Ended::Stuck { .. } | Ended::Failed { .. } => return None,
             },
             // Turns completed: an end `now` comes in the middle of one.
-            turns: if ended == Ended::Now {
+            turns: if ended == Ended::Now || self.ending_of(state).is_some_and(|e| e.now) {
                 state.turn.saturating_sub(1)
             } else {
                 state.turn

@@ -102,6 +102,9 @@ pub enum Ended {
         fault: super::fault::Fault,
         action: u16,
     },
+    /// One of `[endings.*]` (its index) held (`endings.rs`). Last, so the digests of the
+    /// states ended otherwise stay as they were.
+    Ending(u8),
 }
 
 /// A move: 16 bytes and `Copy`, as every listing writes its moves and `legal_actions` copies
