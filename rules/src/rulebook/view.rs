@@ -692,6 +692,17 @@ impl Rulebook {
                 if s.optional {
                     text.push_str(", optional");
                 }
+                // Who decides it, when not the player to move.
+                if let Some(who) = &s.who {
+                    let seats = match who.seats {
+                        super::model::SeatSet::Each => "every player",
+                        super::model::SeatSet::Others => "the other players",
+                    };
+                    let _ = match who.first {
+                        true => write!(text, " (offered to {seats} in turn: the first who acts)"),
+                        false => write!(text, " (asked of {seats} in turn)"),
+                    };
+                }
                 text
             })
             .collect::<Vec<_>>()
