@@ -74,7 +74,7 @@ impl Rulebook {
                 continue;
             }
             // A loop whose condition is false is passed by (for this seat, if asked).
-            if self.loop_done(state) {
+            if self.loops && self.loop_done(state) {
                 if !(state.asking.active && self.ask_on(state, false)) {
                     state.step += 1;
                 }

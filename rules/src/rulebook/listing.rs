@@ -26,11 +26,13 @@ impl Rulebook {
         mut f: impl FnMut(i32) -> bool,
     ) {
         let action = &self.actions[a];
+        // The seat deciding, once for every binding.
+        let decider = usize::from(state.decider());
         let holds = |card: i32, row: i32| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
                     state,
-                    player: usize::from(state.decider()),
+                    player: decider,
                     card,
                     row,
                 };

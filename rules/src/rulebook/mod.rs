@@ -149,6 +149,8 @@ pub struct Rulebook {
     next_turn: Option<Expr>,
     /// Some step is decided by other seats (`who`): only then does entering a step look.
     asks: bool,
+    /// Some step is a loop (`repeat = "while …"`): only then is its condition asked on entry.
+    loops: bool,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The names tallies are reported under (`tallies.rs`).
@@ -290,6 +292,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let work_budget = WORK_PER_PLACE
         * (pile_capacity.iter().sum::<usize>() + steps.len() + c.stages.len() + 64) as u64;
     let asks = steps.iter().any(|s| s.who.is_some());
+    let loops = steps.iter().any(|s| s.repeat_while);
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -346,6 +349,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         seat_exprs: c.seat_exprs,
         next_turn,
         asks,
+        loops,
         paid: Default::default(),
         tally_names: Default::default(),
         plain_guards: Vec::new(),
