@@ -216,6 +216,15 @@ impl Rulebook {
                 };
                 self.set_counter(state, to, value, seat);
             }
+            Effect::Tally { entry, item } => {
+                let card = item
+                    .as_ref()
+                    .and_then(|e| u16::try_from(self.eval(e, &ctx)).ok())
+                    .unwrap_or(u16::MAX);
+                let seat = ctx.player as u8;
+                let at = (super::model::EFFECT_TALLY | *entry, card, state.turn, seat);
+                state.tallies.push(at);
+            }
             Effect::ForEach { seats, body } => {
                 let body = std::slice::from_ref(body.as_ref());
                 for p in Self::seats_in(*seats, state) {

@@ -145,6 +145,8 @@ pub struct Rulebook {
     card_masks: Vec<Vec<Box<[u8]>>>,
     /// The seat expressions zone and counter references name (`model::Who::Seat`).
     seat_exprs: Vec<Expr>,
+    /// What `tally` lines count under: a kind and the set of the card counted, if any.
+    effect_tallies: Vec<(String, Option<usize>)>,
     /// Who takes the next turn (`[stages.turn] next`); `None`: the next seat in turn order.
     next_turn: Option<Expr>,
     /// Some step is decided by other seats (`who`): only then does entering a step look.
@@ -347,6 +349,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         binding_once: Vec::new(),
         card_masks: Vec::new(),
         seat_exprs: c.seat_exprs,
+        effect_tallies: c.effect_tallies,
         next_turn,
         asks,
         loops,

@@ -57,6 +57,10 @@ pub struct Zone {
 /// this bit with the role's index in place of the zone, the figure's card in place of the card.
 pub const ROLE_TALLY: u16 = 0x8000;
 
+/// A tally entry counted by a `tally` line: this bit with the line's entry in the
+/// rulebook's `effect_tallies` in place of the zone.
+pub const EFFECT_TALLY: u16 = 0x4000;
+
 /// Where a card's mark (its seat + 1) sits in a pile entry; the type is below it.
 pub const MARK_SHIFT: u16 = 8;
 pub const TYPE_MASK: u16 = (1 << MARK_SHIFT) - 1;
@@ -286,6 +290,12 @@ pub enum Effect {
     Set {
         value: Arg,
         to: CounterRef,
+    },
+    /// `tally <kind> [card]`: an entry of the balance report for the seat the line runs for
+    /// (`entry` indexes the rulebook's `effect_tallies`: the kind and the card's set).
+    Tally {
+        entry: u16,
+        item: Option<Expr>,
     },
     /// `for each P in <seats>: <effect>`: the effect once per seat, `P` naming it.
     ForEach {

@@ -147,6 +147,11 @@ pub enum Statement {
         role: Node,
         to: Node,
     },
+    /// `tally <kind> [card]`: a count for the balance report, under a kind (and a card).
+    Tally {
+        kind: Node,
+        item: Option<Node>,
+    },
     /// `set C to N`: a counter to a value.
     Set {
         counter: Node,
@@ -392,7 +397,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give or for each",
+                "expected an effect: shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give, tally or for each",
                 at..at + 1,
             );
         };
@@ -440,6 +445,17 @@ impl<'t> Parser<'t> {
                 self.word("at")?;
                 let seat = self.expr()?;
                 Ok(Statement::Place { figure, seat })
+            }
+            "tally" => {
+                let kind = self.expr()?;
+                self.skip_space();
+                let rest = &self.text[self.pos..];
+                let item = match self.peek_ident() {
+                    _ if rest.trim().is_empty() || rest.trim_start().starts_with('#') => None,
+                    Some(("if", _)) => None,
+                    _ => Some(self.expr()?),
+                };
+                Ok(Statement::Tally { kind, item })
             }
             "set" => {
                 let counter = self.expr()?;
@@ -490,7 +506,7 @@ impl<'t> Parser<'t> {
             }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give, for each"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give, tally, for each"
                 ),
                 span,
             ),

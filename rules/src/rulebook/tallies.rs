@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::Rulebook;
-use super::model::{Members, ROLE_TALLY};
+use super::model::{EFFECT_TALLY, Members, ROLE_TALLY};
 
 #[derive(Debug, Default)]
 pub(super) struct TallyNames {
@@ -16,6 +16,8 @@ pub(super) struct TallyNames {
     /// Per role, the kind its giving is tallied as, and what is given (the holder's card id
     /// per figure when figures are cards, else the kind's name).
     roles: Vec<(Arc<str>, RoleItem)>,
+    /// Per `tally` line's entry, its kind and the set of the card it counts, if any.
+    effects: Vec<(Arc<str>, Option<usize>)>,
 }
 
 #[derive(Debug)]
@@ -46,6 +48,9 @@ impl TallyNames {
                 .collect(),
             zones: rules.zones.iter().map(|z| name(&z.tally)).collect(),
             roles,
+            effects: (rules.effect_tallies.iter())
+                .map(|(kind, set)| (Arc::from(kind.as_str()), *set))
+                .collect(),
         }
     }
 }
@@ -60,6 +65,13 @@ impl Rulebook {
                 .cloned()
                 .unwrap_or_default()
         };
+        if zone & ROLE_TALLY == 0 && zone & EFFECT_TALLY != 0 {
+            return match names.effects.get(usize::from(zone & !EFFECT_TALLY)) {
+                Some((kind, Some(set))) => (kind.clone(), card_of(*set)),
+                Some((kind, None)) => (kind.clone(), Arc::from("")),
+                None => Default::default(),
+            };
+        }
         if zone & ROLE_TALLY != 0 {
             return match names.roles.get(usize::from(zone & !ROLE_TALLY)) {
                 Some((kind, RoleItem::Card(set))) => (kind.clone(), card_of(*set)),

@@ -113,6 +113,8 @@ pub struct Compiler<'p> {
     pub turn_steps: usize,
     /// The seat expressions owner arguments name (`model::Who::Seat`).
     pub seat_exprs: Vec<super::model::Expr>,
+    /// The kinds (and card sets) `tally` lines count under, each once.
+    pub effect_tallies: Vec<(String, Option<usize>)>,
     /// Some action's parameter was refused: the analyses of what the actions can take
     /// would only report its consequences.
     pub param_failed: bool,
@@ -135,6 +137,7 @@ impl<'p> Compiler<'p> {
             turn_steps: 0,
             seat_exprs: Vec::new(),
             param_failed: false,
+            effect_tallies: Vec::new(),
         }
     }
 

@@ -74,6 +74,48 @@ impl Compiler<'_> {
         out
     }
 
+    /// `tally <kind> [card]`: the kind a word (`trick-won`), the item a card if given.
+    fn tally_effect(
+        &mut self,
+        kind: &crate::rulebook::syntax::Node,
+        item: Option<&crate::rulebook::syntax::Node>,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        let Ast::Name(name) = &kind.ast else {
+            let at = self.span(s, &kind.span);
+            let msg =
+                "`tally` counts under a kind, a word: `tally trick-won` or `tally taken card`"
+                    .to_string();
+            self.error("invalid-expression", msg, &s.loc, at);
+            return None;
+        };
+        let (item, set) = match item {
+            None => (None, None),
+            Some(node) => match self.expr(node, s, scope)? {
+                (e, Kind::Card(set)) => (Some(e), Some(set)),
+                _ => {
+                    let at = self.span(s, &node.span);
+                    let msg =
+                        "`tally` counts a card under its kind: `tally taken card`".to_string();
+                    self.error("type-mismatch", msg, &s.loc, at);
+                    return None;
+                }
+            },
+        };
+        let key = (name.clone(), set);
+        let entry = match self.effect_tallies.iter().position(|k| *k == key) {
+            Some(i) => i,
+            None => {
+                self.effect_tallies.push(key);
+                self.effect_tallies.len() - 1
+            }
+        };
+        // The entry shares a 16-bit word with the tally bits (`model::EFFECT_TALLY`).
+        let entry = u16::try_from(entry).ok().filter(|&e| e < 0x1000)?;
+        Some(Effect::Tally { entry, item })
+    }
+
     /// One effect line's statement.
     fn statement(
         &mut self,
@@ -142,6 +184,7 @@ impl Compiler<'_> {
             Statement::Add { amount, to } => self.counter_effect(true, amount, to, s, scope),
             Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
             Statement::Set { counter, value } => self.set_effect(counter, value, s, scope),
+            Statement::Tally { kind, item } => self.tally_effect(kind, item.as_ref(), s, scope),
             Statement::ForEach { seats, body } => {
                 let seats = self.seat_set(seats, s)?;
                 let each = Scope {
