@@ -125,3 +125,19 @@ impl Rulebook {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::SeatSet;
+    use super::Rulebook;
+
+    #[test]
+    fn the_seats_of_a_set_run_in_turn_order_from_the_seat_given() {
+        let each: Vec<usize> = Rulebook::seats_from(SeatSet::Each, 2, 4).collect();
+        assert_eq!(each, [2, 3, 0, 1], "every seat, the given one first");
+        let others: Vec<usize> = Rulebook::seats_from(SeatSet::Others, 2, 4).collect();
+        assert_eq!(others, [3, 0, 1], "the others, from the one after it");
+        let alone: Vec<usize> = Rulebook::seats_from(SeatSet::Others, 0, 1).collect();
+        assert!(alone.is_empty(), "a game of one has no others");
+    }
+}
