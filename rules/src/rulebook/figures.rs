@@ -10,7 +10,7 @@ use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::model::{Effect, FigureArg, Members, Param, Who};
 use super::state::{Event, State};
-use super::syntax::{self, Ast, Node};
+use super::syntax::{Ast, Node};
 
 fn opposite(d: Direction) -> Direction {
     match d {
@@ -38,13 +38,7 @@ impl Compiler<'_> {
     /// The figure parameter and its distances, whatever else the action takes.
     pub fn figure_part(&mut self, def: &ActionDef) -> Option<Param> {
         let fig = def.figure.as_ref()?;
-        let node = match syntax::parameter(&fig.value, "figure") {
-            Ok(n) => n,
-            Err(e) => {
-                self.syntax_error(fig, e);
-                return None;
-            }
-        };
+        let node = self.parameter(fig, "figure")?;
         let mut refs = Vec::new();
         for part in split_list(&node) {
             refs.push(self.figure_ref(part, fig, super::compile::NO_SCOPE)?);

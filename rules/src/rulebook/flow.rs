@@ -75,10 +75,7 @@ impl Rulebook {
             }
             // A loop whose condition is false is passed by (for this seat, if asked).
             if self.loops && self.loop_done(state) {
-                if !(state.asking.active && self.ask_on(state, false)) {
-                    state.step += 1;
-                }
-                state.reps = Repeats(0);
+                self.leave_step(state, false);
                 if !super::fault::spend(1) {
                     return None;
                 }
@@ -95,16 +92,11 @@ impl Rulebook {
             }
             // A seat asked with nothing it may do: the next one is asked, silently (the step
             // is not theirs to play); after the last, the step is over.
-            if let Some(who) = who
-                && state.asking.active
-            {
+            if who.is_some() && state.asking.active {
                 if !super::fault::spend(1) {
                     return None;
                 }
-                if !self.ask_next(who, state) {
-                    state.step += 1;
-                }
-                state.reps = Repeats(0);
+                self.leave_step(state, false);
                 continue;
             }
             skipped += 1;
@@ -138,6 +130,16 @@ impl Rulebook {
                 .is_some_and(|c| self.eval(c, &Ctx::current(state, -1)) == 0),
             _ => false,
         }
+    }
+
+    /// A step is over for the seat deciding it (it acted, passed or had nothing to do): the
+    /// next seat asked, else the next step.
+    #[inline(always)]
+    fn leave_step(&self, state: &mut State, acted: bool) {
+        if !(state.asking.active && self.ask_on(state, acted)) {
+            state.step += 1;
+        }
+        state.reps = Repeats(0);
     }
 
     /// Moves the asking of a step other seats decide on to the next seat, after one acted
@@ -222,10 +224,7 @@ impl Rulebook {
         let (a, arg) = match (action.action, state.pending) {
             (PASS, _) => {
                 // A seat asked passes to the next one; the step ends after the last.
-                if !(state.asking.active && self.ask_on(state, false)) {
-                    state.step += 1;
-                }
-                state.reps = Repeats(0);
+                self.leave_step(state, false);
                 return self.advance(state, events);
             }
             (PAY, Some((a, arg))) => {
@@ -284,10 +283,7 @@ impl Rulebook {
         if !again {
             // A seat asked has acted: the next seat is asked (an offer ends with the first
             // who acts).
-            if !(state.asking.active && self.ask_on(state, true)) {
-                state.step += 1;
-            }
-            state.reps = Repeats(0);
+            self.leave_step(state, true);
         }
         if let Some(now) = &self.now {
             let ctx = Ctx {

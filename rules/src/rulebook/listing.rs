@@ -48,7 +48,7 @@ impl Rulebook {
                     .map(|g| after_steps(&g.expr, state.step));
                 let ctx = Ctx {
                     state,
-                    player: usize::from(state.decider()),
+                    player: decider,
                     card: -1,
                     row: -1,
                 };
@@ -120,7 +120,6 @@ impl Rulebook {
             }
             Param::Player(set) => {
                 // The players as the seat deciding sees them: from itself, or from the next.
-                let decider = usize::from(state.decider());
                 for p in Self::seats_from(*set, decider, state.players) {
                     if holds(-1, p as i32) && !f(p as i32) {
                         return;

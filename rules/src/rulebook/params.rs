@@ -70,13 +70,8 @@ impl Compiler<'_> {
     /// after an action of one parameter).
     pub fn card_figure_param(&mut self, def: &ActionDef) -> Option<Param> {
         let c = def.card.as_ref()?;
-        let card = match super::syntax::parameter(&c.value, "card") {
-            Ok(node) => self.zone_ref(&node, c, super::compile::NO_SCOPE)?,
-            Err(e) => {
-                self.syntax_error(c, e);
-                return None;
-            }
-        };
+        let node = self.parameter(c, "card")?;
+        let card = self.zone_ref(&node, c, super::compile::NO_SCOPE)?;
         if let Some(other) = def.row.as_ref().or(def.seat.as_ref()) {
             let msg = "an action takes a card and a figure, or one of `card`, `row`, `seat`, `figure`: not a row or seat besides".into();
             self.error("invalid-value", msg, &other.loc, other.loc.span.clone());

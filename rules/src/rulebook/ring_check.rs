@@ -11,7 +11,7 @@ use super::compile::{Compiler, Kind, Scope};
 use super::model::{
     Board, Effect, Expr, FigureExpr, FigureKind, Members, Param, Plates, Role, Total, Who,
 };
-use super::syntax::{self, Ast, Node};
+use super::syntax::{Ast, Node};
 
 fn direction(s: Option<&Sp<String>>) -> Result<Option<Direction>, String> {
     match s.map(|s| s.value.as_str()) {
@@ -785,13 +785,7 @@ impl Compiler<'_> {
             self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
             return None;
         }
-        let node = match syntax::parameter(&def.value, "seat") {
-            Ok(node) => node,
-            Err(e) => {
-                self.syntax_error(def, e);
-                return None;
-            }
-        };
+        let node = self.parameter(def, "seat")?;
         let ring = self.board.as_ref().map(|b| b.name.clone());
         match (&node.ast, ring) {
             (Ast::Name(n), Some(ring)) if *n == ring => Some(Param::Seat),

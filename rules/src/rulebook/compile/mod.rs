@@ -203,6 +203,17 @@ impl<'p> Compiler<'p> {
         format!("{file}:{line}:{col}")
     }
 
+    /// An action's parameter, `name in <…>`, parsed; a syntax error is reported where it is.
+    pub(in crate::rulebook) fn parameter(&mut self, def: &Sp<String>, name: &str) -> Option<Node> {
+        match syntax::parameter(&def.value, name) {
+            Ok(node) => Some(node),
+            Err(e) => {
+                self.syntax_error(def, e);
+                None
+            }
+        }
+    }
+
     pub(super) fn syntax_error(&mut self, s: &Sp<String>, e: syntax::SyntaxError) {
         let span = self.span(s, &e.span);
         self.error(e.code, e.message, &s.loc, span);

@@ -132,13 +132,7 @@ impl Compiler<'_> {
             self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
             return None;
         }
-        let node = match syntax::parameter(&def.value, "seat") {
-            Ok(node) => node,
-            Err(e) => {
-                self.syntax_error(def, e);
-                return None;
-            }
-        };
+        let node = self.parameter(def, "seat")?;
         self.seat_set(&node, def).map(Param::Player)
     }
 

@@ -226,15 +226,12 @@ impl Compiler<'_> {
                     self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
                 }
                 _ if def.figure.is_some() => self.figure_param(def),
-                (Some(c), None) => match syntax::parameter(&c.value, "card") {
-                    Ok(node) => self.zone_ref(&node, c, param_scope).map(Param::Card),
-                    Err(e) => {
-                        self.syntax_error(c, e);
-                        None
-                    }
-                },
-                (None, Some(r)) => match syntax::parameter(&r.value, "row") {
-                    Ok(node) => match self.zone_ref(&node, r, param_scope) {
+                (Some(c), None) => self
+                    .parameter(c, "card")
+                    .and_then(|node| self.zone_ref(&node, c, param_scope))
+                    .map(Param::Card),
+                (None, Some(r)) => self.parameter(r, "row").and_then(|node| {
+                    match self.zone_ref(&node, r, param_scope) {
                         Some(z) if self.zones[z.zone].by.is_some() && z.row.is_none() => {
                             Some(Param::Row {
                                 zone: z.zone,
@@ -252,12 +249,8 @@ impl Compiler<'_> {
                             None
                         }
                         None => None,
-                    },
-                    Err(e) => {
-                        self.syntax_error(r, e);
-                        None
                     }
-                },
+                }),
                 (None, None) => Some(Param::None),
                 (Some(c), Some(_)) => {
                     self.error(
