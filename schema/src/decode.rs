@@ -361,6 +361,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let first = f.str("first");
         let order = f.str("order");
         let next = f.str("next");
+        let repeat = f.str("repeat");
         f.finish();
         Some(StageDef {
             steps: steps?,
@@ -368,26 +369,31 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             first,
             order,
             next,
+            repeat,
         })
     });
     let steps = f.table("steps", |dec, _, n| {
         let mut f = dec.fields(n, "a step")?;
-        let actions = f.required_strs("actions");
+        let actions = f.strs("actions");
         let optional = f.bool("optional");
         let prompt = f.str("prompt");
         let by_card = f.bool("by_card");
         let repeat = f.number_str("repeat");
         let auto = f.bool("auto");
         let who = f.str("who");
+        let dispatch = f.str("dispatch");
+        let stages = f.table("stages", |dec, _, n| dec.str(n, "a stage"));
         f.finish();
         Some(StepDef {
-            actions: actions?,
+            actions,
             optional,
             prompt,
             by_card,
             repeat,
             auto,
             who,
+            dispatch,
+            stages,
         })
     });
     let actions = f.table("actions", |dec, _, n| {

@@ -581,13 +581,19 @@ pub struct StageDef {
     /// ends (`"winner"`, `"left(current)"`); by default the next seat in turn order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<Sp<String>>,
+    /// A stage entered from a step (`"stage:<name>"` in a stage's steps, or a step's
+    /// `dispatch`): `"while <condition>"` plays its steps again while the condition holds
+    /// when they are over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<Sp<String>>,
 }
 
 /// `[steps.<name>]`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct StepDef {
-    /// Action names, offered in this order.
+    /// Action names, offered in this order (none for a step that only `dispatch`es).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Sp<String>>,
     /// The player may leave the step out: `pass` is offered after its actions.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -614,6 +620,14 @@ pub struct StepDef {
     /// `… from <seat>` (the order starting there). `P` names the seat deciding.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub who: Option<Sp<String>>,
+    /// A step that enters a stage instead of offering actions: the expression read when the
+    /// step is reached (`"kind(last(story))"`), whose value picks the stage in `stages`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<Sp<String>>,
+    /// With `dispatch`: the stage entered for each value (a name of a named attribute, or a
+    /// number), and under `else` for any other; a value with no stage enters none.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub stages: Table<Sp<String>>,
 }
 
 /// `[actions.<name>]`: the action's name is its verb in the move notation.

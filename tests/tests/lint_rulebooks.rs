@@ -363,3 +363,29 @@ fn another_players_knight_written_as_others() {
 fn a_payment_asked_of_other_seats() {
     check("rulebook-asked-payment", &["invalid-value"]);
 }
+
+/// Stages entered from steps, written wrong (issue 28): an unknown stage, the turn, a stage
+/// played before the turns; a dispatch keyed by a name its attribute does not have or by a
+/// word for a number; a step that both dispatches and offers actions, `stages` without
+/// `dispatch`, a step offering nothing; two stages entering each other; a stage nobody
+/// enters; `repeat` on a stage before the turns, and without `while`. Each one error.
+#[test]
+fn stages_entered_wrong() {
+    check(
+        "rulebook-stages",
+        &[
+            "dispatch-uncovered",
+            "invalid-value",
+            "missing-field",
+            "stage-cycle",
+            "unknown-stage",
+            "unreachable",
+        ],
+    );
+}
+
+/// A dispatch leaving values of its attribute without a stage: a warning, and the pack plays.
+#[test]
+fn a_dispatch_that_misses_values() {
+    check_warned("rulebook-dispatch-uncovered", &["dispatch-uncovered"]);
+}

@@ -86,7 +86,8 @@ fn random_games_keep_the_invariants_end_and_replay() {
 /// `tests/packs/ring-places` (figures placed, moved and displaced, rings and crownings),
 /// `tests/packs/card-moves` (cards naming the figure they move), `tests/packs/sorted-rows`
 /// (cards into rows by their attribute), `tests/packs/tribute` (a step every other seat
-/// decides), `docs/examples/five-trails` and the trick-taking
+/// decides), `tests/packs/omens` (stages steps enter, by a card's kind, one repeating, one
+/// inside another), `docs/examples/five-trails` and the trick-taking
 /// `docs/examples/round-table-tricks` (who moves next set by the rulebook).
 #[test]
 fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
@@ -97,6 +98,7 @@ fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
         "tests/packs/two-decks",
         "tests/packs/sorted-rows",
         "tests/packs/tribute",
+        "tests/packs/omens",
         "docs/examples/five-trails",
         "docs/examples/round-table-tricks",
         "docs/examples/merlins-rebuke",

@@ -144,6 +144,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "dispatch-uncovered",
+        severity: Warning,
+        group: Group::Rulebook,
+        summary: "rulebook: a step's `dispatch` reads a named attribute and gives no stage to some of its values, with no `else`: for those values no stage is entered and the step is passed",
+        fix: "give each value a stage in `stages`, or `else = \"<stage>\"` for the rest; ignore it if passing is meant",
+        no_fixture: None,
+    },
+    Code {
         code: "divide-by-zero",
         severity: Error,
         group: Group::Rulebook,
@@ -472,6 +480,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "stage-cycle",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: a step enters a stage that is already being played when the step is reached: a stage entering itself, directly or through the stages it enters",
+        fix: "enter each stage from the stage around it only; to play a stage again, give it `repeat = \"while <condition>\"`",
+        no_fixture: None,
+    },
+    Code {
         code: "syntax",
         severity: Error,
         group: Group::Pack,
@@ -605,6 +621,14 @@ pub const CODES: &[Code] = &[
         group: Group::Pack,
         summary: "`condition_over`, `when_over` or a condition's `over` names no set (did-you-mean); or a variant adds a set whose name is a near miss of a base set",
         fix: "fix the set name (did-you-mean) or declare the set",
+        no_fixture: None,
+    },
+    Code {
+        code: "unknown-stage",
+        severity: Error,
+        group: Group::Rulebook,
+        summary: "rulebook: a step enters (`\"stage:<name>\"`, or a `dispatch`'s `stages`) a stage the description does not declare",
+        fix: "declare it under `[stages.<name>]` without `rounds`, or fix the name (did-you-mean)",
         no_fixture: None,
     },
     Code {

@@ -33,6 +33,14 @@ impl Rulebook {
     ) -> Option<Action> {
         let mut skipped = 0;
         loop {
+            // A stage a step entered is over: again, or back where it was entered.
+            if self.enters && self.entered_over(state) {
+                if !super::fault::spend(1) {
+                    return None;
+                }
+                self.leave_entered(state);
+                continue;
+            }
             if state.stage.stage != 0 && usize::from(state.step) >= self.stage_end(state) {
                 self.next_in_stage(state);
             }
@@ -59,6 +67,18 @@ impl Rulebook {
                 state.step = 0;
                 state.done = 0;
                 state.reps = Repeats(0);
+            }
+            // A step entering a stage enters it (or, its value picking none, is passed).
+            let enter = match self.enters {
+                true => (self.steps.get(usize::from(state.step))).and_then(|s| s.enter.as_ref()),
+                false => None,
+            };
+            if let Some(enter) = enter {
+                if !super::fault::spend(1) {
+                    return None;
+                }
+                self.enter_stage(enter, state);
+                continue;
             }
             // A step other seats decide: its first seat is asked as it is entered.
             let who = match self.asks {

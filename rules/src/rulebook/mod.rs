@@ -151,6 +151,8 @@ pub struct Rulebook {
     next_turn: Option<Expr>,
     /// Some step is decided by other seats (`who`): only then does entering a step look.
     asks: bool,
+    /// Some step enters a stage (`stages.rs`): the flow looks for such steps only then.
+    enters: bool,
     /// Some step is a loop (`repeat = "while …"`): only then is its condition asked on entry.
     loops: bool,
     /// The payments too large to be held in a move (`paid.rs`).
@@ -294,6 +296,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let work_budget = WORK_PER_PLACE
         * (pile_capacity.iter().sum::<usize>() + steps.len() + c.stages.len() + 64) as u64;
     let asks = steps.iter().any(|s| s.who.is_some());
+    let enters = steps.iter().any(|s| s.enter.is_some());
     let loops = steps.iter().any(|s| s.repeat_while);
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
@@ -352,6 +355,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         effect_tallies: c.effect_tallies,
         next_turn,
         asks,
+        enters,
         loops,
         paid: Default::default(),
         tally_names: Default::default(),

@@ -62,6 +62,9 @@ pub const ROLE_TALLY: u16 = 0x8000;
 pub const EFFECT_TALLY: u16 = 0x4000;
 
 /// Where a card's mark (its seat + 1) sits in a pile entry; the type is below it.
+/// How deep stages entered from steps nest (the state keeps where each returns to).
+pub const MAX_NESTING: usize = 4;
+
 pub const MARK_SHIFT: u16 = 8;
 pub const TYPE_MASK: u16 = (1 << MARK_SHIFT) - 1;
 
@@ -396,8 +399,43 @@ pub struct Step {
     pub auto: bool,
     /// Who decides it, when not the player to move (`who`).
     pub who: Option<Deciders>,
+    /// A step that enters a stage instead of offering actions (`"stage:<name>"`, `dispatch`).
+    pub enter: Option<Enter>,
     /// Where its stage names it, for lint's error when the game sticks there.
     pub loc: grail_schema::model::Loc,
+}
+
+/// Which stage a step enters: `on` read when the step is reached, the stage of the first
+/// case equal to it, else `otherwise`; without `on`, `otherwise` always (`"stage:<name>"`).
+/// Stages are indices into `Rulebook::stages`.
+#[derive(Debug)]
+pub struct Enter {
+    pub on: Option<Expr>,
+    pub cases: Vec<(i64, usize)>,
+    pub otherwise: Option<usize>,
+    /// What it enters, for the help (`enters \`quest\``).
+    pub text: String,
+}
+
+impl Step {
+    /// A step offering nothing, taken once by the player to move: what the fields of a
+    /// step's table change.
+    pub fn plain(name: String, loc: grail_schema::model::Loc) -> Step {
+        Step {
+            name,
+            actions: Vec::new(),
+            optional: false,
+            prompt: None,
+            by_card: false,
+            repeat: None,
+            repeat_text: None,
+            repeat_while: false,
+            auto: false,
+            who: None,
+            enter: None,
+            loc,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -675,6 +713,12 @@ pub enum Shown {
 #[derive(Debug)]
 pub struct Stage {
     pub name: String,
+    /// Entered from a step (`Step::enter`), not played before the turns.
+    pub sub: bool,
+    /// A stage entered from a step: played again while this holds when its steps are over.
+    pub repeat: Option<Expr>,
+    /// `repeat` as written, for the help.
+    pub repeat_text: Option<String>,
     /// Its steps are `first_step..first_step + len` of the rulebook's steps.
     pub first_step: usize,
     pub len: usize,

@@ -93,10 +93,11 @@ impl Rules for Rulebook {
             0 => (format!("at turn {}", state.turn), 0..self.turn_steps),
             k => {
                 let stage = &self.stages[k - 1];
-                (
-                    format!("in stage `{}`, before the turns", stage.name),
-                    stage.first_step..stage.first_step + stage.len,
-                )
+                let when = match stage.sub {
+                    true => format!("at turn {}, in stage `{}`", state.turn, stage.name),
+                    false => format!("in stage `{}`, before the turns", stage.name),
+                };
+                (when, stage.first_step..stage.first_step + stage.len)
             }
         };
         let names: Vec<String> = (self.steps[steps].iter())

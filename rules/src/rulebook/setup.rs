@@ -124,6 +124,7 @@ impl Rulebook {
             stage: super::state::StageAt::default(),
             chosen: Default::default(),
             asking: Default::default(),
+            calls: Default::default(),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {

@@ -1,84 +1,15 @@
-//! Stages played before the turns (`[stages.<name>]` with `rounds`, e.g. placing figures):
-//! each seat plays the stage's steps in turn, starting from the first or last seat and going
-//! either way round, for so many rounds; then the turns begin with P1. Their steps follow
-//! the turn's in the rulebook's step list, so a step index names a step in any stage.
-
-use grail_engine::diag::no_such;
-use grail_schema::model::Sp;
+//! The stages besides `turn`. Those played before the turns (`rounds`, e.g. placing
+//! figures): each seat plays the stage's steps in turn, starting from the first or last seat
+//! and going either way round, for so many rounds; then the turns begin with P1. Those a step
+//! enters (`"stage:<name>"`, `dispatch`): their steps are played by the same player, then
+//! play goes on after the step that entered them (again first while their `repeat` holds).
+//! Their steps follow the turn's in the rulebook's step list, so a step index names a step
+//! in any stage.
 
 use super::Rulebook;
-use super::compile::{Compiler, MAX_STAGE_TURNS};
-use super::model::{Stage, Step};
-use super::state::{StageAt, State};
-
-impl Compiler<'_> {
-    /// The stages besides `turn`, their steps appended to `steps` (which holds the turn's).
-    pub fn pre_stages(
-        &mut self,
-        steps: &mut Vec<Step>,
-        step: &mut dyn FnMut(&mut Self, &Sp<String>) -> Option<Step>,
-    ) -> Vec<Stage> {
-        let rb = &self.pack.rulebook;
-        let mut out = Vec::new();
-        for (name, def) in rb.stages.iter().filter(|(k, _)| k.value != "turn") {
-            let Some(rounds) = &def.rounds else {
-                let msg = format!(
-                    "stage `{}` is never entered: a stage besides `turn` is played before it and needs `rounds`",
-                    name.value
-                );
-                self.error("unreachable", msg, &name.loc, name.loc.span.clone());
-                continue;
-            };
-            let mut by_players = vec![0; usize::from(self.pack.players.1) + 1];
-            for n in self.pack.players.0..=self.pack.players.1 {
-                match self.start_value(rounds, n) {
-                    // Every seat plays the stage `rounds` times, counted in 16 bits.
-                    Ok(v) if v < 0 || v.saturating_mul(i64::from(n)) > MAX_STAGE_TURNS => {
-                        let msg = format!(
-                            "stage `{}` is played {v} rounds with {n} players; a stage is played 0 to {} rounds ({MAX_STAGE_TURNS} turns of all the seats together)",
-                            name.value,
-                            MAX_STAGE_TURNS / i64::from(n)
-                        );
-                        self.error("over-limit", msg, &rounds.loc, rounds.loc.span.clone());
-                        break;
-                    }
-                    Ok(v) => by_players[usize::from(n)] = v,
-                    Err(d) => {
-                        self.diags.push(d);
-                        break;
-                    }
-                }
-            }
-            let word = |c: &mut Self, s: &Option<Sp<String>>, words: [&str; 2]| match s {
-                None => false,
-                Some(s) if s.value == words[0] => false,
-                Some(s) if s.value == words[1] => true,
-                Some(s) => {
-                    let msg = no_such("choice", &s.value, words);
-                    c.error("invalid-value", msg, &s.loc, s.loc.span.clone());
-                    false
-                }
-            };
-            let from_last = word(self, &def.first, ["first", "last"]);
-            let backward = word(self, &def.order, ["clockwise", "counter-clockwise"]);
-            let first_step = steps.len();
-            for s in &def.steps {
-                if let Some(st) = step(self, s) {
-                    steps.push(st);
-                }
-            }
-            out.push(Stage {
-                name: name.value.clone(),
-                first_step,
-                len: steps.len() - first_step,
-                rounds: by_players,
-                from_last,
-                backward,
-            });
-        }
-        out
-    }
-}
+use super::eval::Ctx;
+use super::model::{Enter, MAX_NESTING, Stage};
+use super::state::{Repeats, StageAt, State};
 
 impl Rulebook {
     fn first_seat(stage: &Stage, players: u8) -> u8 {
@@ -87,7 +18,7 @@ impl Rulebook {
 
     /// Enters the first stage before the turns, if there is one.
     pub(super) fn begin_stages(&self, state: &mut State) {
-        if let Some(stage) = self.stages.first() {
+        if let Some(stage) = self.stages.first().filter(|s| !s.sub) {
             state.stage = StageAt {
                 stage: 1,
                 played: 0,
@@ -124,7 +55,7 @@ impl Rulebook {
                 ((current + 1) % seats) as u8
             };
             state.step = stage.first_step as u8;
-        } else if let Some(next) = self.stages.get(k + 1) {
+        } else if let Some(next) = self.stages.get(k + 1).filter(|s| !s.sub) {
             state.stage = StageAt {
                 stage: k as u8 + 2,
                 played: 0,
@@ -138,6 +69,65 @@ impl Rulebook {
         }
         state.done = 0;
         state.reps = super::state::Repeats(0);
+    }
+
+    /// Whether the state is at the end of a stage a step entered.
+    #[inline]
+    pub(super) fn entered_over(&self, state: &State) -> bool {
+        state.stage.stage != 0
+            && self.stages[usize::from(state.stage.stage) - 1].sub
+            && usize::from(state.step) >= self.stage_end(state)
+    }
+
+    /// The state is at a step that enters a stage: enters the stage its value picks (keeping
+    /// where to come back to), or, picking none, goes on to the next step.
+    pub(super) fn enter_stage(&self, enter: &Enter, state: &mut State) {
+        let picked = match &enter.on {
+            None => enter.otherwise,
+            Some(on) => {
+                let value = self.eval(on, &Ctx::current(state, -1));
+                (enter.cases.iter())
+                    .find(|(v, _)| *v == value)
+                    .map(|(_, k)| *k)
+                    .or(enter.otherwise)
+            }
+        };
+        state.reps = Repeats(0);
+        let depth = usize::from(state.calls.depth);
+        // Lint bounds the nesting: one deeper than the state keeps is not entered.
+        let (Some(k), true) = (picked, depth < MAX_NESTING) else {
+            state.step += 1;
+            return;
+        };
+        state.calls.back[depth] = (state.stage, state.step + 1);
+        state.calls.depth += 1;
+        state.stage = StageAt {
+            stage: k as u8 + 1,
+            played: 0,
+        };
+        state.step = self.stages[k].first_step as u8;
+    }
+
+    /// A stage a step entered is over: played again while its `repeat` holds, else play goes
+    /// back to the step after the one that entered it (the end of the turn for a state set
+    /// up inside such a stage, which has nowhere to go back to).
+    pub(super) fn leave_entered(&self, state: &mut State) {
+        let stage = &self.stages[usize::from(state.stage.stage) - 1];
+        state.reps = Repeats(0);
+        if (stage.repeat.as_ref()).is_some_and(|r| self.eval(r, &Ctx::current(state, -1)) != 0) {
+            state.step = stage.first_step as u8;
+            return;
+        }
+        match state.calls.depth.checked_sub(1) {
+            Some(depth) => {
+                (state.stage, state.step) = state.calls.back[usize::from(depth)];
+                state.calls.depth = depth;
+            }
+            None => {
+                state.stage = StageAt::default();
+                state.step = self.turn_steps as u8;
+            }
+        }
     }
 
     /// The stage a step belongs to (for a position naming a step).

@@ -49,6 +49,8 @@ pub struct State {
     pub(super) held: grail_engine::derived::Derived<Held>,
     /// A step other seats decide (`who`): whose decision it is (`flow.rs`).
     pub(super) asking: Asking,
+    /// The stages steps entered and not yet over: where each returns to (`stages.rs`).
+    pub(super) calls: Calls,
 }
 
 impl State {
@@ -296,6 +298,23 @@ impl std::hash::Hash for StageAt {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         if self.stage != 0 {
             (self.stage, self.played).hash(state);
+        }
+    }
+}
+
+/// The stages entered from steps and not yet over, innermost last: the stage and step each
+/// returns to when it is over. Hashes nothing while none is entered, so games without them
+/// keep their digests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Calls {
+    pub depth: u8,
+    pub back: [(StageAt, u8); super::model::MAX_NESTING],
+}
+
+impl std::hash::Hash for Calls {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.depth != 0 {
+            self.back[..usize::from(self.depth)].hash(state);
         }
     }
 }

@@ -470,7 +470,10 @@ impl Rulebook {
             (None, Some(step)) => {
                 let when = match state.stage.stage {
                     0 => format!("turn {}", state.turn),
-                    k => format!("stage `{}`", self.stages[usize::from(k) - 1].name),
+                    k => match &self.stages[usize::from(k) - 1] {
+                        s if s.sub => format!("turn {}, stage `{}`", state.turn, s.name),
+                        s => format!("stage `{}`", s.name),
+                    },
                 };
                 let asked = match state.asking.active {
                     true => format!(" (asked of {})", seat_name(usize::from(state.asking.seat))),
@@ -639,8 +642,9 @@ impl Rulebook {
             }
             out.push('\n');
         }
-        // The stages before the turns first, once each; then the turn's steps.
-        for stage in &self.stages {
+        // The stages before the turns first, once each; then the turn's steps, then the
+        // stages steps enter.
+        for stage in self.stages.iter().filter(|s| !s.sub) {
             let steps = (self.steps)
                 .get(stage.first_step..stage.first_step + stage.len)
                 .unwrap_or_default();
@@ -661,6 +665,21 @@ impl Rulebook {
         out.push_str("Each turn: ");
         out.push_str(&self.help_steps(self.steps.get(..self.turn_steps).unwrap_or_default()));
         out.push('\n');
+        for stage in self.stages.iter().filter(|s| s.sub) {
+            let steps = (self.steps)
+                .get(stage.first_step..stage.first_step + stage.len)
+                .unwrap_or_default();
+            let again = match &stage.repeat_text {
+                Some(r) => format!("; again `{r}`"),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "Stage `{}`, when a step enters it: {}{again}",
+                stage.name,
+                self.help_steps(steps)
+            );
+        }
         out
     }
 
@@ -672,7 +691,11 @@ impl Rulebook {
                 let names: Vec<&str> = (s.actions.iter())
                     .map(|&a| self.actions[a].name.as_str())
                     .collect();
-                let mut text = format!("{} ({})", s.name, names.join(" or "));
+                let offers = match &s.enter {
+                    Some(enter) => enter.text.clone(),
+                    None => names.join(" or "),
+                };
+                let mut text = format!("{} ({offers})", s.name);
                 match (&s.repeat, &s.repeat_text) {
                     (Some(_), Some(t)) if s.repeat_while => {
                         let _ = write!(text, " again and again `{t}`");

@@ -14,6 +14,7 @@ use super::syntax::{self, Ast, Node};
 
 mod exprs;
 mod seats;
+mod stages;
 mod turn;
 mod zones;
 
@@ -66,8 +67,9 @@ const FUNCTIONS: &[&str] = &[
 pub const MAX_STEPS: usize = 64;
 /// Most zones (a tallied card keeps its zone's index in 15 bits; far more than any game).
 pub const MAX_ZONES: usize = 1024;
-/// Most stages before the turns (the state's stage is a byte).
+/// Most stages besides `turn` (the state's stage is a byte).
 pub const MAX_STAGES: usize = 64;
+pub use super::model::MAX_NESTING;
 /// Most actions: the actions done this turn are a bit each in 64.
 pub const MAX_ACTIONS: usize = 64;
 /// Most actions a step takes (`repeat`): they are counted in a byte.

@@ -401,13 +401,25 @@ impl Compiler<'_> {
             return Vec::new();
         };
         let mut steps = Vec::new();
+        let names = self.stage_names();
         let mut step_of = |c: &mut Self, step: &Sp<String>| -> Option<Step> {
             let rb = &c.pack.rulebook;
+            if super::stages::entered_name(&step.value).is_some() {
+                return c.entering_step(&names, step);
+            }
             let Some(def) = rb.steps.get(&step.value) else {
                 let msg = grail_engine::diag::no_such("step", &step.value, rb.steps.keys());
                 c.error("unknown-step", msg, &step.loc, step.loc.span.clone());
                 return None;
             };
+            let enter = c.dispatch(&names, step, def);
+            if enter.is_none() && def.dispatch.is_none() && def.actions.is_empty() {
+                let msg = format!(
+                    "step `{}` offers no action: it needs `actions` (or `dispatch`, to enter a stage)",
+                    step.value
+                );
+                c.error("missing-field", msg, &step.loc, step.loc.span.clone());
+            }
             let mut actions = Vec::new();
             for a in &def.actions {
                 match c.action_names.iter().position(|n| *n == a.value) {
@@ -479,6 +491,7 @@ impl Compiler<'_> {
                 loc: step.loc.clone(),
                 repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),
                 repeat_while,
+                enter,
             })
         };
         for step in &turn.steps {
@@ -487,7 +500,10 @@ impl Compiler<'_> {
             }
         }
         self.turn_steps = steps.len();
-        self.stages = self.pre_stages(&mut steps, &mut step_of);
+        self.stages = self.other_stages(&names, &mut steps, &mut step_of);
+        let stages = std::mem::take(&mut self.stages);
+        self.check_entered(&steps, &stages, self.turn_steps);
+        self.stages = stages;
         self.step_limits(steps.len());
         for (name, _) in rb.steps.iter() {
             if !steps.iter().any(|s| s.name == name.value) {
