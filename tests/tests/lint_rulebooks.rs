@@ -389,3 +389,10 @@ fn stages_entered_wrong() {
 fn a_dispatch_that_misses_values() {
     check_warned("rulebook-dispatch-uncovered", &["dispatch-uncovered"]);
 }
+
+/// An obligation a seat cannot always meet (discard down to the limit, but only gold may be
+/// discarded): lint's random games find a hand of copper over the limit; a warning at the step.
+#[test]
+fn an_obligation_that_cannot_be_met() {
+    check_warned("rulebook-obligation-unmet", &["obligation-unmet"]);
+}

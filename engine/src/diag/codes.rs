@@ -408,6 +408,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "obligation-unmet",
+        severity: Warning,
+        group: Group::Rulebook,
+        summary: "rulebook: in one of lint's random games, a loop (`repeat = \"while …\"`, an obligation such as discarding down to a limit) asked a seat to act while its condition held, and the seat had nothing it could do: the step was passed with the obligation unmet",
+        fix: "give the step an action that meets the condition whenever it holds (its guard admitting what the condition counts), or a condition that holds only when such a move exists",
+        no_fixture: None,
+    },
+    Code {
         code: "out-of-range",
         severity: Error,
         group: Group::Pack,

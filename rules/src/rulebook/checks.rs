@@ -13,7 +13,7 @@
 //! ```
 
 use grail_engine::diag::Diagnostic;
-use grail_engine::game::{NoEvents, Rules, Setup};
+use grail_engine::game::{EventSink, Rules, Setup};
 use grail_engine::rng::GameRng;
 use grail_schema::model::{Loc, Sp};
 
@@ -21,12 +21,24 @@ use super::Rulebook;
 use super::compile::{Compiler, NO_SCOPE, Scope};
 use super::eval::Ctx;
 use super::model::{Effect, Expr, Piece};
-use super::state::{Ended, State};
+use super::state::{Ended, Event, State};
 use super::syntax::{self, Ast};
 
 /// Random games played per player count: to find a game the description stops before its
 /// end, and to make the checks at the end.
 const PLAYOUTS: u64 = 2;
+
+/// Keeps the first obligation a move found unmeetable ([`Event::Unmet`]).
+struct FirstUnmet(Option<(u16, u8)>);
+
+impl EventSink<Event> for FirstUnmet {
+    const ENABLED: bool = true;
+    fn push(&mut self, event: Event) {
+        if let (Event::Unmet { step, seat }, None) = (event, self.0) {
+            self.0 = Some((step, seat));
+        }
+    }
+}
 /// A random game that has not ended after this many moves is given up (no end check is made).
 const MAX_MOVES: usize = 20_000;
 
@@ -178,6 +190,8 @@ impl Rulebook {
         let mut stuck: Option<(usize, Failure)> = None;
         let mut stopped = None;
         let mut long = None;
+        let mut unmet = FirstUnmet(None);
+        let mut unmet_at = None;
         let end_check = self.checks.iter().position(|c| c.at_end);
         let mut moves = Vec::new();
         for players in self.players.0..=self.players.1 {
@@ -194,8 +208,11 @@ impl Rulebook {
                         break;
                     }
                     let m = moves[rng.index(moves.len())];
-                    self.apply(&mut state, &m, &mut NoEvents);
+                    self.apply(&mut state, &m, &mut unmet);
                     played += 1;
+                    if let (Some(at), None) = (unmet.0.take(), &unmet_at) {
+                        unmet_at = Some(self.unmet(at, players, seed));
+                    }
                 }
                 let stop = self.stuck(&state);
                 if let Some(why) = &stop {
@@ -266,7 +283,30 @@ impl Rulebook {
                 Some(d)
             })
             .chain(long)
+            .chain(unmet_at)
             .collect()
+    }
+
+    /// A loop's condition held for a seat with nothing it could do (`Event::Unmet`): an
+    /// obligation a random game found unmeetable, a warning at the step.
+    fn unmet(&self, (step, seat): (u16, u8), players: usize, seed: u64) -> Diagnostic {
+        let step = &self.steps[usize::from(step)];
+        let d = Diagnostic::warning(
+            "obligation-unmet",
+            format!(
+                "in a random game ({players} players, seed {seed}), step `{}` asked P{} to act \
+                 while `{}` held, and P{} had nothing it could do: the step was passed with \
+                 the obligation unmet",
+                step.name,
+                usize::from(seat) + 1,
+                (step.repeat_text.as_deref().unwrap_or(""))
+                    .trim_start_matches("while")
+                    .trim(),
+                usize::from(seat) + 1,
+            ),
+        );
+        d.at(step.loc.source, step.loc.span.clone(), "the step")
+            .with_help("an obligation needs a move that meets it whenever its condition holds: an action whose guard admits what the condition counts")
     }
 
     /// Which zones a card can ever be in: those starting with cards, and those an effect of

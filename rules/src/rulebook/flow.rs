@@ -110,6 +110,17 @@ impl Rulebook {
                         .is_some_and(|s| s.auto);
                 return auto.then(|| state.listed.moves[0]);
             }
+            // A loop whose condition holds (it was asked just above) with nothing to do: an
+            // obligation the seat cannot meet, told so (lint warns of it).
+            if self.loops
+                && self
+                    .steps
+                    .get(usize::from(state.step))
+                    .is_some_and(|s| s.repeat_while)
+            {
+                let (step, seat) = (u16::from(state.step), state.decider());
+                events.emit(|| Event::Unmet { step, seat });
+            }
             // A seat asked with nothing it may do: the next one is asked, silently (the step
             // is not theirs to play); after the last, the step is over.
             if who.is_some() && state.asking.active {

@@ -165,6 +165,12 @@ pub enum Event {
         step: u16,
         seat: u8,
     },
+    /// A loop's condition held for the seat deciding it (an obligation: discard down to the
+    /// limit), but it had nothing it could do: the step was passed with the obligation unmet.
+    Unmet {
+        step: u16,
+        seat: u8,
+    },
     Ended,
 }
 

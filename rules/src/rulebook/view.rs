@@ -388,6 +388,15 @@ impl Rulebook {
                 seat_name(usize::from(*seat)),
                 self.steps[usize::from(*step)].name
             ),
+            Event::Unmet { step, seat } => {
+                let step = &self.steps[usize::from(*step)];
+                format!(
+                    "{} cannot do what step `{}` asks (`{}`): nothing they may do",
+                    seat_name(usize::from(*seat)),
+                    step.name,
+                    step.repeat_text.as_deref().unwrap_or("")
+                )
+            }
             Event::FigureMoved { figure, from, to } => {
                 format!(
                     "{}: seat {from} → seat {to}",
