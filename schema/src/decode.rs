@@ -438,6 +438,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             })
         });
         let why = f.str("why");
+        let standing = f.str("standing");
         f.finish();
         Some(ActionDef {
             card,
@@ -452,6 +453,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             pay,
             choose,
             why,
+            standing,
         })
     });
     let end = f.node("end").and_then(|n| {

@@ -677,6 +677,11 @@ pub struct ActionDef {
     /// outside its step. `$param`s are filled in and `{card}` is the card's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<Sp<String>>,
+    /// A standing action: listed in no step, it is offered at every decision of the seat
+    /// deciding (`P`) while this condition holds, before any `auto` step could make that
+    /// decision alone (`"count(hand(P)) > 4"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<Sp<String>>,
 }
 
 /// `pay = { from, meets, args, to }`: cards from a zone meeting a named condition.

@@ -396,3 +396,17 @@ fn a_dispatch_that_misses_values() {
 fn an_obligation_that_cannot_be_met() {
     check_warned("rulebook-obligation-unmet", &["obligation-unmet"]);
 }
+
+/// Standing actions written wrong (issue 28): one also listed in a step, a window that is a
+/// number, one taking a payment. Each one error, where it is written.
+#[test]
+fn standing_actions_written_wrong() {
+    check("rulebook-standing", &["invalid-value", "type-mismatch"]);
+}
+
+/// A standing action whose window never opens in play: lint's random games never offer it;
+/// a warning at its lines, and the pack plays.
+#[test]
+fn a_standing_action_with_no_window() {
+    check_warned("rulebook-standing-never", &["standing-never-offered"]);
+}

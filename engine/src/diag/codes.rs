@@ -496,6 +496,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "standing-never-offered",
+        severity: Warning,
+        group: Group::Rulebook,
+        summary: "rulebook: a standing action (`standing = \"<window>\"`) was offered at no decision of lint's random games: its window never opened, or its guard never held inside it",
+        fix: "write a window some decision meets (a condition over `P`, the seat deciding), or a guard that holds in it",
+        no_fixture: None,
+    },
+    Code {
         code: "syntax",
         severity: Error,
         group: Group::Pack,

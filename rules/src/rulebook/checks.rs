@@ -192,6 +192,8 @@ impl Rulebook {
         let mut long = None;
         let mut unmet = FirstUnmet(None);
         let mut unmet_at = None;
+        // The standing actions some random game offered.
+        let mut offered = vec![false; self.actions.len()];
         let end_check = self.checks.iter().position(|c| c.at_end);
         let mut moves = Vec::new();
         for players in self.players.0..=self.players.1 {
@@ -206,6 +208,13 @@ impl Rulebook {
                     self.legal_actions(&state, &mut moves);
                     if moves.is_empty() {
                         break;
+                    }
+                    if !self.standing.is_empty() {
+                        for m in &moves {
+                            if let Some(o) = offered.get_mut(usize::from(m.action)) {
+                                *o = true;
+                            }
+                        }
                     }
                     let m = moves[rng.index(moves.len())];
                     self.apply(&mut state, &m, &mut unmet);
@@ -284,6 +293,31 @@ impl Rulebook {
             })
             .chain(long)
             .chain(unmet_at)
+            .chain(self.never_offered(&offered))
+            .collect()
+    }
+
+    /// The standing actions no random game offered: a window that never opens (or a guard
+    /// never true inside it), a warning at the window.
+    fn never_offered(&self, offered: &[bool]) -> Vec<Diagnostic> {
+        (self.standing.iter())
+            .filter(|&&a| !offered[a])
+            .filter_map(|&a| {
+                let action = &self.actions[a];
+                let (_, window) = action.standing.as_ref()?;
+                let d = Diagnostic::warning(
+                    "standing-never-offered",
+                    format!(
+                        "standing action `{}` was offered at no decision of lint's random games \
+                         (`{window}`, and its guard, never held together)",
+                        action.name
+                    ),
+                );
+                Some(
+                    d.at(action.loc.source, action.loc.span.clone(), "its lines")
+                        .with_help("a standing action needs a window that opens in play: a condition over `P`, the seat deciding, that some decision meets"),
+                )
+            })
             .collect()
     }
 

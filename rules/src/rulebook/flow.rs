@@ -16,9 +16,35 @@ impl Rulebook {
         let memo_fits = self.refresh_memo(state);
         let mut moves = std::mem::take(&mut state.listed.moves);
         self.list(state, &mut moves, memo_fits);
+        if !self.standing.is_empty() && !moves.is_empty() {
+            self.list_standing(state, &mut moves);
+        }
         let fresh = !moves.is_empty();
         state.listed.0 = Listed { fresh, moves };
         fresh
+    }
+
+    /// The standing actions whose window holds for the seat deciding, after a decision's
+    /// moves (so a step with one move is no longer made alone: the seat decides).
+    #[inline(never)]
+    fn list_standing(&self, state: &State, moves: &mut Vec<Action>) {
+        let ctx = Ctx {
+            state,
+            player: usize::from(state.decider()),
+            card: -1,
+            row: -1,
+        };
+        for &a in &self.standing {
+            let Some((window, _)) = &self.actions[a].standing else {
+                continue;
+            };
+            if self.eval(window, &ctx) != 0 {
+                self.bindings(state, a, |arg| {
+                    moves.push(Action::new(a as u16, arg));
+                    true
+                });
+            }
+        }
     }
 
     /// Moves on to the next step with something to do, ending turns and the game.
@@ -295,6 +321,10 @@ impl Rulebook {
         } else {
             arg
         };
+        // A standing action leaves the decision where it was: the step is listed again.
+        if !self.standing.is_empty() && self.actions[a].standing.is_some() {
+            return self.after_move(state, events);
+        }
         // A step taking several actions stays until it has had them all.
         state.reps = Repeats(state.reps.0.saturating_add(1));
         let times = self
@@ -316,6 +346,12 @@ impl Rulebook {
             // who acts).
             self.leave_step(state, true);
         }
+        self.after_move(state, events)
+    }
+
+    /// After a move: the endings asked after every move, else the next step entered.
+    #[inline(always)]
+    fn after_move(&self, state: &mut State, events: &mut impl EventSink<Event>) -> Option<Action> {
         if let Some(now) = &self.now {
             let ctx = Ctx {
                 state,

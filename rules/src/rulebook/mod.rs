@@ -153,6 +153,8 @@ pub struct Rulebook {
     asks: bool,
     /// Some step enters a stage (`stages.rs`): the flow looks for such steps only then.
     enters: bool,
+    /// The standing actions (`[actions.*] standing`), offered at every decision in their window.
+    standing: Vec<usize>,
     /// Some step is a loop (`repeat = "while …"`): only then is its condition asked on entry.
     loops: bool,
     /// The payments too large to be held in a move (`paid.rs`).
@@ -297,6 +299,10 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         * (pile_capacity.iter().sum::<usize>() + steps.len() + c.stages.len() + 64) as u64;
     let asks = steps.iter().any(|s| s.who.is_some());
     let enters = steps.iter().any(|s| s.enter.is_some());
+    let standing = (actions.iter().enumerate())
+        .filter(|(_, a)| a.standing.is_some())
+        .map(|(i, _)| i)
+        .collect();
     let loops = steps.iter().any(|s| s.repeat_while);
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
@@ -356,6 +362,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         next_turn,
         asks,
         enters,
+        standing,
         loops,
         paid: Default::default(),
         tally_names: Default::default(),

@@ -377,6 +377,9 @@ pub struct Action {
     /// lines themselves, for lint's error.
     pub place: String,
     pub loc: grail_schema::model::Loc,
+    /// A standing action's window (`standing`): offered at every decision of the seat
+    /// deciding while it holds (`flow.rs`), as written for the help and refusals.
+    pub standing: Option<(Expr, String)>,
 }
 
 #[derive(Debug)]

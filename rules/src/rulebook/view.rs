@@ -275,7 +275,17 @@ impl Rulebook {
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return "no step is being played".into();
         };
-        if !step.actions.contains(&ai) {
+        if let Some((window, text)) = &a.standing {
+            let ctx = Ctx {
+                state,
+                player: usize::from(state.decider()),
+                card: -1,
+                row: -1,
+            };
+            if self.eval(window, &ctx) == 0 {
+                return format!("`{}` may be taken only while `{text}`", a.name);
+            }
+        } else if !step.actions.contains(&ai) {
             let offered: Vec<&str> = step
                 .actions
                 .iter()
@@ -648,6 +658,9 @@ impl Rulebook {
             let _ = write!(out, "  {form}");
             if let Some(g) = &a.guard {
                 let _ = write!(out, "   if {}", g.text);
+            }
+            if let Some((_, window)) = &a.standing {
+                let _ = write!(out, "   (at any decision of yours while {window})");
             }
             out.push('\n');
         }

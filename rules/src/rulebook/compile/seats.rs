@@ -163,6 +163,12 @@ impl Compiler<'_> {
         (rb.steps.iter())
             .filter(|(_, d)| d.who.is_some())
             .flat_map(|(_, d)| d.actions.iter().map(|a| a.value.clone()))
+            // A standing action is taken by the seat deciding, whoever that is.
+            .chain(
+                (rb.actions.iter())
+                    .filter(|(_, d)| d.standing.is_some())
+                    .map(|(n, _)| n.value.clone()),
+            )
             .collect()
     }
 

@@ -286,6 +286,7 @@ impl Compiler<'_> {
                     why: None,
                     place: self.place(&def.effects),
                     loc: def.effects.loc.clone(),
+                    standing: None,
                 });
                 continue;
             }
@@ -312,16 +313,25 @@ impl Compiler<'_> {
                     .or(def.choose.as_ref().map(|c| &c.figures.loc))
             {
                 // The payment memo and the choices are kept for the player to move.
-                let msg = format!(
-                    "action `{}` is offered to other seats (a step's `who`): it takes no \
-                     payment or choice of figures",
-                    name.value
-                );
+                let msg = match def.standing {
+                    Some(_) => format!(
+                        "action `{}` is a standing action, taken by whichever seat is deciding: \
+                         it takes no payment or choice of figures",
+                        name.value
+                    ),
+                    None => format!(
+                        "action `{}` is offered to other seats (a step's `who`): it takes no \
+                         payment or choice of figures",
+                        name.value
+                    ),
+                };
                 self.error("invalid-value", msg, at, at.span.clone());
             }
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
             let choose = self.action_choice(def, scope);
             let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
+            let standing = (def.standing.as_ref())
+                .and_then(|w| Some((self.expression(w, scope, true)?, w.value.trim().to_string())));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
             out.push(Action {
                 // The verb of its moves: its `verb`, else its name.
@@ -335,6 +345,7 @@ impl Compiler<'_> {
                 why,
                 place: self.place(&def.effects),
                 loc: def.effects.loc.clone(),
+                standing,
             });
         }
         out
@@ -511,8 +522,16 @@ impl Compiler<'_> {
                 self.error("unreachable", msg, &name.loc, name.loc.span.clone());
             }
         }
-        for (i, (name, _)) in rb.actions.iter().enumerate() {
-            if !steps.iter().any(|s: &Step| s.actions.contains(&i)) {
+        for (i, (name, def)) in rb.actions.iter().enumerate() {
+            let listed = steps.iter().find(|s: &&Step| s.actions.contains(&i));
+            if let (Some(_), Some(step)) = (&def.standing, listed) {
+                let msg = format!(
+                    "action `{}` is a standing action, offered at every decision while its window holds: it is listed in no step",
+                    name.value
+                );
+                self.error("invalid-value", msg, &step.loc, step.loc.span.clone());
+            }
+            if listed.is_none() && def.standing.is_none() {
                 let msg = format!("action `{}` is offered by no step", name.value);
                 self.error("unreachable", msg, &name.loc, name.loc.span.clone());
             }
