@@ -514,6 +514,11 @@ impl Rulebook {
         };
         let mut once_asked = 0u8;
         let mut asked = Asked::default();
+        // Every figure on the ring (all game long once placed, in most games): every action
+        // has its figures there, asked once here rather than by the first card needing it.
+        if self.every_figure_seated(state) {
+            (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
+        }
         for p in self.piles_of(zone, &ctx) {
             for c in Seen::distinct(&state.piles[p]) {
                 let t = usize::from(c & TYPE_MASK);
@@ -528,7 +533,12 @@ impl Rulebook {
                     if plan.once != 0 && once_asked & 1 << k == 0 {
                         once_asked |= 1 << k;
                         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
-                        if guard.is_some_and(|g| !self.once_holds(plan, g, &ctx)) {
+                        // One conjunct read directly (a supply check): read in place.
+                        let holds = match &plan.once_direct[..] {
+                            [d] => guard.is_none() || self.read(d, &ctx) != 0,
+                            _ => guard.is_none_or(|g| self.once_holds(plan, g, &ctx)),
+                        };
+                        if !holds {
                             live_mask &= !(1 << k);
                             continue;
                         }
@@ -594,10 +604,7 @@ impl Rulebook {
         };
         // Once every figure stands on the ring (all game long, in most games), every action
         // has its figures there.
-        // Figures are numbered kind after kind: the last kind's end is their count.
-        let figures = (fig.base.last().zip(fig.size.last()))
-            .map_or(0, |(&b, &n)| usize::from(b) + usize::from(n));
-        if fig.ring.all_seated(figures) {
+        if self.every_figure_seated(state) {
             (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
             return;
         }
@@ -608,6 +615,18 @@ impl Rulebook {
                 .all(|m| fig.ring.seat_of(m).is_some())
         });
         asked.seated |= u8::from(on_ring) << k;
+    }
+
+    /// Whether every figure of the game stands on the ring (false without one).
+    #[inline(always)]
+    fn every_figure_seated(&self, state: &State) -> bool {
+        let (Some(_), Some(fig)) = (&self.board, &state.figures.0) else {
+            return false;
+        };
+        // Figures are numbered kind after kind: the last kind's end is their count.
+        let figures = (fig.base.last().zip(fig.size.last()))
+            .map_or(0, |(&b, &n)| usize::from(b) + usize::from(n));
+        fig.ring.all_seated(figures)
     }
 
     /// The figures the one conjunct naming a figure allows (`not (figure = holder(king))`),
