@@ -123,6 +123,16 @@ struct Table {
     ready: Box<[Action]>,
 }
 
+/// The figures a conjunct naming `named` allows: that one, or all others when `negated`.
+#[inline(always)]
+fn allowed_by(named: i64, negated: bool) -> u64 {
+    let bit = u32::try_from(named)
+        .ok()
+        .and_then(|n| 1u64.checked_shl(n))
+        .unwrap_or(0);
+    if negated { !bit } else { bit }
+}
+
 /// Bindings whose guard is asked over a card, a figure and a distance (`FigureArg`).
 fn binding(figure: usize, steps: &[i8], i: u32) -> i32 {
     FigureArg::pack(figure as u8, steps.get(i as usize).copied().unwrap_or(0))
@@ -631,6 +641,7 @@ impl Rulebook {
 
     /// The figures the one conjunct naming a figure allows (`not (figure = holder(king))`),
     /// its named figure asked once per listing.
+    #[inline(always)]
     fn named_figures(
         &self,
         state: &State,
@@ -640,7 +651,15 @@ impl Rulebook {
         plan: &Plan,
     ) -> u64 {
         if asked.asked[k] == 0 {
-            self.ask_named(state, asked, k, a, plan);
+            match &plan.named_direct {
+                // A figure read directly (`holder(king)`): in place, no call.
+                Some((d, negated)) => {
+                    let named = self.read(d, &Ctx::current(state, -1));
+                    asked.asked[k] = u64::MAX;
+                    asked.allowed[k] = allowed_by(named, *negated);
+                }
+                None => self.ask_named(state, asked, k, a, plan),
+            }
         }
         asked.allowed[k]
     }
@@ -657,12 +676,8 @@ impl Rulebook {
                 None => return,
             },
         };
-        let bit = u32::try_from(named)
-            .ok()
-            .and_then(|n| 1u64.checked_shl(n))
-            .unwrap_or(0);
         asked.asked[k] = u64::MAX;
-        asked.allowed[k] = if negated { !bit } else { bit };
+        asked.allowed[k] = allowed_by(named, negated);
     }
 
     /// The figure the `named` conjunct of action `a`'s guard names, evaluated, and whether
