@@ -126,6 +126,9 @@ impl Rulebook {
             Direct::Figure => self.param_figure(ctx),
             Direct::Steps => self.param_steps(ctx),
             Direct::Holder(r) => Self::holder(*r, ctx),
+            // `turn >= $rounds * players`, the end asked after every turn: no call per leaf.
+            Direct::Turn => i64::from(ctx.state.turn),
+            Direct::Players => i64::from(ctx.state.players),
             _ => self.direct(d, ctx),
         }
     }
