@@ -421,12 +421,12 @@ impl Rulebook {
     }
 
     /// Per step and player count (from the fewest), per card type, the step's actions whose
-    /// tables give the type any move (bit `k`: its `k`-th action); empty where a step is not
-    /// read from tables.
+    /// tables give the type any move at that step (bit `k`: its `k`-th action); empty where
+    /// a step is not read from tables.
     pub(super) fn card_masks(&self) -> Vec<Vec<Box<[u8]>>> {
         let counts = self.players.0..=self.players.1;
-        (self.steps.iter())
-            .map(|step| {
+        (self.steps.iter().enumerate())
+            .map(|(s, step)| {
                 let plans: Option<Vec<&Plan>> = (step.actions.len() <= 8)
                     .then(|| {
                         (step.actions.iter())
@@ -451,8 +451,14 @@ impl Rulebook {
                         let types = tables.iter().map(|t| t.any.len()).max().unwrap_or(0);
                         (0..types)
                             .map(|t| {
+                                // `step(…)` conjuncts answered for this step here.
+                                let at = |table: &Table| {
+                                    1u64.checked_shl(s as u32)
+                                        .is_some_and(|bit| table.at_steps & bit != 0)
+                                };
                                 (tables.iter().enumerate())
                                     .filter(|(_, table)| table.any.get(t).copied().unwrap_or(false))
+                                    .filter(|(_, table)| at(table))
                                     .fold(0u8, |mask, (k, _)| mask | 1 << k)
                             })
                             .collect()
@@ -499,23 +505,10 @@ impl Rulebook {
         }
         let players = usize::from(state.players);
         let ctx = Ctx::current(state, -1);
-        // Per action: its plan and table, and whether it lists anything at this step (bit
-        // `k`; cleared when what it asks once refuses, asked when a card first needs it).
-        let mut live: [Option<(usize, &Plan, &Table)>; 8] = [None; 8];
-        let mut live_mask = 0u8;
-        for (k, &a) in step.actions.iter().enumerate() {
-            let Some(plan) = self.card_plans.get(a).and_then(Option::as_ref) else {
-                return false;
-            };
-            let Some(Some(table)) = plan.tables.get(players.wrapping_sub(plan.fewest)) else {
-                return false;
-            };
-            live[k] = Some((a, plan, table));
-            let at_step = 1u64
-                .checked_shl(u32::from(state.step))
-                .is_some_and(|s| table.at_steps & s != 0);
-            live_mask |= u8::from(at_step) << k;
-        }
+        // The actions still listing (bit `k`): cleared when what one asks once refuses.
+        // Whether each lists anything at this step is in the masks (`card_masks`), which are
+        // there only when every action has its plan and table.
+        let mut live_mask = u8::MAX;
         let Some(masks) = (self.card_masks.get(usize::from(state.step)))
             .and_then(|m| m.get(players.wrapping_sub(self.players.0)))
             .filter(|m| !m.is_empty())
@@ -537,7 +530,8 @@ impl Rulebook {
                 while ks != 0 {
                     let k = ks.trailing_zeros() as usize;
                     ks &= ks - 1;
-                    let Some((a, plan, table)) = live[k] else {
+                    // Looked up for the cards that need it, not for every action up front.
+                    let Some((a, plan, table)) = self.card_table(step, k, players) else {
                         continue;
                     };
                     if plan.once != 0 && once_asked & 1 << k == 0 {
@@ -591,6 +585,18 @@ impl Rulebook {
             }
         }
         true
+    }
+
+    /// The `k`-th action of a tabled step, its plan and its table for `players`.
+    #[inline(always)]
+    fn card_table(&self, step: &Step, k: usize, players: usize) -> Option<(usize, &Plan, &Table)> {
+        let a = *step.actions.get(k)?;
+        let plan = self.card_plans.get(a)?.as_ref()?;
+        let table = plan
+            .tables
+            .get(players.wrapping_sub(plan.fewest))?
+            .as_ref()?;
+        Some((a, plan, table))
     }
 
     /// Whether all the figures action `a` (the `k`-th of the step) names stand on the ring,
@@ -873,6 +879,7 @@ mod tests {
         let rules = artus();
         let mut slow = artus();
         slow.card_plans.clear();
+        slow.card_masks.clear();
         slow.binding_once.clear();
         for seed in 0..24 {
             let players = 2 + (seed as usize) % 3;
