@@ -247,7 +247,7 @@ impl Rulebook {
         let (card, row) = self.actions[a].param.split(arg);
         let on = Subject {
             card,
-            pile: self.card_pile(state, a, card),
+            pile: self.move_pile(state, a, card),
             row,
             stack: &[],
             player: None,
