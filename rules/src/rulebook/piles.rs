@@ -192,7 +192,7 @@ impl Rulebook {
         if piles.len() == 1 {
             return Some(piles.start);
         }
-        piles.find(|&p| state.piles[p].iter().any(|&c| c == entry))
+        piles.find(|&p| state.piles[p].contains(&entry))
     }
 
     /// The pile the card parameter of action `a` lies in. Inlined into every move: a move
@@ -203,6 +203,6 @@ impl Rulebook {
         let z = self.actions[a].param.card_zone()?;
         let ctx = Ctx::current(state, card);
         self.piles_of(z, &ctx)
-            .find(|&p| state.piles[p].iter().any(|&c| c == entry))
+            .find(|&p| state.piles[p].contains(&entry))
     }
 }
