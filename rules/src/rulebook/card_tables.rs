@@ -123,6 +123,16 @@ struct Table {
     ready: Box<[Action]>,
 }
 
+/// The figures a conjunct naming `named` allows: that one, or all others when `negated`.
+#[inline(always)]
+fn allowed_by(named: i64, negated: bool) -> u64 {
+    let bit = u32::try_from(named)
+        .ok()
+        .and_then(|n| 1u64.checked_shl(n))
+        .unwrap_or(0);
+    if negated { !bit } else { bit }
+}
+
 /// Bindings whose guard is asked over a card, a figure and a distance (`FigureArg`).
 fn binding(figure: usize, steps: &[i8], i: u32) -> i32 {
     FigureArg::pack(figure as u8, steps.get(i as usize).copied().unwrap_or(0))
@@ -411,12 +421,12 @@ impl Rulebook {
     }
 
     /// Per step and player count (from the fewest), per card type, the step's actions whose
-    /// tables give the type any move (bit `k`: its `k`-th action); empty where a step is not
-    /// read from tables.
+    /// tables give the type any move at that step (bit `k`: its `k`-th action); empty where
+    /// a step is not read from tables.
     pub(super) fn card_masks(&self) -> Vec<Vec<Box<[u8]>>> {
         let counts = self.players.0..=self.players.1;
-        (self.steps.iter())
-            .map(|step| {
+        (self.steps.iter().enumerate())
+            .map(|(s, step)| {
                 let plans: Option<Vec<&Plan>> = (step.actions.len() <= 8)
                     .then(|| {
                         (step.actions.iter())
@@ -441,8 +451,14 @@ impl Rulebook {
                         let types = tables.iter().map(|t| t.any.len()).max().unwrap_or(0);
                         (0..types)
                             .map(|t| {
+                                // `step(…)` conjuncts answered for this step here.
+                                let at = |table: &Table| {
+                                    1u64.checked_shl(s as u32)
+                                        .is_some_and(|bit| table.at_steps & bit != 0)
+                                };
                                 (tables.iter().enumerate())
                                     .filter(|(_, table)| table.any.get(t).copied().unwrap_or(false))
+                                    .filter(|(_, table)| at(table))
                                     .fold(0u8, |mask, (k, _)| mask | 1 << k)
                             })
                             .collect()
@@ -489,23 +505,10 @@ impl Rulebook {
         }
         let players = usize::from(state.players);
         let ctx = Ctx::current(state, -1);
-        // Per action: its plan and table, and whether it lists anything at this step (bit
-        // `k`; cleared when what it asks once refuses, asked when a card first needs it).
-        let mut live: [Option<(usize, &Plan, &Table)>; 8] = [None; 8];
-        let mut live_mask = 0u8;
-        for (k, &a) in step.actions.iter().enumerate() {
-            let Some(plan) = self.card_plans.get(a).and_then(Option::as_ref) else {
-                return false;
-            };
-            let Some(Some(table)) = plan.tables.get(players.wrapping_sub(plan.fewest)) else {
-                return false;
-            };
-            live[k] = Some((a, plan, table));
-            let at_step = 1u64
-                .checked_shl(u32::from(state.step))
-                .is_some_and(|s| table.at_steps & s != 0);
-            live_mask |= u8::from(at_step) << k;
-        }
+        // The actions still listing (bit `k`): cleared when what one asks once refuses.
+        // Whether each lists anything at this step is in the masks (`card_masks`), which are
+        // there only when every action has its plan and table.
+        let mut live_mask = u8::MAX;
         let Some(masks) = (self.card_masks.get(usize::from(state.step)))
             .and_then(|m| m.get(players.wrapping_sub(self.players.0)))
             .filter(|m| !m.is_empty())
@@ -514,6 +517,11 @@ impl Rulebook {
         };
         let mut once_asked = 0u8;
         let mut asked = Asked::default();
+        // Every figure on the ring (all game long once placed, in most games): every action
+        // has its figures there, asked once here rather than by the first card needing it.
+        if self.every_figure_seated(state) {
+            (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
+        }
         for p in self.piles_of(zone, &ctx) {
             for c in Seen::distinct(&state.piles[p]) {
                 let t = usize::from(c & TYPE_MASK);
@@ -522,13 +530,19 @@ impl Rulebook {
                 while ks != 0 {
                     let k = ks.trailing_zeros() as usize;
                     ks &= ks - 1;
-                    let Some((a, plan, table)) = live[k] else {
+                    // Looked up for the cards that need it, not for every action up front.
+                    let Some((a, plan, table)) = self.card_table(step, k, players) else {
                         continue;
                     };
                     if plan.once != 0 && once_asked & 1 << k == 0 {
                         once_asked |= 1 << k;
                         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
-                        if guard.is_some_and(|g| !self.once_holds(plan, g, &ctx)) {
+                        // One conjunct read directly (a supply check): read in place.
+                        let holds = match &plan.once_direct[..] {
+                            [d] => guard.is_none() || self.read(d, &ctx) != 0,
+                            _ => guard.is_none_or(|g| self.once_holds(plan, g, &ctx)),
+                        };
+                        if !holds {
                             live_mask &= !(1 << k);
                             continue;
                         }
@@ -573,6 +587,18 @@ impl Rulebook {
         true
     }
 
+    /// The `k`-th action of a tabled step, its plan and its table for `players`.
+    #[inline(always)]
+    fn card_table(&self, step: &Step, k: usize, players: usize) -> Option<(usize, &Plan, &Table)> {
+        let a = *step.actions.get(k)?;
+        let plan = self.card_plans.get(a)?.as_ref()?;
+        let table = plan
+            .tables
+            .get(players.wrapping_sub(plan.fewest))?
+            .as_ref()?;
+        Some((a, plan, table))
+    }
+
     /// Whether all the figures action `a` (the `k`-th of the step) names stand on the ring,
     /// asked once per listing.
     #[inline(always)]
@@ -594,10 +620,7 @@ impl Rulebook {
         };
         // Once every figure stands on the ring (all game long, in most games), every action
         // has its figures there.
-        // Figures are numbered kind after kind: the last kind's end is their count.
-        let figures = (fig.base.last().zip(fig.size.last()))
-            .map_or(0, |(&b, &n)| usize::from(b) + usize::from(n));
-        if fig.ring.all_seated(figures) {
+        if self.every_figure_seated(state) {
             (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
             return;
         }
@@ -610,8 +633,21 @@ impl Rulebook {
         asked.seated |= u8::from(on_ring) << k;
     }
 
+    /// Whether every figure of the game stands on the ring (false without one).
+    #[inline(always)]
+    fn every_figure_seated(&self, state: &State) -> bool {
+        let (Some(_), Some(fig)) = (&self.board, &state.figures.0) else {
+            return false;
+        };
+        // Figures are numbered kind after kind: the last kind's end is their count.
+        let figures = (fig.base.last().zip(fig.size.last()))
+            .map_or(0, |(&b, &n)| usize::from(b) + usize::from(n));
+        fig.ring.all_seated(figures)
+    }
+
     /// The figures the one conjunct naming a figure allows (`not (figure = holder(king))`),
     /// its named figure asked once per listing.
+    #[inline(always)]
     fn named_figures(
         &self,
         state: &State,
@@ -621,7 +657,15 @@ impl Rulebook {
         plan: &Plan,
     ) -> u64 {
         if asked.asked[k] == 0 {
-            self.ask_named(state, asked, k, a, plan);
+            match &plan.named_direct {
+                // A figure read directly (`holder(king)`): in place, no call.
+                Some((d, negated)) => {
+                    let named = self.read(d, &Ctx::current(state, -1));
+                    asked.asked[k] = u64::MAX;
+                    asked.allowed[k] = allowed_by(named, *negated);
+                }
+                None => self.ask_named(state, asked, k, a, plan),
+            }
         }
         asked.allowed[k]
     }
@@ -638,12 +682,8 @@ impl Rulebook {
                 None => return,
             },
         };
-        let bit = u32::try_from(named)
-            .ok()
-            .and_then(|n| 1u64.checked_shl(n))
-            .unwrap_or(0);
         asked.asked[k] = u64::MAX;
-        asked.allowed[k] = if negated { !bit } else { bit };
+        asked.allowed[k] = allowed_by(named, negated);
     }
 
     /// The figure the `named` conjunct of action `a`'s guard names, evaluated, and whether
@@ -839,6 +879,7 @@ mod tests {
         let rules = artus();
         let mut slow = artus();
         slow.card_plans.clear();
+        slow.card_masks.clear();
         slow.binding_once.clear();
         for seed in 0..24 {
             let players = 2 + (seed as usize) % 3;

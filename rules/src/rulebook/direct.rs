@@ -60,6 +60,7 @@ impl Direct {
                 },
                 _ => return None,
             },
+            Expr::Figures(FigureExpr::Plates(r)) => Direct::Plates(*r),
             Expr::Not(inner) => Direct::Not(of(inner)?),
             Expr::Bin(op, l, r) => Direct::bin(*op, Direct::of(l)?, Direct::of(r)?),
             _ => return None,
@@ -126,6 +127,9 @@ impl Rulebook {
             Direct::Figure => self.param_figure(ctx),
             Direct::Steps => self.param_steps(ctx),
             Direct::Holder(r) => Self::holder(*r, ctx),
+            // `turn >= $rounds * players`, the end asked after every turn: no call per leaf.
+            Direct::Turn => i64::from(ctx.state.turn),
+            Direct::Players => i64::from(ctx.state.players),
             _ => self.direct(d, ctx),
         }
     }
@@ -196,6 +200,8 @@ impl Rulebook {
                 let t = (plate & i64::from(TYPE_MASK)) as usize;
                 self.sets[*set].values[*attr].get(t).copied().unwrap_or(0)
             }
+            // 0 without a ring, as `eval_figures` gives it.
+            Direct::Plates(r) => ring().map_or(0, |(board, f)| self.plate_read(r, board, f, ctx)),
             Direct::Not(inner) => i64::from(self.read(inner, ctx) == 0),
             Direct::Min(a, b) => self.read(a, ctx).min(self.read(b, ctx)),
             Direct::Max(a, b) => self.read(a, ctx).max(self.read(b, ctx)),

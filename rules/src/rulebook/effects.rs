@@ -46,10 +46,12 @@ impl Rulebook {
         on: &Subject,
         events: &mut impl EventSink<Event>,
     ) {
+        // No effect changes the seat deciding: read once, not per line.
+        let player = on.player.unwrap_or(usize::from(state.decider()));
         'effects: for mut effect in effects {
             let ctx = Ctx {
                 state,
-                player: on.player.unwrap_or(usize::from(state.decider())),
+                player,
                 card: on.card,
                 row: on.row,
             };

@@ -7,7 +7,7 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::effects::Subject;
 use super::eval::Ctx;
-use super::model::Param;
+use super::model::{Expr, Param};
 use super::state::{Action, Ended, Event, Listed, PASS, PAY, Repeats, State};
 
 impl Rulebook {
@@ -304,7 +304,7 @@ impl Rulebook {
         let (card, row) = self.actions[a].param.split(arg);
         let on = Subject {
             card,
-            pile: self.card_pile(state, a, card),
+            pile: self.move_pile(state, a, card),
             row,
             stack: &[],
             player: None,
@@ -333,14 +333,22 @@ impl Rulebook {
             .and_then(|s| s.repeat.as_ref());
         // A step takes at most 255 actions (the count a state keeps; a fixed `repeat` past
         // it is refused by lint, one reckoned in play stops there).
-        let again = times.is_some_and(|t| {
-            let ctx = Ctx::current(state, -1);
-            match self.steps[usize::from(state.step)].repeat_while {
-                // `repeat = "while …"`: again while it holds.
-                true => state.reps.0 < u8::MAX && self.eval(t, &ctx) != 0,
-                false => i64::from(state.reps.0) < self.operand(t, &ctx).min(255),
+        let again = match times {
+            None => false,
+            // A fixed count (`repeat = "$cards_per_turn"`, most steps that repeat): read in
+            // place, no context made.
+            Some(Expr::Const(n)) if !self.steps[usize::from(state.step)].repeat_while => {
+                i64::from(state.reps.0) < (*n).min(255)
             }
-        });
+            Some(t) => {
+                let ctx = Ctx::current(state, -1);
+                match self.steps[usize::from(state.step)].repeat_while {
+                    // `repeat = "while …"`: again while it holds.
+                    true => state.reps.0 < u8::MAX && self.eval(t, &ctx) != 0,
+                    false => i64::from(state.reps.0) < self.operand(t, &ctx).min(255),
+                }
+            }
+        };
         if !again {
             // A seat asked has acted: the next seat is asked (an offer ends with the first
             // who acts).

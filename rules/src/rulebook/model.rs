@@ -678,7 +678,7 @@ pub enum Fold {
 }
 
 /// `sum`/`most`/`best_figure` of a plate attribute under figures.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct PlateRead {
     pub attr: usize,
     pub over: Over,
@@ -777,6 +777,9 @@ pub enum Direct {
         attr: usize,
         figure: Box<Direct>,
     },
+    /// `sum`/`most`/`best_figure` of a plate attribute (`best_figure(value,
+    /// plates(knight(current)))`, the best Knight a scoring card names).
+    Plates(PlateRead),
     Not(Box<Direct>),
     Min(Box<Direct>, Box<Direct>),
     Max(Box<Direct>, Box<Direct>),

@@ -179,12 +179,30 @@ impl Rulebook {
         }
     }
 
-    /// The pile the card parameter of action `a` lies in.
-    pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
+    /// The pile a move's effects take its card from: [`Rulebook::card_pile`], except that a
+    /// zone of one pile (a hand) is not searched. The effects that take the card (`move`,
+    /// `mark`) look for it there and do nothing without it, as they do without a pile; the
+    /// search, a branch per card nothing predicts, was a tenth of a move's time.
+    #[inline]
+    pub(super) fn move_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
+        let entry = u16::try_from(card).ok()?;
         let z = self.actions[a].param.card_zone()?;
         let ctx = Ctx::current(state, card);
-        let card = u16::try_from(card).ok()?;
+        let mut piles = self.piles_of(z, &ctx);
+        if piles.len() == 1 {
+            return Some(piles.start);
+        }
+        piles.find(|&p| state.piles[p].contains(&entry))
+    }
+
+    /// The pile the card parameter of action `a` lies in. Inlined into every move: a move
+    /// without a card (a draw, card -1) returns at the first test.
+    #[inline]
+    pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
+        let entry = u16::try_from(card).ok()?;
+        let z = self.actions[a].param.card_zone()?;
+        let ctx = Ctx::current(state, card);
         self.piles_of(z, &ctx)
-            .find(|&p| state.piles[p].contains(&card))
+            .find(|&p| state.piles[p].contains(&entry))
     }
 }
