@@ -357,11 +357,9 @@ impl Compiler<'_> {
             }
         }
         let mut found = Vec::new();
-        for (j, step) in enters(0..turn_steps) {
-            if stages[j].sub {
-                let _ = step;
-                walk(j, &mut vec![j], &of_stage, &mut found);
-            }
+        // A step enters only stages without `rounds` (`entered_stage`).
+        for (j, _) in enters(0..turn_steps) {
+            walk(j, &mut vec![j], &of_stage, &mut found);
         }
         for k in (0..stages.len()).filter(|&k| !stages[k].sub) {
             walk(k, &mut Vec::new(), &of_stage, &mut found);
