@@ -176,8 +176,9 @@ fn the_lowest_layers_import_nothing_above_them() {
     below("fault", &[]);
     below("model", &["syntax"]);
     below("paid", &[]);
-    below("state", &["model", "paid", "fault", "syntax"]);
-    below("eval", &["model", "state", "syntax", "fault"]);
+    below("args", &[]);
+    below("state", &["model", "args", "paid", "fault", "syntax"]);
+    below("eval", &["model", "args", "state", "syntax", "fault"]);
 }
 
 #[test]

@@ -13,12 +13,13 @@
 use grail_engine::game::{NoEvents, Setup};
 
 use super::Rulebook;
+use super::args::Args;
 use super::conjuncts::{
     Path, Reads, chain, conjuncts, figure_compared, figure_named, follow, nth_conjunct, paths,
     reads,
 };
 use super::eval::Ctx;
-use super::model::{Direct, Expr, FigureArg, FigureExpr, Param, Step, TYPE_MASK, ZoneRef};
+use super::model::{Direct, Expr, FigureExpr, Param, Step, TYPE_MASK, ZoneRef};
 use super::payment::Dearest;
 use super::state::{Action, Seen, State};
 
@@ -114,10 +115,10 @@ struct Table {
     /// Per card type: whether any figure and distance is allowed.
     any: Box<[bool]>,
     /// For a card-and-figure action, the figures and distances `allowed` gives each seat to
-    /// move and card type, in the order of `figure_bindings` (`FigureArg`s): what a listing
+    /// move and card type, in the order of `figure_bindings`: what a listing
     /// offers when all the figures it names stand on the ring. `moves[starts[i]..starts[i +
     /// 1]]` for `i = seat * cards + card`.
-    moves: Box<[i32]>,
+    moves: Box<[Args]>,
     starts: Box<[u32]>,
     /// `moves` as the moves a listing offers for an unmarked card: copied as they are.
     ready: Box<[Action]>,
@@ -133,9 +134,10 @@ fn allowed_by(named: i64, negated: bool) -> u64 {
     if negated { !bit } else { bit }
 }
 
-/// Bindings whose guard is asked over a card, a figure and a distance (`FigureArg`).
-fn binding(figure: usize, steps: &[i8], i: u32) -> i32 {
-    FigureArg::pack(figure as u8, steps.get(i as usize).copied().unwrap_or(0))
+/// Bindings whose guard is asked over a card, a figure and a distance: the figure and the
+/// `i`-th distance.
+fn binding(figure: usize, steps: &[i8], i: u32) -> Args {
+    Args::of_figure(figure as u8, steps.get(i as usize).copied().unwrap_or(0))
 }
 
 impl Rulebook {
@@ -176,7 +178,7 @@ impl Rulebook {
             return Some(PerBinding::Whole);
         };
         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         guard
             .is_none_or(|g| once == 0 || self.conjuncts_hold(g, &ctx, once, &mut 0))
             .then_some(match free_seat {
@@ -185,25 +187,26 @@ impl Rulebook {
             })
     }
 
-    /// Whether the conjuncts `rest` of action `a`'s guard hold for seat or figure `row`.
+    /// Whether the conjuncts `rest` of action `a`'s guard hold for a seat or figure.
     pub(super) fn binding_holds(
         &self,
         state: &State,
         a: usize,
         rest: PerBinding,
-        row: i32,
+        binding: Args,
     ) -> bool {
         if rest == PerBinding::FreeSeat {
             let seats = self.board.as_ref().map_or(0, |b| b.seats);
             return (state.figures.0.as_ref())
-                .zip(u8::try_from(row).ok().filter(|&s| usize::from(s) < seats))
+                .zip(
+                    u8::try_from(binding.place())
+                        .ok()
+                        .filter(|&s| usize::from(s) < seats),
+                )
                 .is_some_and(|(f, s)| f.ring.is_free(s));
         }
         self.actions[a].guard.as_ref().is_none_or(|g| {
-            let ctx = Ctx {
-                row,
-                ..Ctx::current(state, -1)
-            };
+            let ctx = Ctx::current(state, binding);
             match rest {
                 PerBinding::Whole => self.eval(&g.expr, &ctx) != 0,
                 PerBinding::Conjuncts(mask) => self.conjuncts_hold(&g.expr, &ctx, mask, &mut 0),
@@ -346,14 +349,12 @@ impl Rulebook {
                     for figure in 0..figures {
                         let mut bits = 0u64;
                         for i in 0..distances as u32 {
-                            let ctx = Ctx {
-                                row: if with_figure {
-                                    binding(figure, steps, i)
-                                } else {
-                                    -1
-                                },
-                                ..Ctx::current(state, card as i32)
-                            };
+                            let mut args = Args::of_card(card as u16);
+                            if with_figure {
+                                let b = binding(figure, steps, i);
+                                args = args.with_figure(b.figure(), b.steps());
+                            }
+                            let ctx = Ctx::current(state, args);
                             let guard = action.guard.as_ref().map(|g| &g.expr);
                             if guard.is_none_or(|g| self.conjuncts_hold(g, &ctx, free, &mut 0)) {
                                 bits |= 1 << i;
@@ -365,7 +366,7 @@ impl Rulebook {
                 let at_steps = (0..self.steps.len().min(64)).fold(0u64, |at, s| {
                     let mut listed = state.clone();
                     listed.step = s as u8;
-                    let ctx = Ctx::current(&listed, -1);
+                    let ctx = Ctx::current(&listed, Args::NONE);
                     let guard = action.guard.as_ref().map(|g| &g.expr);
                     match guard.is_none_or(|g| self.conjuncts_hold(g, &ctx, by_step, &mut 0)) {
                         true => at | 1 << s,
@@ -394,10 +395,8 @@ impl Rulebook {
                                         let fa =
                                             binding(usize::from(m), steps, bits.trailing_zeros());
                                         moves.push(fa);
-                                        ready.push(Action::new(
-                                            a as u16,
-                                            super::params::CardFigureArg::pack(card as i32, fa),
-                                        ));
+                                        ready
+                                            .push(Action::new(a as u16, fa.with_card(card as u16)));
                                         bits &= bits - 1;
                                     }
                                 }
@@ -504,7 +503,7 @@ impl Rulebook {
             return false;
         }
         let players = usize::from(state.players);
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         // The actions still listing (bit `k`): cleared when what one asks once refuses.
         // Whether each lists anything at this step is in the masks (`card_masks`), which are
         // there only when every action has its plan and table.
@@ -549,7 +548,7 @@ impl Rulebook {
                     }
                     match plan.quick {
                         Quick::One => {
-                            out.push(Action::new(a as u16, i32::from(c)));
+                            out.push(Action::new(a as u16, Args::of_card(c)));
                             continue;
                         }
                         Quick::Table | Quick::Named => {
@@ -569,7 +568,7 @@ impl Rulebook {
                                 let allowed = self.named_figures(state, &mut asked, k, a, plan);
                                 let moves = table.moves[lo..hi].iter().zip(&table.ready[lo..hi]);
                                 for (&fa, ready) in moves {
-                                    let figure = u32::from(FigureArg::figure(fa));
+                                    let figure = u32::from(fa.figure());
                                     if 1u64.checked_shl(figure).is_some_and(|b| allowed & b != 0) {
                                         out.push(*ready);
                                     }
@@ -660,7 +659,7 @@ impl Rulebook {
             match &plan.named_direct {
                 // A figure read directly (`holder(king)`): in place, no call.
                 Some((d, negated)) => {
-                    let named = self.read(d, &Ctx::current(state, -1));
+                    let named = self.read(d, &Ctx::current(state, Args::NONE));
                     asked.asked[k] = u64::MAX;
                     asked.allowed[k] = allowed_by(named, *negated);
                 }
@@ -674,7 +673,7 @@ impl Rulebook {
     /// listing's loops stay small).
     #[inline(never)]
     fn ask_named(&self, state: &State, asked: &mut Asked, k: usize, a: usize, plan: &Plan) {
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         let (named, negated) = match &plan.named_direct {
             Some((d, negated)) => (self.read(d, &ctx), *negated),
             None => match self.named_by_eval(a, plan, &ctx) {
@@ -716,25 +715,23 @@ impl Rulebook {
     ) {
         let t = (card & i32::from(TYPE_MASK)) as usize;
         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
-        let ask = |mask: u64, row: i32| {
+        let ask = |mask: u64, binding: Args| {
             mask == 0
                 || guard.is_none_or(|g| {
-                    let ctx = Ctx {
-                        row,
-                        ..Ctx::current(state, card)
-                    };
+                    let ctx = Ctx::current(state, binding.with_card(card as u16));
                     self.conjuncts_hold(g, &ctx, mask, &mut 0)
                 })
         };
-        if !ask(plan.per_card, -1) {
+        if !ask(plan.per_card, Args::NONE) {
             return;
         }
         let Param::CardFigure { refs, steps, .. } = &self.actions[a].param else {
             // What the payer's cards allow is worked out for this card alone: the tabled
             // steps seldom ask it.
             let d = &Dearest::after_refresh(memo_fits);
-            if ask(plan.per_binding, -1) && self.payable(state, a, card, d) {
-                out.push(Action::new(a as u16, card));
+            if ask(plan.per_binding, Args::NONE) && self.payable(state, a, Args::of_entry(card), d)
+            {
+                out.push(Action::new(a as u16, Args::of_entry(card)));
             }
             return;
         };
@@ -754,10 +751,10 @@ impl Rulebook {
         if whole && let Some(w) = table.starts.get(i..i + 2) {
             let (lo, hi) = (w[0] as usize, w[1] as usize);
             let allowed = asked.allowed[k];
-            let figure_ok = |fa: i32| {
+            let figure_ok = |fa: Args| {
                 plan.per_figure == 0
                     || 1u64
-                        .checked_shl(u32::from(FigureArg::figure(fa)))
+                        .checked_shl(u32::from(fa.figure()))
                         .is_some_and(|b| allowed & b != 0)
             };
             out.reserve(hi - lo);
@@ -765,9 +762,7 @@ impl Rulebook {
                 if figure_ok(fa) {
                     out.push(match usize::try_from(card) == Ok(t) {
                         true => *ready,
-                        false => {
-                            Action::new(a as u16, super::params::CardFigureArg::pack(card, fa))
-                        }
+                        false => Action::new(a as u16, fa.with_card(card as u16)),
                     });
                 }
             }
@@ -784,7 +779,7 @@ impl Rulebook {
                 }
                 let mut bits = row.get(usize::from(m)).copied().unwrap_or(0);
                 if bits != 0 && plan.per_figure != 0 {
-                    let figure_ok = || ask(plan.per_figure, FigureArg::pack(m, 0));
+                    let figure_ok = || ask(plan.per_figure, Args::of_figure(m, 0));
                     let holds = match 1u64.checked_shl(u32::from(m)) {
                         Some(bit) => {
                             if asked.asked[k] & bit == 0 {
@@ -803,10 +798,7 @@ impl Rulebook {
                     let fa = binding(usize::from(m), steps, bits.trailing_zeros());
                     bits &= bits - 1;
                     if ask(plan.per_binding, fa) {
-                        out.push(Action::new(
-                            a as u16,
-                            super::params::CardFigureArg::pack(card, fa),
-                        ));
+                        out.push(Action::new(a as u16, fa.with_card(card as u16)));
                     }
                 }
             }

@@ -18,6 +18,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::{Loc, Sp};
 
 use super::Rulebook;
+use super::args::Args;
 use super::compile::{Compiler, NO_SCOPE, Scope};
 use super::eval::Ctx;
 use super::model::{Effect, Expr, Piece};
@@ -444,8 +445,7 @@ impl Rulebook {
             let ctx = |p| Ctx {
                 state,
                 player: p,
-                card: -1,
-                row: -1,
+                args: Args::NONE,
             };
             let Some(p) = (0..players).find(|&p| self.eval(&check.holds, &ctx(p)) == 0) else {
                 continue;

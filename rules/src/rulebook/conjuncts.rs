@@ -7,10 +7,9 @@
 use grail_engine::game::Setup;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
-use super::model::{
-    CounterExpr, Expr, FigureArg, FigureExpr, Param, SeatExpr, TYPE_MASK, Who, ZoneRef,
-};
+use super::model::{CounterExpr, Expr, FigureExpr, Param, SeatExpr, TYPE_MASK, Who, ZoneRef};
 use super::state::{Action, State};
 use super::syntax::Op;
 
@@ -52,8 +51,8 @@ pub(super) fn reads(e: &Expr) -> Reads {
     match e {
         Expr::Const(_) => Reads::NOTHING,
         Expr::Card => Reads::CARD,
-        // A row, seat or figure parameter: the whole binding.
-        Expr::Row => Reads::FIGURE.and(Reads::STEPS),
+        // A row, seat or player parameter: the whole binding.
+        Expr::Row | Expr::Target => Reads::FIGURE.and(Reads::STEPS),
         Expr::Attr { card, .. } => reads(card),
         Expr::Not(x) => reads(x),
         Expr::Bin(_, l, r) => reads(l).and(reads(r)),
@@ -236,10 +235,10 @@ impl Rulebook {
         else {
             return true;
         };
-        let (card, _) = act.param.split(action.arg);
         let mut parts = Vec::new();
         chain(&guard.expr, &mut parts);
-        let ctx = Ctx::current(state, card & i32::from(TYPE_MASK));
+        let card = action.args.card() & i32::from(TYPE_MASK);
+        let ctx = Ctx::current(state, Args::of_entry(card));
         let other = Reads(Reads::ALL.0 & !Reads::CARD.0);
         parts
             .into_iter()
@@ -288,8 +287,7 @@ impl Rulebook {
                     let ctx = Ctx {
                         state: &state,
                         player: 0,
-                        card: i32::from(t),
-                        row: FigureArg::pack(0, d8),
+                        args: Args::of_card(t).with_figure(0, d8),
                     };
                     parts.iter().all(|e| self.eval(e, &ctx) != 0)
                 }) else {

@@ -8,9 +8,7 @@
 
 use super::Rulebook;
 use super::eval::{Ctx, binary, decided};
-use super::model::{
-    Arg, CounterExpr, CounterRef, Direct, Expr, FigureArg, FigureExpr, TYPE_MASK, Who,
-};
+use super::model::{Arg, CounterExpr, CounterRef, Direct, Expr, FigureExpr, TYPE_MASK, Who};
 use super::syntax::Op;
 
 /// The comparison that holds of `-x` and `-k` when `op` holds of `x` and `k`.
@@ -144,7 +142,7 @@ impl Rulebook {
     #[inline(always)]
     fn param_figure(&self, ctx: &Ctx) -> i64 {
         match (&self.board, &ctx.state.figures.0) {
-            (Some(_), Some(_)) => i64::from(FigureArg::figure(ctx.row)),
+            (Some(_), Some(_)) => i64::from(ctx.args.figure()),
             _ => 0,
         }
     }
@@ -153,7 +151,7 @@ impl Rulebook {
     #[inline(always)]
     fn param_steps(&self, ctx: &Ctx) -> i64 {
         match (&self.board, &ctx.state.figures.0) {
-            (Some(_), Some(_)) => FigureArg::steps(ctx.row),
+            (Some(_), Some(_)) => i64::from(ctx.args.steps()),
             _ => 0,
         }
     }
@@ -225,6 +223,7 @@ impl From<Expr> for Arg {
 
 #[cfg(test)]
 mod tests {
+    use super::super::args::Args;
     use super::super::model::Effect;
     use super::*;
     use grail_engine::game::{NoEvents, Rules, Setup};
@@ -327,15 +326,22 @@ mod tests {
                 let mut legal = Vec::new();
                 while rules.to_move(&state).is_some() {
                     rules.legal_actions(&state, &mut legal);
-                    // Every figure id (on the ring, off it, beyond the figures) and no card.
-                    let rows = (0..70).map(|m| FigureArg::pack(m, 1)).chain([-1, 0]);
-                    for row in rows {
+                    // Every figure id (on the ring, off it, beyond the figures), none, a place;
+                    // with no card and with cards.
+                    let figures = (0..70).map(|m| Some((m, 1))).chain([None]);
+                    for (figure, place) in figures.flat_map(|f| [(f, false), (f, true)]) {
                         for card in [-1, 0, 3] {
+                            let mut args = Args::of_entry(card);
+                            if let Some((m, n)) = figure {
+                                args = args.with_figure(m, n);
+                            }
+                            if place {
+                                args = args.with_place(0);
+                            }
                             let ctx = Ctx {
                                 state: &state,
                                 player: usize::from(state.current),
-                                card,
-                                row,
+                                args,
                             };
                             for a in all.iter() {
                                 if let Some(d) = &a.direct {

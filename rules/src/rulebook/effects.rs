@@ -5,18 +5,17 @@
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CounterRef, Effect, Who};
 use super::state::{Event, State};
 
-/// What effect lines act on: the action's card (or -1) and the pile it lies in, its row (or
-/// -1), at setup the decks a script stacks (none in a move), and inside a `for each` the
-/// seat `P` names.
+/// What effect lines act on: the action's arguments and the pile its card lies in, at setup
+/// the decks a script stacks (none in a move), and inside a `for each` the seat `P` names.
 #[derive(Clone, Copy)]
 pub(super) struct Subject<'s> {
-    pub card: i32,
+    pub args: Args,
     pub pile: Option<usize>,
-    pub row: i32,
     pub stack: &'s [(usize, Vec<u16>)],
     /// `P` of a `for each` line; `None` elsewhere (where `P` is not written).
     pub player: Option<usize>,
@@ -26,9 +25,8 @@ impl<'s> Subject<'s> {
     /// The setup's lines: no card, no row, the stacked decks.
     pub(super) fn setup(stack: &'s [(usize, Vec<u16>)]) -> Self {
         Subject {
-            card: -1,
+            args: Args::NONE,
             pile: None,
-            row: -1,
             stack,
             player: None,
         }
@@ -52,8 +50,7 @@ impl Rulebook {
             let ctx = Ctx {
                 state,
                 player,
-                card: on.card,
-                row: on.row,
+                args: on.args,
             };
             // A line with `if` runs when its condition holds, in place (no call for it).
             while let Effect::If { cond, then } = effect {
@@ -67,7 +64,7 @@ impl Rulebook {
                     let Some(from) = on.pile else {
                         continue;
                     };
-                    let card = on.card as u16;
+                    let card = on.args.card() as u16;
                     let to = self.landing(to, &ctx, card);
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
@@ -126,7 +123,7 @@ impl Rulebook {
                 }
                 Effect::Mark => {
                     if let Some(from) = on.pile {
-                        self.mark(state, from, on.card as u16);
+                        self.mark(state, from, on.args.card() as u16);
                     }
                 }
                 Effect::Award { zone, to } => self.award(state, *zone, *to, events),
@@ -147,8 +144,7 @@ impl Rulebook {
         let ctx = Ctx {
             state,
             player: on.player.unwrap_or(usize::from(state.decider())),
-            card: on.card,
-            row: on.row,
+            args: on.args,
         };
         match effect {
             Effect::Shuffle(z) => {

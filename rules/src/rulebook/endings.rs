@@ -7,6 +7,7 @@
 use grail_engine::game::Seat;
 
 use super::Rulebook;
+use super::args::Args;
 use super::compile::{Compiler, NO_SCOPE, Scope};
 use super::eval::Ctx;
 use super::model::Expr;
@@ -97,7 +98,7 @@ impl Rulebook {
         if self.endings.is_empty() {
             return None;
         }
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         (self.endings.iter())
             .position(|e| e.now == now && self.eval(&e.when, &ctx) != 0)
             .map(|i| Ended::Ending(i as u8))
@@ -124,8 +125,7 @@ impl Rulebook {
                         let ctx = Ctx {
                             state,
                             player: p,
-                            card: -1,
-                            row: -1,
+                            args: Args::NONE,
                         };
                         self.eval(cond, &ctx) != 0
                     })

@@ -4,7 +4,8 @@
 //! mechanics).
 
 use super::Rulebook;
-use super::model::{CounterExpr, Expr, FigureArg, FigureExpr, NONE, TYPE_MASK, ZoneRef};
+use super::args::Args;
+use super::model::{CounterExpr, Expr, FigureExpr, NONE, TYPE_MASK, ZoneRef};
 use super::state::State;
 use super::syntax::Op;
 
@@ -13,19 +14,18 @@ use super::syntax::Op;
 pub(super) struct Ctx<'s> {
     pub state: &'s State,
     pub player: usize,
-    pub card: i32,
-    pub row: i32,
+    /// The move's arguments: what `card`, `row`, `seat`, `target`, `figure` and `steps` read.
+    pub args: Args,
 }
 
 impl<'s> Ctx<'s> {
-    /// The player to move asking, about `card`, with no row.
+    /// The seat deciding asking, about `args`.
     #[inline(always)]
-    pub(super) fn current(state: &'s State, card: i32) -> Self {
+    pub(super) fn current(state: &'s State, args: Args) -> Self {
         Ctx {
             state,
             player: usize::from(state.decider()),
-            card,
-            row: -1,
+            args,
         }
     }
 }
@@ -78,7 +78,7 @@ impl Rulebook {
     fn leaf(&self, e: &Expr, ctx: &Ctx) -> Option<i64> {
         Some(match e {
             Expr::Const(v) => *v,
-            Expr::Card => i64::from(ctx.card),
+            Expr::Card => i64::from(ctx.args.card()),
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             // `step(x)`: the first conjunct of most guards.
             Expr::Counter(CounterExpr::AtStep(mask)) => {
@@ -94,16 +94,16 @@ impl Rulebook {
                 .figures
                 .0
                 .as_ref()
-                .map_or(0, |_| i64::from(FigureArg::figure(ctx.row))),
+                .map_or(0, |_| i64::from(ctx.args.figure())),
             Expr::Figures(FigureExpr::ParamSteps) if self.board.is_some() => ctx
                 .state
                 .figures
                 .0
                 .as_ref()
-                .map_or(0, |_| FigureArg::steps(ctx.row)),
+                .map_or(0, |_| i64::from(ctx.args.steps())),
             // `value(card)`: most payment arguments.
             Expr::Attr { set, attr, card } if matches!(**card, Expr::Card) => {
-                let c = i64::from(ctx.card) & i64::from(TYPE_MASK);
+                let c = i64::from(ctx.args.card()) & i64::from(TYPE_MASK);
                 self.sets[*set].values[*attr]
                     .get(c as usize)
                     .copied()
@@ -119,7 +119,7 @@ impl Rulebook {
     pub(super) fn eval(&self, e: &Expr, ctx: &Ctx) -> i64 {
         match e {
             Expr::Const(v) => *v,
-            Expr::Card => i64::from(ctx.card),
+            Expr::Card => i64::from(ctx.args.card()),
             Expr::Done(a) => i64::from(ctx.state.done & (1 << a) != 0),
             Expr::Attr { set, attr, card } => {
                 // A marked card is its type with the mark above it.
@@ -164,12 +164,13 @@ impl Rulebook {
             | Expr::Mine(_)
             | Expr::Marks(_)
             | Expr::Bin(..) => self.eval(e, ctx),
-            Expr::Row => i64::from(ctx.row),
+            Expr::Row => i64::from(ctx.args.place()),
+            Expr::Target => i64::from(ctx.args.player()),
             Expr::ActionCard(a) => {
-                if let Some((p, arg)) = ctx.state.pending
+                if let Some((p, args)) = ctx.state.pending
                     && usize::from(p) == *a
                 {
-                    i64::from(arg)
+                    i64::from(args.kept())
                 } else if ctx.state.done & (1 << a) == 0 {
                     -1
                 } else {

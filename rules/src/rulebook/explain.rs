@@ -12,6 +12,7 @@ use grail_engine::game::Seat;
 use grail_schema::Pack;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CardSet, Expr};
 use super::state::State;
@@ -147,8 +148,7 @@ impl Rulebook {
                 let ctx = Ctx {
                     state,
                     player,
-                    card: -1,
-                    row: -1,
+                    args: Args::NONE,
                 };
                 let shown = parts
                     .iter()

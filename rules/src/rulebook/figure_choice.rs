@@ -26,6 +26,7 @@ use grail_engine::diag::no_such;
 use grail_schema::model::{ActionDef, ChooseDef, Sp};
 
 use super::Rulebook;
+use super::args::Args;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
 use super::model::{Board, Choose, Expr, FigureExpr, Fold, Meets, Over, PlateRead, Who};
@@ -272,11 +273,9 @@ impl Rulebook {
 
     /// The pending action's choice and its card, if the action awaited is a choice of figures.
     fn pending_choice(&self, state: &State) -> Option<(&Choose, i32)> {
-        let (a, arg) = state.pending?;
-        let action = &self.actions[usize::from(a)];
-        let choose = action.choose.as_ref()?;
-        let (card, _) = action.param.split(arg);
-        Some((choose, card & i32::from(super::model::TYPE_MASK)))
+        let (a, args) = state.pending?;
+        let choose = self.actions[usize::from(a)].choose.as_ref()?;
+        Some((choose, args.card() & i32::from(super::model::TYPE_MASK)))
     }
 
     /// The situations of the figures chosen from, counted by type.
@@ -299,12 +298,12 @@ impl Rulebook {
 
     /// Whether action `a`, played with `arg`, has figures to choose: then the choice is its
     /// next move; else it is carried out at once.
-    pub(super) fn must_choose(&self, state: &State, a: usize, arg: i32) -> bool {
+    pub(super) fn must_choose(&self, state: &State, a: usize, args: Args) -> bool {
         let action = &self.actions[a];
         let Some(c) = &action.choose else {
             return false;
         };
-        let (card, _) = action.param.split(arg);
+        let card = args.card();
         let Some(program) = Self::program_for(&c.meets, card & i32::from(super::model::TYPE_MASK))
         else {
             return false;
@@ -462,7 +461,9 @@ impl Rulebook {
             }
         });
         let paid = listed.or_else(|| Payment::from_counts(&counts[..]));
-        Ok(paid.map_or(Action::new(PAY, -1), |p| Action::paying(self.paid.paid(&p))))
+        Ok(paid.map_or(Action::new(PAY, Args::NONE), |p| {
+            Action::paying(self.paid.paid(&p))
+        }))
     }
 
     /// "your own Knights", "the Princes".

@@ -7,8 +7,9 @@ use grail_engine::seats::Direction;
 use grail_schema::model::{ActionDef, Sp};
 
 use super::Rulebook;
+use super::args::Args;
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Effect, FigureArg, Members, Param, Who};
+use super::model::{Effect, Members, Param, Who};
 use super::state::{Event, State};
 use super::syntax::{Ast, Node};
 
@@ -134,7 +135,7 @@ impl Rulebook {
         state: &State,
         refs: &[(usize, Who)],
         steps: &[i8],
-        mut f: impl FnMut(i32) -> bool,
+        mut f: impl FnMut(Args) -> bool,
     ) {
         let (Some(board), Some(fig)) = (&self.board, &state.figures.0) else {
             return;
@@ -149,13 +150,13 @@ impl Rulebook {
                     continue;
                 }
                 if steps.is_empty() {
-                    if !f(FigureArg::pack(m, 0)) {
+                    if !f(Args::of_figure(m, 0)) {
                         return;
                     }
                     continue;
                 }
                 for &n in steps {
-                    if !f(FigureArg::pack(m, n)) {
+                    if !f(Args::of_figure(m, n)) {
                         return;
                     }
                 }
@@ -237,12 +238,12 @@ impl Rulebook {
         &self,
         state: &State,
         verb: &str,
-        arg: i32,
+        args: Args,
         with_steps: bool,
     ) -> String {
-        let figure = self.figure_text(state, FigureArg::figure(arg));
+        let figure = self.figure_text(state, args.figure());
         if with_steps {
-            format!("{verb} {figure} {}", FigureArg::steps(arg))
+            format!("{verb} {figure} {}", args.steps())
         } else {
             format!("{verb} {figure}")
         }
@@ -283,7 +284,7 @@ impl Rulebook {
         refs: &[(usize, Who)],
         with_steps: bool,
         words: &mut impl Iterator<Item = &'w str>,
-    ) -> Result<i32, String> {
+    ) -> Result<Args, String> {
         let form = if with_steps {
             format!("`{verb} <figure> <steps>`")
         } else {
@@ -293,8 +294,8 @@ impl Rulebook {
             return Err(format!("`{verb}` needs a figure: {form}"));
         };
         let mut candidates = Vec::new();
-        self.figure_bindings(state, refs, &[], |arg| {
-            candidates.push(FigureArg::figure(arg));
+        self.figure_bindings(state, refs, &[], |args| {
+            candidates.push(args.figure());
             true
         });
         let Some(&figure) = candidates
@@ -326,6 +327,6 @@ impl Rulebook {
         if let Some(extra) = words.next() {
             return Err(format!("{form}: `{extra}` is one word too many"));
         }
-        Ok(FigureArg::pack(figure, steps))
+        Ok(Args::of_figure(figure, steps))
     }
 }

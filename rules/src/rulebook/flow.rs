@@ -5,9 +5,10 @@
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
+use super::args::Args;
 use super::effects::Subject;
 use super::eval::Ctx;
-use super::model::{Expr, Param};
+use super::model::Expr;
 use super::state::{Action, Ended, Event, Listed, PASS, PAY, Repeats, State};
 
 impl Rulebook {
@@ -31,16 +32,15 @@ impl Rulebook {
         let ctx = Ctx {
             state,
             player: usize::from(state.decider()),
-            card: -1,
-            row: -1,
+            args: Args::NONE,
         };
         for &a in &self.standing {
             let Some((window, _)) = &self.actions[a].standing else {
                 continue;
             };
             if self.eval(window, &ctx) != 0 {
-                self.bindings(state, a, |arg| {
-                    moves.push(Action::new(a as u16, arg));
+                self.bindings(state, a, |args| {
+                    moves.push(Action::new(a as u16, args));
                     true
                 });
             }
@@ -74,8 +74,7 @@ impl Rulebook {
                 let ctx = Ctx {
                     state,
                     player: 0,
-                    card: -1,
-                    row: -1,
+                    args: Args::NONE,
                 };
                 if let Some(ending) = self.ending_reached(state, false) {
                     state.ended = Some(ending);
@@ -184,7 +183,7 @@ impl Rulebook {
             Some(s) if s.repeat_while => s
                 .repeat
                 .as_ref()
-                .is_some_and(|c| self.eval(c, &Ctx::current(state, -1)) == 0),
+                .is_some_and(|c| self.eval(c, &Ctx::current(state, Args::NONE)) == 0),
             _ => false,
         }
     }
@@ -225,7 +224,7 @@ impl Rulebook {
         match &self.next_turn {
             None => (state.current + 1) % state.players,
             Some(next) => {
-                let seat = self.eval(next, &Ctx::current(state, -1));
+                let seat = self.eval(next, &Ctx::current(state, Args::NONE));
                 super::fault::seat(seat, state.players) as u8
             }
         }
@@ -243,8 +242,7 @@ impl Rulebook {
                     &Ctx {
                         state,
                         player: p,
-                        card: -1,
-                        row: -1,
+                        args: Args::NONE,
                     },
                 )
             })
@@ -278,34 +276,32 @@ impl Rulebook {
         events: &mut impl EventSink<Event>,
     ) -> Option<Action> {
         state.listed.fresh = false;
-        let (a, arg) = match (action.action, state.pending) {
+        let (a, args) = match (action.action, state.pending) {
             (PASS, _) => {
                 // A seat asked passes to the next one; the step ends after the last.
                 self.leave_step(state, false);
                 return self.advance(state, events);
             }
-            (PAY, Some((a, arg))) => {
+            (PAY, Some((a, args))) => {
                 self.pay(state, action, events);
                 self.take_choice(state, action);
                 state.pending = None;
-                (usize::from(a), arg)
+                (usize::from(a), args)
             }
             (a, _)
                 if self.actions[usize::from(a)].pay.is_some()
-                    || self.must_choose(state, usize::from(a), action.arg) =>
+                    || self.must_choose(state, usize::from(a), action.args) =>
             {
                 // Chosen: the payment is the next move.
-                state.pending = Some((a, action.arg));
+                state.pending = Some((a, action.args));
                 return None;
             }
-            (a, _) => (usize::from(a), action.arg),
+            (a, _) => (usize::from(a), action.args),
         };
         super::fault::acting(a);
-        let (card, row) = self.actions[a].param.split(arg);
         let on = Subject {
-            card,
-            pile: self.move_pile(state, a, card),
-            row,
+            args,
+            pile: self.move_pile(state, a, args),
             stack: &[],
             player: None,
         };
@@ -315,12 +311,7 @@ impl Rulebook {
         }
         state.chosen = Default::default();
         state.done |= 1 << a;
-        // `action.card` reads the card alone.
-        state.args[a] = if matches!(self.actions[a].param, Param::CardFigure { .. }) {
-            card
-        } else {
-            arg
-        };
+        state.args[a] = args.kept();
         // A standing action leaves the decision where it was: the step is listed again.
         if !self.standing.is_empty() && self.actions[a].standing.is_some() {
             return self.after_move(state, events);
@@ -341,7 +332,7 @@ impl Rulebook {
                 i64::from(state.reps.0) < (*n).min(255)
             }
             Some(t) => {
-                let ctx = Ctx::current(state, -1);
+                let ctx = Ctx::current(state, Args::NONE);
                 match self.steps[usize::from(state.step)].repeat_while {
                     // `repeat = "while …"`: again while it holds.
                     true => state.reps.0 < u8::MAX && self.eval(t, &ctx) != 0,
@@ -364,8 +355,7 @@ impl Rulebook {
             let ctx = Ctx {
                 state,
                 player: 0,
-                card: -1,
-                row: -1,
+                args: Args::NONE,
             };
             if self.eval(now, &ctx) != 0 {
                 state.ended = Some(Ended::Now);

@@ -55,9 +55,10 @@ impl Rulebook {
     /// table when there is one.
     #[inline(always)]
     pub(super) fn first_arg(&self, a: usize, e: &Expr, ctx: &Ctx) -> i64 {
-        let t = (ctx.card & i32::from(TYPE_MASK)) as usize;
+        let card = ctx.args.card();
+        let t = (card & i32::from(TYPE_MASK)) as usize;
         match self.first_args.get(a).and_then(Option::as_deref) {
-            Some(table) if ctx.card >= 0 && t < table.len() => table[t],
+            Some(table) if card >= 0 && t < table.len() => table[t],
             _ => self.operand(e, ctx),
         }
     }

@@ -4,6 +4,7 @@
 use grail_engine::cond::solve::Payment;
 
 use super::Rulebook;
+use super::args::Args;
 use super::card_tables::PerBinding;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
@@ -13,7 +14,7 @@ use super::syntax::Op;
 
 impl Rulebook {
     /// Calls `f` with every binding of action `a` whose guard holds, in zone order.
-    pub(super) fn bindings(&self, state: &State, a: usize, f: impl FnMut(i32) -> bool) {
+    pub(super) fn bindings(&self, state: &State, a: usize, f: impl FnMut(Args) -> bool) {
         self.bindings_with(state, a, &Dearest::default(), f);
     }
 
@@ -23,21 +24,20 @@ impl Rulebook {
         state: &State,
         a: usize,
         dearest: &Dearest,
-        mut f: impl FnMut(i32) -> bool,
+        mut f: impl FnMut(Args) -> bool,
     ) {
         let action = &self.actions[a];
         // The seat deciding, once for every binding.
         let decider = usize::from(state.decider());
-        let holds = |card: i32, row: i32| {
+        let holds = |args: Args| {
             action.guard.as_ref().is_none_or(|g| {
                 let ctx = Ctx {
                     state,
                     player: decider,
-                    card,
-                    row,
+                    args,
                 };
                 self.eval(&g.expr, &ctx) != 0
-            }) && self.payable(state, a, card, dearest)
+            }) && self.payable(state, a, args, dearest)
         };
         match &action.param {
             Param::None => {
@@ -49,13 +49,12 @@ impl Rulebook {
                 let ctx = Ctx {
                     state,
                     player: decider,
-                    card: -1,
-                    row: -1,
+                    args: Args::NONE,
                 };
                 if guard.is_none_or(|g| g.is_some_and(|g| self.operand(g, &ctx) != 0))
-                    && self.payable(state, a, -1, dearest)
+                    && self.payable(state, a, Args::NONE, dearest)
                 {
-                    f(-1);
+                    f(Args::NONE);
                 }
             }
             Param::Card(z) => {
@@ -64,11 +63,11 @@ impl Rulebook {
                 if !free {
                     return;
                 }
-                let ctx = Ctx::current(state, -1);
+                let ctx = Ctx::current(state, Args::NONE);
                 for p in self.piles_of(z, &ctx) {
                     for c in Seen::distinct(&state.piles[p]) {
                         let card = i32::from(c);
-                        if self.admits(state, a, card, per_card, dearest) && !f(card) {
+                        if self.admits(state, a, card, per_card, dearest) && !f(Args::of_card(c)) {
                             return;
                         }
                     }
@@ -79,24 +78,21 @@ impl Rulebook {
                 let Some(rest) = self.binding_guard(state, a) else {
                     return;
                 };
-                self.figure_bindings(state, refs, steps, |arg| {
-                    !(self.binding_holds(state, a, rest, arg)
-                        && self.payable(state, a, -1, dearest))
-                        || f(arg)
+                self.figure_bindings(state, refs, steps, |args| {
+                    !(self.binding_holds(state, a, rest, args)
+                        && self.payable(state, a, Args::NONE, dearest))
+                        || f(args)
                 });
             }
             p @ Param::CardFigure { .. } => {
-                self.card_figure_bindings(state, p, |arg| {
-                    let (card, row) = p.split(arg);
-                    !holds(card, row) || f(arg)
-                });
+                self.card_figure_bindings(state, p, |args| !holds(args) || f(args));
             }
             Param::Seat => {
                 let Some(rest) = self.binding_guard(state, a) else {
                     return;
                 };
                 // What it costs does not depend on the seat: asked once.
-                if !self.payable(state, a, -1, dearest) {
+                if !self.payable(state, a, Args::NONE, dearest) {
                     return;
                 }
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
@@ -106,14 +102,15 @@ impl Rulebook {
                         return;
                     };
                     for s in 0..seats.min(usize::from(u8::MAX)) as u8 {
-                        if figures.ring.is_free(s) && !f(i32::from(s)) {
+                        if figures.ring.is_free(s) && !f(Args::of_place(usize::from(s))) {
                             return;
                         }
                     }
                     return;
                 }
-                for s in 0..seats as i32 {
-                    if self.binding_holds(state, a, rest, s) && !f(s) {
+                for s in 0..seats {
+                    let seat = Args::of_place(s);
+                    if self.binding_holds(state, a, rest, seat) && !f(seat) {
                         return;
                     }
                 }
@@ -121,7 +118,8 @@ impl Rulebook {
             Param::Player(set) => {
                 // The players as the seat deciding sees them: from itself, or from the next.
                 for p in Self::seats_from(*set, decider, state.players) {
-                    if holds(-1, p as i32) && !f(p as i32) {
+                    let player = Args::of_player(p);
+                    if holds(player) && !f(player) {
                         return;
                     }
                 }
@@ -132,14 +130,13 @@ impl Rulebook {
                     &Ctx {
                         state,
                         player: 0,
-                        card: -1,
-                        row: -1,
+                        args: Args::NONE,
                     },
                 );
                 for r in 0..self.zones[*zone].rows {
                     if !state.piles[self.pile(*zone, seat, r)].is_empty()
-                        && holds(-1, r as i32)
-                        && !f(r as i32)
+                        && holds(Args::of_place(r))
+                        && !f(Args::of_place(r))
                     {
                         return;
                     }
@@ -170,21 +167,26 @@ impl Rulebook {
                 if let Some(Some(guard)) = plain.get(i) {
                     if self.plain_holds(state, a, guard)
                         && (self.actions[a].pay.is_none()
-                            || self.payable(state, a, -1, &Dearest::after_refresh(memo_fits)))
+                            || self.payable(
+                                state,
+                                a,
+                                Args::NONE,
+                                &Dearest::after_refresh(memo_fits),
+                            ))
                     {
-                        out.push(Action::new(a as u16, -1));
+                        out.push(Action::new(a as u16, Args::NONE));
                     }
                     continue;
                 }
                 let dearest = Dearest::after_refresh(memo_fits);
-                self.bindings_with(state, a, &dearest, |arg| {
-                    out.push(Action::new(a as u16, arg));
+                self.bindings_with(state, a, &dearest, |args| {
+                    out.push(Action::new(a as u16, args));
                     true
                 });
             }
         }
         if step.optional && !out.is_empty() {
-            out.push(Action::new(PASS, -1));
+            out.push(Action::new(PASS, Args::NONE));
         }
     }
 }

@@ -7,6 +7,7 @@
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who, ZoneRef};
 use super::payment::Dearest;
@@ -150,7 +151,7 @@ impl Rulebook {
     #[inline(always)]
     fn card_operand(&self, card: &Expr, ctx: &Ctx) -> u16 {
         if let Expr::Card = card {
-            ctx.card as u16
+            ctx.args.card() as u16
         } else {
             self.operand(card, ctx) as u16
         }
@@ -187,7 +188,7 @@ impl Rulebook {
             (Some(GuardSplit::FreeRight), Expr::Bin(_, l, r)) => (Some(&**r), Some(&**l)),
             (_, e) => (None, Some(e)),
         };
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         (free.is_none_or(|e| self.eval(e, &ctx) != 0), per_card)
     }
 
@@ -202,7 +203,7 @@ impl Rulebook {
         per_card: Option<&Expr>,
         dearest: &Dearest,
     ) -> bool {
-        let ctx = Ctx::current(state, card);
+        let ctx = Ctx::current(state, Args::of_entry(card));
         // The guards of actions on marked cards answered in place (no closure, no call to
         // `eval`): one call fewer for each face-up card and action.
         let holds = match per_card {
@@ -213,7 +214,7 @@ impl Rulebook {
             Some(e @ (Expr::Marked(_) | Expr::Mine(_))) => self.eval_mark(e, &ctx) != 0,
             Some(e) => self.eval(e, &ctx) != 0,
         };
-        holds && self.payable(state, a, card, dearest)
+        holds && self.payable(state, a, ctx.args, dearest)
     }
 
     /// For each action of a step offered card by card (up to 8), the first of its actions
@@ -255,7 +256,7 @@ impl Rulebook {
                 .get(k)
                 .map_or((false, None), |&a| self.card_guard(state, a))
         });
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         // What each action asks of a card, worked out once per listing: (action, card test,
         // its shared dearest); an action whose card-free guard fails lists nothing.
         let current = usize::from(state.current);
@@ -279,16 +280,18 @@ impl Rulebook {
         for p in self.piles_of(zone, &ctx) {
             for c in Seen::distinct(&state.piles[p]) {
                 if let Some(tries) = &tries {
-                    let card = i32::from(c);
                     for &(a, test, d) in &tries.0[..tries.1] {
                         let holds = match test {
                             CardTest::Any => true,
                             CardTest::Marked(holds) => marker(c).is_some() == holds,
                             CardTest::Mine(holds) => (marker(c) == Some(current)) == holds,
-                            CardTest::Other(e) => self.eval(e, &Ctx { card, ..ctx }) != 0,
+                            CardTest::Other(e) => {
+                                let args = Args::of_card(c);
+                                self.eval(e, &Ctx { args, ..ctx }) != 0
+                            }
                         };
-                        if holds && self.payable(state, a, card, &dearest[d]) {
-                            out.push(Action::new(a as u16, card));
+                        if holds && self.payable(state, a, Args::of_card(c), &dearest[d]) {
+                            out.push(Action::new(a as u16, Args::of_card(c)));
                         }
                     }
                     continue;
@@ -300,12 +303,11 @@ impl Rulebook {
                             continue;
                         }
                         self.figure_bindings(state, refs, steps, |fa| {
-                            let arg = super::params::CardFigureArg::pack(i32::from(c), fa);
-                            let n = super::model::FigureArg::steps(fa) as i8;
-                            if (steps.is_empty() || distances.allows(n))
-                                && self.holds_with(state, a, i32::from(c), fa)
+                            let args = fa.with_card(c);
+                            if (steps.is_empty() || distances.allows(fa.steps()))
+                                && self.holds_with(state, a, args)
                             {
-                                out.push(Action::new(a as u16, arg));
+                                out.push(Action::new(a as u16, args));
                             }
                             true
                         });
@@ -317,7 +319,7 @@ impl Rulebook {
                     };
                     let d = &dearest[share.map_or(k, |s| s[k.min(7)]).min(7)];
                     if free && self.admits(state, a, i32::from(c), per_card, d) {
-                        out.push(Action::new(a as u16, i32::from(c)));
+                        out.push(Action::new(a as u16, Args::of_card(c)));
                     }
                 }
             }
@@ -343,9 +345,9 @@ impl Rulebook {
             return card;
         }
         let mut found = card;
-        self.bindings(state, a, |arg| {
-            if arg & i32::from(TYPE_MASK) == card {
-                found = arg;
+        self.bindings(state, a, |args| {
+            if args.card() & i32::from(TYPE_MASK) == card {
+                found = args.card();
                 return false;
             }
             true

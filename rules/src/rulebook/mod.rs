@@ -15,6 +15,7 @@
 //! analyses that read expressions (`marks.rs`, `params.rs`, `card_tables.rs`, `reach.rs`)
 //! and the fast paths (`direct.rs`, `plain.rs`, `folded.rs`).
 
+mod args;
 mod card_tables;
 mod checks;
 mod compile;

@@ -131,8 +131,10 @@ pub enum Expr {
     Const(i64),
     /// The action's card parameter (a type index).
     Card,
-    /// The action's row parameter (the row's key).
+    /// The action's row parameter (the row's key), or its seat of the ring (`seat`).
     Row,
+    /// The action's player parameter (`target`).
+    Target,
     /// The card parameter an action was given this turn; -1 if not done.
     ActionCard(usize),
     Done(usize),
@@ -215,7 +217,7 @@ pub enum Param {
     /// set's from the seat deciding.
     Player(SeatSet),
     /// A figure on the ring of one of these kinds (and owners), with a distance from
-    /// `steps` when the action has one (packed with the figure: `model::FigureArg`).
+    /// `steps` when the action has one.
     Figure {
         refs: Vec<(usize, Who)>,
         steps: Vec<i8>,
@@ -624,21 +626,6 @@ impl FigureExpr {
         } else {
             FigureExpr::ParamSteps
         })
-    }
-}
-
-/// A figure parameter and its distance, packed into an action's one argument.
-pub struct FigureArg;
-
-impl FigureArg {
-    pub fn pack(figure: u8, steps: i8) -> i32 {
-        i32::from(figure) | ((i32::from(steps) + 128) << 8)
-    }
-    pub fn figure(arg: i32) -> u8 {
-        (arg & 0xff) as u8
-    }
-    pub fn steps(arg: i32) -> i64 {
-        i64::from((arg >> 8) & 0xff) - 128
     }
 }
 

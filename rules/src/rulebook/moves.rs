@@ -6,6 +6,7 @@ use grail_engine::cond::solve::{self, Payment};
 use grail_engine::diag::no_such;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::Meets;
 use super::state::{Action, PASS, PAY, State};
@@ -42,7 +43,7 @@ impl Rulebook {
         let mut words = text.split_whitespace();
         match words.next()? {
             "pass" => Some(match words.next() {
-                None => Ok(Action::new(PASS, -1)),
+                None => Ok(Action::new(PASS, Args::NONE)),
                 Some(w) => Err(format!("`pass` takes nothing after it, not `{w}`")),
             }),
             "pay" if !self.actions.iter().any(|a| a.name == "pay") => Some((|| {
@@ -81,8 +82,8 @@ impl Rulebook {
     pub(super) fn move_refusal(&self, state: &State, action: &Action) -> Option<String> {
         match (action.action, state.pending) {
             (PAY, None) => Some("there is nothing to pay for now".into()),
-            (PAY, Some((a, card))) => {
-                Some(self.payment_refusal(state, usize::from(a), card, action))
+            (PAY, Some((a, chosen))) => {
+                Some(self.payment_refusal(state, usize::from(a), chosen, action))
             }
             (_, Some(_)) => Some("you have chosen; now choose how to pay".into()),
             (PASS, None) => Some("there is nothing to leave out now".into()),
@@ -90,14 +91,14 @@ impl Rulebook {
         }
     }
 
-    fn payment_refusal(&self, state: &State, a: usize, card: i32, action: &Action) -> String {
+    fn payment_refusal(&self, state: &State, a: usize, chosen: Args, action: &Action) -> String {
         let Some(pay) = &self.actions[a].pay else {
             return "not legal now".into();
         };
         let Some(paid) = self.paid.of(&action.paid) else {
             return "pay with which cards?".into();
         };
-        let ctx = Ctx::current(state, card);
+        let ctx = Ctx::current(state, chosen);
         let (hand, n) = self.counts(&pay.from, &ctx);
         // Counted over all 64 types: a card beyond the payer's set is not held either.
         let (counts, beyond) = paid.counts().split_at(n.min(paid.counts().len()));
@@ -126,7 +127,7 @@ impl Rulebook {
                 names,
                 ..
             } => {
-                let c = usize::try_from(card).unwrap_or(0);
+                let c = usize::try_from(chosen.card()).unwrap_or(0);
                 let Some(Some(program)) = programs.get(c) else {
                     return "not legal now".into();
                 };
@@ -168,7 +169,7 @@ impl Rulebook {
         };
         match &pay.meets {
             Meets::Named { words, .. } => {
-                let ctx = Ctx::current(state, action.arg);
+                let ctx = Ctx::current(state, action.args);
                 let args: Vec<String> = pay
                     .args
                     .iter()
@@ -181,7 +182,7 @@ impl Rulebook {
                 )
             }
             Meets::Own { sources, names, .. } => {
-                let c = usize::try_from(action.arg).unwrap_or(0);
+                let c = usize::try_from(action.args.card()).unwrap_or(0);
                 format!(
                     "your cards cannot meet the condition of {}: `{}`",
                     names.get(c).map_or("?", String::as_str),
@@ -197,39 +198,37 @@ impl Rulebook {
     pub(super) fn why_refusal(&self, state: &State, action: &Action) -> Option<String> {
         let a = self.actions.get(usize::from(action.action))?;
         let (why, guard) = (a.why.as_ref()?, a.guard.as_ref()?);
-        let (card, row) = match &a.param {
-            super::model::Param::None => (-1, -1),
+        let args = match &a.param {
             super::model::Param::Card(z) => {
-                let ctx = Ctx::current(state, -1);
-                let t = action.arg & i32::from(super::model::TYPE_MASK);
+                let ctx = Ctx::current(state, Args::NONE);
+                let t = action.args.card() & i32::from(super::model::TYPE_MASK);
                 let entry = self
                     .piles_of(z, &ctx)
                     .flat_map(|p| state.piles[p].iter())
                     .find(|&&c| i32::from(c & super::model::TYPE_MASK) == t)?;
-                (i32::from(*entry), -1)
+                Args::of_card(*entry)
             }
             // A card and a figure: the card must be where it is drawn from, unless the move is
             // not offered at this step at all (then the guard says why, whatever the card).
-            p @ super::model::Param::CardFigure { .. } => {
-                let (card, row) = p.split(action.arg);
+            super::model::Param::CardFigure { .. } => {
                 let a = usize::from(action.action);
                 let offered = (self.steps.get(usize::from(state.step)))
                     .is_some_and(|s| s.actions.contains(&a));
                 if offered {
-                    self.card_pile(state, a, card)?;
+                    self.card_pile(state, a, action.args)?;
                 }
-                (card, row)
+                action.args
             }
-            super::model::Param::Seat
+            super::model::Param::None
+            | super::model::Param::Seat
             | super::model::Param::Player(_)
-            | super::model::Param::Figure { .. } => (-1, action.arg),
+            | super::model::Param::Figure { .. } => action.args,
             super::model::Param::Row { .. } => return None,
         };
         let ctx = Ctx {
             state,
             player: usize::from(state.decider()),
-            card,
-            row,
+            args,
         };
         if self.eval(&guard.expr, &ctx) != 0 {
             return None;

@@ -14,11 +14,11 @@
 //! ```
 //!
 //! Bindings are listed card by card in zone order, each card's figures and distances in the
-//! figure parameter's order. The two travel in an action's one argument ([`CardFigureArg`]):
-//! the card entry below, the packed figure (`model::FigureArg`) above it; `card` reads the one and
-//! `figure`/`steps` the other, as for actions with one of them.
+//! figure parameter's order. The move's arguments carry both (`args.rs`): `card` reads the
+//! one and `figure`/`steps` the other, as for actions with one of them.
 
 use super::Rulebook;
+use super::args::Args;
 use super::compile::Compiler;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, FigureExpr, Param, ZoneRef};
@@ -26,40 +26,12 @@ use super::state::State;
 use super::syntax::Op;
 use grail_schema::model::ActionDef;
 
-/// A card entry and a packed figure in one action argument.
-pub struct CardFigureArg;
-
-/// The card entry's bits: a card type (at most 64 per set) in a zone without marks.
-const CARD_BITS: u32 = 12;
-
-impl CardFigureArg {
-    pub fn pack(card: i32, figure: i32) -> i32 {
-        card | (figure << CARD_BITS)
-    }
-    pub fn card(arg: i32) -> i32 {
-        arg & ((1 << CARD_BITS) - 1)
-    }
-    pub fn figure(arg: i32) -> i32 {
-        arg >> CARD_BITS
-    }
-}
-
 impl Param {
     /// The zone a card parameter is drawn from, alone or with a figure.
     pub fn card_zone(&self) -> Option<&ZoneRef> {
         match self {
             Param::Card(z) | Param::CardFigure { card: z, .. } => Some(z),
             _ => None,
-        }
-    }
-
-    /// An action's argument as the card and the row (or figure) expressions read.
-    pub fn split(&self, arg: i32) -> (i32, i32) {
-        match self {
-            Param::Card(_) => (arg, -1),
-            Param::CardFigure { .. } => (CardFigureArg::card(arg), CardFigureArg::figure(arg)),
-            Param::Row { .. } | Param::Seat | Param::Player(_) | Param::Figure { .. } => (-1, arg),
-            Param::None => (-1, -1),
         }
     }
 }
@@ -99,22 +71,22 @@ impl Compiler<'_> {
 
 impl Rulebook {
     /// Every card of the zone (each distinct card once, in zone order) with every figure and
-    /// distance of the action, as packed arguments; `f` returns false to stop.
+    /// distance of the action; `f` returns false to stop.
     pub(super) fn card_figure_bindings(
         &self,
         state: &State,
         param: &Param,
-        mut f: impl FnMut(i32) -> bool,
+        mut f: impl FnMut(Args) -> bool,
     ) {
         let Param::CardFigure { card, refs, steps } = param else {
             return;
         };
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         for p in self.piles_of(card, &ctx) {
             for c in super::state::Seen::distinct(&state.piles[p]) {
                 let mut go = true;
                 self.figure_bindings(state, refs, steps, |fa| {
-                    go = f(CardFigureArg::pack(i32::from(c), fa));
+                    go = f(fa.with_card(c));
                     go
                 });
                 if !go {
@@ -139,7 +111,7 @@ impl Rulebook {
         let (Some(guard), Some(&parts)) = (&self.actions[a].guard, self.conjuncts.get(a)) else {
             return Distances::ALL;
         };
-        let mut ctx = Ctx::current(state, card);
+        let mut ctx = Ctx::current(state, Args::of_entry(card));
         if !self.conjuncts_hold(&guard.expr, &ctx, !(parts.figure | parts.steps), &mut 0) {
             return Distances::NONE;
         }
@@ -149,7 +121,7 @@ impl Rulebook {
         }
         let mut out = Distances::NONE;
         for &n in steps {
-            ctx.row = super::model::FigureArg::pack(0, n);
+            ctx.args = Args::of_entry(card).with_figure(0, n);
             if self.conjuncts_hold(&guard.expr, &ctx, by_distance, &mut 0) {
                 out.allow(n);
             }
@@ -172,15 +144,14 @@ impl Rulebook {
         !picked || self.operand(e, ctx) != 0
     }
 
-    /// Whether action `a`'s guard holds for a card and a packed figure (such an action costs
-    /// no payment).
-    pub(super) fn holds_with(&self, state: &State, a: usize, card: i32, figure: i32) -> bool {
+    /// Whether action `a`'s guard holds for its arguments (an action taking a card and a
+    /// figure costs no payment).
+    pub(super) fn holds_with(&self, state: &State, a: usize, args: Args) -> bool {
         self.actions[a].guard.as_ref().is_none_or(|g| {
             let ctx = Ctx {
                 state,
                 player: usize::from(state.current),
-                card,
-                row: figure,
+                args,
             };
             self.eval(&g.expr, &ctx) != 0
         })
@@ -191,19 +162,14 @@ impl Rulebook {
         &self,
         state: &State,
         a: usize,
-        arg: i32,
+        args: Args,
         card_text: &str,
     ) -> String {
         let action = &self.actions[a];
         let Param::CardFigure { steps, .. } = &action.param else {
             return action.name.clone();
         };
-        let figure = self.figure_notation(
-            state,
-            card_text,
-            CardFigureArg::figure(arg),
-            !steps.is_empty(),
-        );
+        let figure = self.figure_notation(state, card_text, args, !steps.is_empty());
         format!("{} {figure}", action.name)
     }
 
@@ -213,7 +179,7 @@ impl Rulebook {
         state: &State,
         a: usize,
         words: &mut impl Iterator<Item = &'w str>,
-    ) -> Result<i32, String> {
+    ) -> Result<Args, String> {
         let action = &self.actions[a];
         let Param::CardFigure { card, refs, steps } = &action.param else {
             return Err(format!("`{}` takes no card and figure", action.name));
@@ -243,7 +209,7 @@ impl Rulebook {
                 action.name
             ));
         }
-        Ok(CardFigureArg::pack(t as i32, fa))
+        Ok(fa.with_card(t as u16))
     }
 }
 
@@ -345,7 +311,6 @@ fn reads(e: &Expr) -> (bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rulebook::model::FigureArg;
 
     /// Artus' `ride`: `step(play) and moves_prince(card) = 1 and color(figure) = … and
     /// steps >= low(card)`: the first two read neither, the third the figure, the last the
@@ -382,21 +347,5 @@ mod tests {
             u64::MAX,
             "no guard: nothing asked early"
         );
-    }
-
-    #[test]
-    fn a_card_and_a_figure_share_one_argument() {
-        for card in [0, 1, 63, 255] {
-            for (figure, steps) in [(0u8, -8i8), (5, 1), (39, 8), (255, 127), (0, -128)] {
-                let arg = CardFigureArg::pack(card, FigureArg::pack(figure, steps));
-                assert!(arg >= 0, "arguments stay non-negative: {arg}");
-                assert_eq!(CardFigureArg::card(arg), card);
-                let fa = CardFigureArg::figure(arg);
-                assert_eq!(
-                    (FigureArg::figure(fa), FigureArg::steps(fa)),
-                    (figure, steps.into())
-                );
-            }
-        }
     }
 }

@@ -10,6 +10,7 @@ use grail_engine::counts::Counts;
 use grail_engine::game::EventSink;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
 use super::state::{Action, Event, MEMO_SEATS, Memo, Seen, State};
@@ -114,11 +115,11 @@ impl Rulebook {
         (args, pay.args.len().min(4))
     }
 
-    /// Whether the player to move can pay for action `a` with parameter `card`. Inlined
+    /// Whether the player to move can pay for action `a` with arguments `args`. Inlined
     /// where moves are listed: most cards are answered by what the listing knows already
     /// (a call each cost about as much as the answer).
     #[inline(always)]
-    pub(super) fn payable(&self, state: &State, a: usize, card: i32, dearest: &Dearest) -> bool {
+    pub(super) fn payable(&self, state: &State, a: usize, args: Args, dearest: &Dearest) -> bool {
         let Some(pay) = &self.actions[a].pay else {
             return true;
         };
@@ -126,7 +127,7 @@ impl Rulebook {
         if pay.from.row.is_none() {
             if self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
                 let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
-                return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+                return memo.met(usize::try_from(args.card()).unwrap_or(usize::MAX));
             }
             if let (
                 Meets::Named {
@@ -135,11 +136,11 @@ impl Rulebook {
                 Some(Some(most)),
             ) = (&pay.meets, dearest.dearest.get())
             {
-                let ctx = Ctx::current(state, card);
+                let ctx = Ctx::current(state, args);
                 return most.is_some_and(|most| self.first_arg(a, &pay.args[0], &ctx) <= most);
             }
         }
-        self.payable_counted(state, a, pay, card, dearest)
+        self.payable_counted(state, a, pay, args, dearest)
     }
 
     /// [`Rulebook::payable`] when the payer's cards must be counted (once per listing).
@@ -149,10 +150,11 @@ impl Rulebook {
         state: &State,
         a: usize,
         pay: &Pay,
-        card: i32,
+        binding: Args,
         dearest: &Dearest,
     ) -> bool {
-        let ctx = Ctx::current(state, card);
+        let ctx = Ctx::current(state, binding);
+        let card = binding.card();
         let fixed = pay.from.row.is_none();
         let Some(program) = Self::program_for(&pay.meets, card) else {
             return false;
@@ -244,7 +246,7 @@ impl Rulebook {
         else {
             return false;
         };
-        let ctx = Ctx::current(state, -1);
+        let ctx = Ctx::current(state, Args::NONE);
         let (hand, n) = self.hand(&pay.from, &ctx);
         let hand = *hand;
         let seat = usize::from(state.current).min(MEMO_SEATS - 1);
@@ -276,14 +278,14 @@ impl Rulebook {
 
     /// Calls `f` with each way to pay for the chosen action, in the solver's order.
     pub(super) fn payments(&self, state: &State, mut f: impl FnMut(&Payment)) {
-        let Some((a, card)) = state.pending else {
+        let Some((a, binding)) = state.pending else {
             return;
         };
         let Some(pay) = &self.actions[usize::from(a)].pay else {
             return;
         };
-        let ctx = Ctx::current(state, card);
-        let Some(program) = Self::program_for(&pay.meets, card) else {
+        let ctx = Ctx::current(state, binding);
+        let Some(program) = Self::program_for(&pay.meets, binding.card()) else {
             return;
         };
         let (hand, n) = self.hand(&pay.from, &ctx);
@@ -302,13 +304,13 @@ impl Rulebook {
         action: &Action,
         events: &mut impl EventSink<Event>,
     ) {
-        let Some((a, card)) = state.pending else {
+        let Some((a, binding)) = state.pending else {
             return;
         };
         let Some(pay) = &self.actions[usize::from(a)].pay else {
             return;
         };
-        let ctx = Ctx::current(state, card);
+        let ctx = Ctx::current(state, binding);
         let from = self.piles_of(&pay.from, &ctx).start;
         let to = self.piles_of(&pay.to, &ctx).start;
         self.paid.each(&action.paid, |t, n| {
@@ -374,7 +376,7 @@ impl Rulebook {
             if !super::fault::spend(1) {
                 return;
             }
-            let ctx = Ctx::current(state, -1);
+            let ctx = Ctx::current(state, Args::NONE);
             let from = self.piles_of(from, &ctx).start;
             let Some(card) = self.pop_card(state, from) else {
                 return;
@@ -387,7 +389,7 @@ impl Rulebook {
                 from: from as u32,
                 to: to as u32,
             });
-            let ctx = Ctx::current(state, -1);
+            let ctx = Ctx::current(state, Args::NONE);
             if self.eval(until, &ctx) != 0 {
                 return;
             }
@@ -416,7 +418,7 @@ impl Rulebook {
                         let v = self.eval(
                             body,
                             &Ctx {
-                                card: i32::from(c),
+                                args: Args::of_card(c),
                                 ..*ctx
                             },
                         );

@@ -5,6 +5,7 @@ use grail_engine::game::EventSink;
 use grail_schema::model::Layout;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{Expr, TYPE_MASK, ZoneRef};
 use super::state::{Event, State};
@@ -184,10 +185,10 @@ impl Rulebook {
     /// `mark`) look for it there and do nothing without it, as they do without a pile; the
     /// search, a branch per card nothing predicts, was a tenth of a move's time.
     #[inline]
-    pub(super) fn move_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
-        let entry = u16::try_from(card).ok()?;
+    pub(super) fn move_pile(&self, state: &State, a: usize, args: Args) -> Option<usize> {
+        let entry = u16::try_from(args.card()).ok()?;
         let z = self.actions[a].param.card_zone()?;
-        let ctx = Ctx::current(state, card);
+        let ctx = Ctx::current(state, args);
         let mut piles = self.piles_of(z, &ctx);
         if piles.len() == 1 {
             return Some(piles.start);
@@ -198,10 +199,10 @@ impl Rulebook {
     /// The pile the card parameter of action `a` lies in. Inlined into every move: a move
     /// without a card (a draw, card -1) returns at the first test.
     #[inline]
-    pub(super) fn card_pile(&self, state: &State, a: usize, card: i32) -> Option<usize> {
-        let entry = u16::try_from(card).ok()?;
+    pub(super) fn card_pile(&self, state: &State, a: usize, args: Args) -> Option<usize> {
+        let entry = u16::try_from(args.card()).ok()?;
         let z = self.actions[a].param.card_zone()?;
-        let ctx = Ctx::current(state, card);
+        let ctx = Ctx::current(state, args);
         self.piles_of(z, &ctx)
             .find(|&p| state.piles[p].contains(&entry))
     }

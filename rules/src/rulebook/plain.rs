@@ -6,6 +6,7 @@
 //! conjuncts are evaluated as the game goes.
 
 use super::Rulebook;
+use super::args::Args;
 use super::conjuncts::chain;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
@@ -191,7 +192,7 @@ impl Rulebook {
             return true;
         }
         self.actions[a].guard.as_ref().is_none_or(|g| {
-            let ctx = Ctx::current(state, -1);
+            let ctx = Ctx::current(state, Args::NONE);
             match plan.whole {
                 true => self.eval(&g.expr, &ctx) != 0,
                 false => self.conjuncts_hold(&g.expr, &ctx, plan.ask, &mut 0),

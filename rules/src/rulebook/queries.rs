@@ -6,6 +6,7 @@ use grail_engine::game::Rules;
 use grail_schema::model::Sp;
 
 use super::Rulebook;
+use super::args::Args;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
 use super::model::{Expr, Who, ZoneRef};
@@ -177,12 +178,11 @@ impl Rulebook {
         row: Option<&str>,
         ring_seat: i32,
     ) -> Result<String, String> {
-        // A seat of the ring travels in the row's slot, as for an action's seat parameter.
+        // A seat of the ring is read as an action's seat parameter is.
         let mut ctx = Ctx {
             state,
             player: seat,
-            card: -1,
-            row: ring_seat,
+            args: usize::try_from(ring_seat).map_or(Args::NONE, Args::of_place),
         };
         let z = match value {
             Value::Number(e) => return Ok(self.eval(e, &ctx).to_string()),
@@ -204,7 +204,7 @@ impl Rulebook {
                     names.iter().map(String::as_str),
                 ));
             };
-            ctx.row = r as i32;
+            ctx.args = Args::of_place(r);
         }
         let list = |p: usize| {
             let cards = &state.piles[p];

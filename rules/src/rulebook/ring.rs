@@ -14,7 +14,7 @@ use grail_engine::ring::{MAX_FIGURES, Ring};
 
 use super::Rulebook;
 use super::eval::Ctx;
-use super::model::{Board, Expr, FigureArg, FigureExpr, Members, Total, Who};
+use super::model::{Board, Expr, FigureExpr, Members, Total, Who};
 use super::state::{Figures, State};
 
 impl Board {
@@ -263,8 +263,8 @@ impl Rulebook {
                 },
                 _ => -1,
             },
-            FigureExpr::ParamFigure => i64::from(FigureArg::figure(ctx.row)),
-            FigureExpr::ParamSteps => FigureArg::steps(ctx.row),
+            FigureExpr::ParamFigure => i64::from(ctx.args.figure()),
+            FigureExpr::ParamSteps => i64::from(ctx.args.steps()),
             FigureExpr::Plates(r) => self.plate_read(r, board, f, ctx),
             FigureExpr::Chosen => i64::from(ctx.state.chosen.made),
             FigureExpr::PlateSum { attr, kind, who } => {

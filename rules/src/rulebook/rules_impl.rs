@@ -7,6 +7,7 @@ use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
 use grail_engine::rng::GameRng;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::TYPE_MASK;
 use super::state::{Action, Ended, Event, State};
@@ -135,8 +136,7 @@ impl Rules for Rulebook {
                     &Ctx {
                         state,
                         player: p,
-                        card: -1,
-                        row: -1,
+                        args: Args::NONE,
                     },
                 )
             };
@@ -191,8 +191,7 @@ impl Rules for Rulebook {
             &Ctx {
                 state,
                 player: seat,
-                card: -1,
-                row: -1,
+                args: Args::NONE,
             },
         )
     }

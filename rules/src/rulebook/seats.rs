@@ -4,6 +4,7 @@
 //! of the move (`fault.rs`), never a pile or counter past the seats.
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::fault;
 use super::model::{Deciders, Expr, SeatExpr, SeatSet, Who};
@@ -89,7 +90,7 @@ impl Rulebook {
         let n = state.players;
         let current = usize::from(state.current);
         let start = match &who.from {
-            Some(from) => fault::seat(self.eval(from, &Ctx::current(state, -1)), n),
+            Some(from) => fault::seat(self.eval(from, &Ctx::current(state, Args::NONE)), n),
             None if who.seats == SeatSet::Others => (current + 1) % usize::from(n),
             None => current,
         };

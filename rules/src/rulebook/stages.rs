@@ -7,6 +7,7 @@
 //! in any stage.
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{Enter, MAX_NESTING, Stage};
 use super::state::{Repeats, StageAt, State};
@@ -85,7 +86,7 @@ impl Rulebook {
         let picked = match &enter.on {
             None => enter.otherwise,
             Some(on) => {
-                let value = self.eval(on, &Ctx::current(state, -1));
+                let value = self.eval(on, &Ctx::current(state, Args::NONE));
                 (enter.cases.iter())
                     .find(|(v, _)| *v == value)
                     .map(|(_, k)| *k)
@@ -114,7 +115,9 @@ impl Rulebook {
     pub(super) fn leave_entered(&self, state: &mut State) {
         let stage = &self.stages[usize::from(state.stage.stage) - 1];
         state.reps = Repeats(0);
-        if (stage.repeat.as_ref()).is_some_and(|r| self.eval(r, &Ctx::current(state, -1)) != 0) {
+        if (stage.repeat.as_ref())
+            .is_some_and(|r| self.eval(r, &Ctx::current(state, Args::NONE)) != 0)
+        {
             state.step = stage.first_step as u8;
             return;
         }

@@ -7,6 +7,7 @@ use grail_engine::cond::affordable::Affordable;
 use grail_engine::ring::Ring;
 use grail_engine::rng::GameRng;
 
+use super::args::Args;
 use super::model::{MARK_SHIFT, TYPE_MASK};
 use super::paid::Paid;
 
@@ -25,8 +26,8 @@ pub struct State {
     pub(super) turn: u32,
     pub(super) ended: Option<Ended>,
     pub(super) rng: GameRng,
-    /// An action chosen whose payment is being chosen: (action, parameter).
-    pub(super) pending: Option<(u16, i32)>,
+    /// An action chosen whose payment is being chosen: (action, its arguments).
+    pub(super) pending: Option<(u16, Args)>,
     /// Cards that came into a tallied zone: (zone, card, turn, seat).
     pub(super) tallies: Vec<(u16, u16, u32, u8)>,
     /// Marks each seat has left to place.
@@ -114,18 +115,18 @@ pub enum Ended {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Action {
     pub action: u16,
-    /// The card type or row key; -1 without a parameter.
-    pub arg: i32,
+    /// What it names: a card, a row or seat, a player, a figure (`args.rs`).
+    pub args: Args,
     /// For [`PAY`]: the cards paid (`Rulebook::paid` reads them).
     pub(super) paid: Paid,
 }
 
 impl Action {
-    /// A move with no payment: an action and its parameter (or `pass`).
-    pub fn new(action: u16, arg: i32) -> Action {
+    /// A move with no payment: an action and its arguments (or `pass`).
+    pub fn new(action: u16, args: Args) -> Action {
         Action {
             action,
-            arg,
+            args,
             paid: Paid::NONE,
         }
     }
@@ -134,7 +135,7 @@ impl Action {
     pub fn paying(paid: Paid) -> Action {
         Action {
             paid,
-            ..Action::new(PAY, -1)
+            ..Action::new(PAY, Args::NONE)
         }
     }
 }

@@ -21,7 +21,7 @@ use grail_schema::model::Sp;
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
-use super::model::{Expr, FigureArg, Piece, Shown, TYPE_MASK, Who};
+use super::model::{Expr, Piece, Shown, TYPE_MASK, Who};
 use super::syntax::{self, Ast, Node};
 
 /// A piece of a template before it is built into the tree: literal text or a hole (its text
@@ -360,7 +360,7 @@ impl Rulebook {
                     };
                     for m in board.members(f, *kind, owner) {
                         let inner = Ctx {
-                            row: FigureArg::pack(m, 0),
+                            args: ctx.args.with_figure(m, 0),
                             ..*ctx
                         };
                         self.render_text(body, &inner, out);

@@ -10,6 +10,7 @@ use grail_engine::rng::GameRng;
 use grail_schema::model::Visibility;
 
 use super::Rulebook;
+use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
 use super::state::{Action, Event, State};
@@ -73,14 +74,14 @@ impl Rulebook {
             return text;
         }
         let a = &self.actions[usize::from(action.action)];
-        let card_text = |z: &super::model::ZoneRef, card: i32| {
+        let card_text = |z: &super::model::ZoneRef| {
             let shown = !for_viewer
                 || a.reveals
                 || self
-                    .card_pile(state, usize::from(action.action), card)
+                    .card_pile(state, usize::from(action.action), action.args)
                     .is_some_and(|p| self.sees(p, viewer));
             if shown {
-                self.card_id(z.zone, u16::try_from(card).unwrap_or(0))
+                self.card_id(z.zone, u16::try_from(action.args.card()).unwrap_or(0))
                     .to_string()
             } else {
                 "a card".to_string()
@@ -88,17 +89,21 @@ impl Rulebook {
         };
         match &a.param {
             Param::None => a.name.clone(),
-            Param::Card(z) => format!("{} {}", a.name, card_text(z, action.arg)),
-            p @ Param::CardFigure { card, .. } => {
-                let (c, _) = p.split(action.arg);
-                let text = card_text(card, c);
-                self.card_figure_notation(state, usize::from(action.action), action.arg, &text)
+            Param::Card(z) => format!("{} {}", a.name, card_text(z)),
+            Param::CardFigure { card, .. } => {
+                let text = card_text(card);
+                self.card_figure_notation(state, usize::from(action.action), action.args, &text)
             }
-            Param::Row { zone, .. } => format!("{} {}", a.name, self.row_name(*zone, action.arg)),
-            Param::Seat => format!("{} {}", a.name, action.arg),
-            Param::Player(_) => format!("{} {}", a.name, seat_name(action.arg.max(0) as usize)),
+            Param::Row { zone, .. } => {
+                format!("{} {}", a.name, self.row_name(*zone, action.args.place()))
+            }
+            Param::Seat => format!("{} {}", a.name, action.args.place()),
+            Param::Player(_) => {
+                let player = action.args.player().max(0) as usize;
+                format!("{} {}", a.name, seat_name(player))
+            }
             Param::Figure { steps, .. } => {
-                self.figure_notation(state, &a.name, action.arg, !steps.is_empty())
+                self.figure_notation(state, &a.name, action.args, !steps.is_empty())
             }
         }
     }
@@ -176,15 +181,15 @@ impl Rulebook {
                 a.name
             ));
         }
-        let arg = match (&a.param, word) {
-            (Param::None, None) => -1,
+        let args = match (&a.param, word) {
+            (Param::None, None) => Args::NONE,
             (Param::None, Some(w)) => {
                 return Err(format!("`{}` takes nothing after it, not `{w}`", a.name));
             }
             (Param::Card(z), Some(w)) => {
                 let set = &self.sets[self.zones[z.zone].set];
                 match set.cards.iter().position(|c| c == w) {
-                    Some(t) => self.resolve_mark(state, ai, t as i32),
+                    Some(t) => Args::of_entry(self.resolve_mark(state, ai, t as i32)),
                     None => {
                         return Err(grail_engine::diag::no_such(
                             "card",
@@ -198,7 +203,7 @@ impl Rulebook {
                 let z = &self.zones[*zone];
                 let names = &self.sets[z.set].symbols[z.by.unwrap_or(0)];
                 match names.iter().position(|n| n == w) {
-                    Some(r) => r as i32,
+                    Some(r) => Args::of_place(r),
                     None => {
                         return Err(grail_engine::diag::no_such(
                             &format!("row of {}", z.name),
@@ -211,7 +216,7 @@ impl Rulebook {
             (Param::Seat, Some(w)) => {
                 let seats = self.board.as_ref().map_or(0, |b| b.seats);
                 match w.parse::<usize>() {
-                    Ok(s) if s < seats => s as i32,
+                    Ok(s) if s < seats => Args::of_place(s),
                     _ => {
                         return Err(format!(
                             "`{}` takes a seat: the seats are 0 to {}, not `{w}`",
@@ -224,7 +229,7 @@ impl Rulebook {
             (Param::Player(_), Some(w)) => {
                 let players = usize::from(state.players);
                 match grail_engine::seats::parse_seat(w, players) {
-                    Some(s) => s as i32,
+                    Some(s) => Args::of_player(s),
                     None => {
                         return Err(format!(
                             "`{}` takes a player: P1 to P{players}, not `{w}`",
@@ -255,7 +260,7 @@ impl Rulebook {
             }
         };
         let _ = state;
-        Ok(Action::new(ai as u16, arg))
+        Ok(Action::new(ai as u16, args))
     }
 
     /// Why a parsed move is not legal now: not offered in this step, no such card where the
@@ -279,8 +284,7 @@ impl Rulebook {
             let ctx = Ctx {
                 state,
                 player: usize::from(state.decider()),
-                card: -1,
-                row: -1,
+                args: Args::NONE,
             };
             if self.eval(window, &ctx) == 0 {
                 return format!("`{}` may be taken only while `{text}`", a.name);
@@ -299,11 +303,11 @@ impl Rulebook {
                 offered.join(", ")
             );
         }
-        let (card, row) = match &a.param {
+        match &a.param {
             Param::Card(z) | Param::CardFigure { card: z, .. } => {
-                let (card, row) = a.param.split(action.arg);
-                let ctx = Ctx::current(state, card);
-                if self.card_pile(state, ai, card).is_none() {
+                let card = action.args.card();
+                let ctx = Ctx::current(state, action.args);
+                if self.card_pile(state, ai, action.args).is_none() {
                     let first = self.piles_of(z, &ctx).start;
                     // A zone with rows is named whole: the card may be in any of them.
                     let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {
@@ -318,28 +322,23 @@ impl Rulebook {
                     }
                     return format!("{id} is not in {place}");
                 }
-                (card, row)
             }
             Param::Row { zone, who } => {
-                let seat = self.seat_of(*who, &Ctx::current(state, -1));
-                if state.piles[self.pile(*zone, seat, action.arg as usize)].is_empty() {
-                    return format!(
-                        "{} is empty",
-                        self.pile_name(self.pile(*zone, seat, action.arg as usize))
-                    );
+                let seat = self.seat_of(*who, &Ctx::current(state, Args::NONE));
+                let pile = self.pile(*zone, seat, action.args.place() as usize);
+                if state.piles[pile].is_empty() {
+                    return format!("{} is empty", self.pile_name(pile));
                 }
-                (-1, action.arg)
             }
-            Param::Seat | Param::Player(_) | Param::Figure { .. } => (-1, action.arg),
-            Param::None => (-1, -1),
-        };
+            Param::Seat | Param::Player(_) | Param::Figure { .. } | Param::None => {}
+        }
         // A distance the action's `steps` never lists (a card saying `high = 9` where the
         // action steps `1..8`): said so, whatever its guard says.
         if let Param::Figure { steps, .. } | Param::CardFigure { steps, .. } = &a.param
             && !steps.is_empty()
         {
-            let d = super::model::FigureArg::steps(row);
-            if !steps.iter().any(|&s| i64::from(s) == d) {
+            let d = action.args.steps();
+            if !steps.contains(&d) {
                 let (lo, hi) = (steps.iter().min(), steps.iter().max());
                 return format!(
                     "`{}` never moves a figure {d} seats: its `steps` go from {} to {}",
@@ -353,8 +352,7 @@ impl Rulebook {
             let ctx = Ctx {
                 state,
                 player: usize::from(state.decider()),
-                card,
-                row,
+                args: action.args,
             };
             if self.eval(&g.expr, &ctx) == 0 {
                 let mut text = format!("{}: `{}` is false", g.place, g.text);
@@ -546,8 +544,7 @@ impl Rulebook {
                         &Ctx {
                             state,
                             player: p,
-                            card: -1,
-                            row: -1,
+                            args: Args::NONE,
                         },
                     )
                     .to_string());

@@ -47,10 +47,9 @@ impl Compiler<'_> {
                 Some((Expr::Card, Kind::Card(scope.card?)))
             }
             Ast::Name(n) if n == "row" && scope.row.is_some() => Some((Expr::Row, Kind::Int)),
-            // A seat parameter travels in the row's slot (an action has one parameter).
+            // A seat of the ring is a place, as a row is (an action has one of them).
             Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
-            // So does a player parameter.
-            Ast::Name(n) if n == "target" && scope.target => Some((Expr::Row, Kind::Int)),
+            Ast::Name(n) if n == "target" && scope.target => Some((Expr::Target, Kind::Int)),
             Ast::Name(n) if scope.figure && (n == "figure" || n == "steps") => {
                 Some((crate::rulebook::model::FigureExpr::param(n), Kind::Int))
             }
