@@ -177,6 +177,7 @@ fn the_lowest_layers_import_nothing_above_them() {
     below("model", &["syntax"]);
     below("paid", &[]);
     below("args", &[]);
+    below("reads", &["model", "syntax"]);
     below("state", &["model", "args", "paid", "fault", "syntax"]);
     below("eval", &["model", "args", "state", "syntax", "fault"]);
 }

@@ -15,12 +15,12 @@ use grail_engine::game::{NoEvents, Setup};
 use super::Rulebook;
 use super::args::Args;
 use super::conjuncts::{
-    Path, Reads, chain, conjuncts, figure_compared, figure_named, follow, nth_conjunct, paths,
-    reads,
+    Path, chain, conjuncts, figure_compared, figure_named, follow, nth_conjunct, paths,
 };
 use super::eval::Ctx;
 use super::model::{Direct, Expr, FigureExpr, Param, Step, TYPE_MASK, ZoneRef};
 use super::payment::Dearest;
+use super::reads::{Reads, reads};
 use super::state::{Action, Seen, State};
 
 /// How a listing over seats or figures asks an action's guard (`step(place) and
@@ -155,9 +155,8 @@ impl Rulebook {
                 if parts.len() > 64 {
                     return None;
                 }
-                let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
                 let once = (parts.iter().enumerate())
-                    .filter(|(_, e)| !reads(e).any(binding))
+                    .filter(|(_, e)| !reads(e).any(Reads::ARGS))
                     .fold(0, |once, (i, _)| once | 1 << i);
                 let mut rest = (parts.iter().enumerate()).filter(|&(i, _)| once & 1 << i == 0);
                 let free_seat = matches!(action.param, Param::Seat)
@@ -273,18 +272,17 @@ impl Rulebook {
         };
         let with_figure = matches!(action.param, Param::CardFigure { .. });
         let (mut by_step, mut free) = (0u64, 0u64);
-        let params = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
         for (i, r) in parts.iter().enumerate() {
             let bit = 1 << i;
-            if !r.any(params.and(Reads::STATE)) {
+            if !r.any(Reads::ARGS.and(Reads::STATE)) {
                 by_step |= bit;
-            } else if !r.any(params) {
+            } else if !r.any(Reads::ARGS) {
                 plan.once |= bit;
             } else if !r.any(Reads::STATE.and(Reads::STEP)) {
                 free |= bit;
-            } else if !r.any(Reads::FIGURE.and(Reads::STEPS)) {
+            } else if !r.any(Reads::AFTER_CARD) {
                 plan.per_card |= bit;
-            } else if with_figure && !r.any(Reads::CARD.and(Reads::STEPS)) {
+            } else if with_figure && !r.any(Reads::ARGS.without(Reads::FIGURE)) {
                 plan.per_figure |= bit;
             } else {
                 plan.per_binding |= bit;

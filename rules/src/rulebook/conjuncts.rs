@@ -1,6 +1,4 @@
-//! What the conjuncts of a guard read: the action's card, its figure, its distance, the step
-//! the game is at, or the rest of the state, decided from each expression alone and
-//! conservatively (anything not known to be free of the state reads it). The card tables
+//! The conjuncts of a guard and what each reads (`reads.rs`): the card tables
 //! (`card_tables.rs`) ask once, when the description compiles, every conjunct that reads no
 //! state; the paths here find a conjunct again in the guard's tree.
 
@@ -9,119 +7,10 @@ use grail_engine::game::Setup;
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
-use super::model::{CounterExpr, Expr, FigureExpr, Param, SeatExpr, TYPE_MASK, Who, ZoneRef};
+use super::model::{Expr, FigureExpr, Param, TYPE_MASK};
+use super::reads::{Reads, card_attrs, reads};
 use super::state::{Action, State};
 use super::syntax::Op;
-
-/// What an expression may read: the action's card, its figure, its distance, the step the
-/// game is at, the rest of the state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Reads(u8);
-
-impl Reads {
-    pub(super) const NOTHING: Reads = Reads(0);
-    pub(super) const CARD: Reads = Reads(1);
-    pub(super) const FIGURE: Reads = Reads(2);
-    pub(super) const STEPS: Reads = Reads(4);
-    pub(super) const STATE: Reads = Reads(8);
-    pub(super) const STEP: Reads = Reads(16);
-    pub(super) const ALL: Reads = Reads(31);
-
-    pub(super) fn and(self, other: Reads) -> Reads {
-        Reads(self.0 | other.0)
-    }
-
-    pub(super) fn any(self, of: Reads) -> bool {
-        self.0 & of.0 != 0
-    }
-}
-
-/// What `e` may read. Reads of the figures' own cards (`color(figure)`) are the
-/// description's: which card a figure stands for depends on the player count alone.
-pub(super) fn reads(e: &Expr) -> Reads {
-    let zone = |z: &ZoneRef| match z.who {
-        // A seat expression's reads are the rulebook's (`seat_exprs`): anything.
-        Who::Seat(_) => Reads::ALL,
-        _ => z
-            .row
-            .as_deref()
-            .map_or(Reads::NOTHING, reads)
-            .and(Reads::STATE),
-    };
-    match e {
-        Expr::Const(_) => Reads::NOTHING,
-        Expr::Card => Reads::CARD,
-        // A row, seat or player parameter: the whole binding.
-        Expr::Row | Expr::Target => Reads::FIGURE.and(Reads::STEPS),
-        Expr::Attr { card, .. } => reads(card),
-        Expr::Not(x) => reads(x),
-        Expr::Bin(_, l, r) => reads(l).and(reads(r)),
-        Expr::If(c, a, b) => reads(c).and(reads(a)).and(reads(b)),
-        Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
-        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => zone(z),
-        Expr::Sum { zone: z, .. } | Expr::Last { zone: z, .. } => zone(z),
-        Expr::Figures(f) => match f {
-            FigureExpr::ParamFigure => Reads::FIGURE,
-            FigureExpr::ParamSteps => Reads::STEPS,
-            FigureExpr::CardAttr { figure, .. }
-            | FigureExpr::CardOf { figure, .. }
-            | FigureExpr::Owner(figure) => reads(figure),
-            FigureExpr::Empty(x)
-            | FigureExpr::Plate(x)
-            | FigureExpr::SeatOf(x)
-            | FigureExpr::Occupant(x) => reads(x).and(Reads::STATE),
-            FigureExpr::Count { .. }
-            | FigureExpr::RoleSeat(_)
-            | FigureExpr::Total { .. }
-            | FigureExpr::PlateSum { .. }
-            | FigureExpr::Plates(_)
-            | FigureExpr::Chosen => Reads::STATE,
-        },
-        Expr::Counter(c) => match c {
-            CounterExpr::Players | CounterExpr::ByPlayers(_) => Reads::NOTHING,
-            CounterExpr::Min(a, b)
-            | CounterExpr::Max(a, b)
-            | CounterExpr::Div(a, b)
-            | CounterExpr::Mod(a, b) => reads(a).and(reads(b)),
-            CounterExpr::Holder(_) | CounterExpr::Turn | CounterExpr::Over | CounterExpr::Taken => {
-                Reads::STATE
-            }
-            // A listing is of the step the game is at: known for each step.
-            CounterExpr::AtStep(_) => Reads::STEP,
-            CounterExpr::Read(_) | CounterExpr::Others(_) => Reads::ALL,
-        },
-        Expr::Seat(SeatExpr::Current) => Reads::STATE,
-        Expr::Best { .. }
-        | Expr::Cheapest { .. }
-        | Expr::Marked(_)
-        | Expr::Mine(_)
-        | Expr::Seat(_) => Reads::ALL,
-    }
-}
-
-/// The attributes of the action's card an expression reads.
-pub(super) fn card_attrs(e: &Expr, out: &mut Vec<usize>) {
-    match e {
-        Expr::Attr { attr, card, .. } if matches!(**card, Expr::Card) && !out.contains(attr) => {
-            out.push(*attr);
-        }
-        Expr::Bin(_, l, r) => {
-            card_attrs(l, out);
-            card_attrs(r, out);
-        }
-        Expr::Not(x) => card_attrs(x, out),
-        Expr::If(c, a, b) => {
-            card_attrs(c, out);
-            card_attrs(a, out);
-            card_attrs(b, out);
-        }
-        Expr::Counter(CounterExpr::Min(a, b) | CounterExpr::Max(a, b)) => {
-            card_attrs(a, out);
-            card_attrs(b, out);
-        }
-        _ => {}
-    }
-}
 
 /// The conjuncts of a guard's `and` chain, left to right.
 pub(super) fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
@@ -196,8 +85,7 @@ pub(super) fn follow(mut e: &Expr, path: Path) -> &Expr {
 /// distance (`holder(king)`, `best_figure(…)`): `E`, and whether negated. A listing asks
 /// `E` once, not once per figure.
 pub(super) fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
-    let binding = Reads::CARD.and(Reads::FIGURE).and(Reads::STEPS);
-    figure_compared(e).filter(|(named, _)| !reads(named).any(binding))
+    figure_compared(e).filter(|(named, _)| !reads(named).any(Reads::ARGS))
 }
 
 /// `figure = E` (either way round), or its negation: `E`, and whether negated.
@@ -239,7 +127,7 @@ impl Rulebook {
         chain(&guard.expr, &mut parts);
         let card = action.args.card() & i32::from(TYPE_MASK);
         let ctx = Ctx::current(state, Args::of_entry(card));
-        let other = Reads(Reads::ALL.0 & !Reads::CARD.0);
+        let other = Reads::ALL.without(Reads::CARD);
         parts
             .into_iter()
             .filter(|e| !reads(e).any(other))
@@ -259,7 +147,7 @@ impl Rulebook {
         let Ok(state) = self.setup(&Setup::new(self.players.0, 0)) else {
             return out;
         };
-        let only = Reads(Reads::CARD.0 | Reads::STEPS.0);
+        let only = Reads::CARD.and(Reads::STEPS);
         for (ai, act) in self.actions.iter().enumerate() {
             let (Some(guard), Param::CardFigure { card: z, steps, .. }) = (&act.guard, &act.param)
             else {
@@ -267,7 +155,7 @@ impl Rulebook {
             };
             let mut parts = Vec::new();
             chain(&guard.expr, &mut parts);
-            parts.retain(|e| !reads(e).any(Reads(Reads::ALL.0 & !only.0)));
+            parts.retain(|e| !reads(e).any(Reads::ALL.without(only)));
             let (Some(&lo), Some(&hi)) = (steps.iter().min(), steps.iter().max()) else {
                 continue;
             };

@@ -9,8 +9,9 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
-use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who, ZoneRef};
+use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who};
 use super::payment::Dearest;
+use super::reads::{Reads, reads};
 use super::state::{Action, Event, Seen, State};
 use super::syntax::Op;
 
@@ -31,9 +32,9 @@ pub(super) enum GuardSplit {
 impl GuardSplit {
     pub(super) fn of(guard: Option<&Expr>) -> GuardSplit {
         match guard {
-            Some(e) if !reads_card(e) => GuardSplit::Free,
-            Some(Expr::Bin(Op::And, l, _)) if !reads_card(l) => GuardSplit::FreeLeft,
-            Some(Expr::Bin(Op::And, _, r)) if !reads_card(r) => GuardSplit::FreeRight,
+            Some(e) if !reads(e).any(Reads::ARGS) => GuardSplit::Free,
+            Some(Expr::Bin(Op::And, l, _)) if !reads(l).any(Reads::ARGS) => GuardSplit::FreeLeft,
+            Some(Expr::Bin(Op::And, _, r)) if !reads(r).any(Reads::ARGS) => GuardSplit::FreeRight,
             _ => GuardSplit::Whole,
         }
     }
@@ -61,23 +62,6 @@ impl<'e> CardTest<'e> {
             Some(e @ Expr::Not(x)) => test(x, false).unwrap_or(CardTest::Other(e)),
             Some(e) => test(e, true).unwrap_or(CardTest::Other(e)),
         }
-    }
-}
-
-/// Whether an expression may read the action's card (or row); `true` for anything not
-/// known to be free of it.
-fn reads_card(e: &Expr) -> bool {
-    let by_row = |z: &ZoneRef| z.row.is_some();
-    match e {
-        Expr::Const(_) | Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => {
-            false
-        }
-        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => by_row(z),
-        Expr::Sum { zone, .. } | Expr::Last { zone, .. } => by_row(zone),
-        Expr::Not(x) => reads_card(x),
-        Expr::Bin(_, l, r) => reads_card(l) || reads_card(r),
-        Expr::If(c, a, b) => reads_card(c) || reads_card(a) || reads_card(b),
-        _ => true,
     }
 }
 
@@ -359,6 +343,7 @@ impl Rulebook {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rulebook::model::ZoneRef;
 
     fn bin(op: Op, l: Expr, r: Expr) -> Expr {
         Expr::Bin(op, Box::new(l), Box::new(r))

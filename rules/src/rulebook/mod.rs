@@ -45,6 +45,7 @@ mod plain;
 mod position;
 mod queries;
 mod reach;
+mod reads;
 mod ring;
 mod ring_check;
 mod rules_impl;

@@ -21,7 +21,8 @@ use super::Rulebook;
 use super::args::Args;
 use super::compile::Compiler;
 use super::eval::Ctx;
-use super::model::{CounterExpr, Expr, FigureExpr, Param, ZoneRef};
+use super::model::{Expr, Param, ZoneRef};
+use super::reads::{Reads, reads};
 use super::state::State;
 use super::syntax::Op;
 use grail_schema::model::ActionDef;
@@ -265,7 +266,8 @@ impl Conjuncts {
             return;
         }
         if *i < 64 {
-            let (figure, steps) = reads(e);
+            let r = reads(e);
+            let (figure, steps) = (r.any(Reads::FIGURE), r.any(Reads::STEPS));
             if !figure {
                 self.figure &= !(1 << *i);
             }
@@ -277,40 +279,10 @@ impl Conjuncts {
     }
 }
 
-/// Whether an expression may read the figure parameter, and whether its distance (both
-/// travel in the row's slot); the figure for anything not known to be free of it.
-fn reads(e: &Expr) -> (bool, bool) {
-    let or = |a: (bool, bool), b: (bool, bool)| (a.0 || b.0, a.1 || b.1);
-    let by_row = |z: &ZoneRef| (z.row.is_some(), false);
-    match e {
-        Expr::Const(_)
-        | Expr::Card
-        | Expr::Done(_)
-        | Expr::ActionCard(_)
-        | Expr::Paying(_)
-        | Expr::Marks(_)
-        | Expr::Counter(
-            CounterExpr::AtStep(_)
-            | CounterExpr::Players
-            | CounterExpr::ByPlayers(_)
-            | CounterExpr::Turn
-            | CounterExpr::Taken
-            | CounterExpr::Over,
-        ) => (false, false),
-        Expr::Figures(FigureExpr::ParamSteps) => (false, true),
-        Expr::Attr { card, .. } => reads(card),
-        Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => by_row(z),
-        Expr::Sum { zone, .. } | Expr::Last { zone, .. } => by_row(zone),
-        Expr::Not(x) => reads(x),
-        Expr::Bin(_, l, r) => or(reads(l), reads(r)),
-        Expr::If(c, a, b) => or(or(reads(c), reads(a)), reads(b)),
-        _ => (true, false),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rulebook::model::CounterExpr;
 
     /// Artus' `ride`: `step(play) and moves_prince(card) = 1 and color(figure) = … and
     /// steps >= low(card)`: the first two read neither, the third the figure, the last the

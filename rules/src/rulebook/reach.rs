@@ -18,6 +18,7 @@ use super::compile::Compiler;
 use super::model::{
     Action, Board, CardSet, CounterExpr, Effect, Expr, FigureExpr, Meets, Members, Param,
 };
+use super::reads::reads;
 use super::syntax::Op;
 
 /// Why one action cannot take a card, or that it can (or cannot be told here).
@@ -329,17 +330,6 @@ impl Probe<'_> {
     }
 }
 
-/// Whether an expression reads the figure holding a role.
-fn reads_holder(e: &Expr) -> bool {
-    match e {
-        Expr::Counter(CounterExpr::Holder(_)) => true,
-        Expr::Not(a) => reads_holder(a),
-        Expr::Bin(_, a, b) => reads_holder(a) || reads_holder(b),
-        Expr::If(c, a, b) => reads_holder(c) || reads_holder(a) || reads_holder(b),
-        _ => false,
-    }
-}
-
 /// Whether some effect gives `role` (else it stays with the figure it starts with).
 fn given(actions: &[Action], role: usize) -> bool {
     fn gives(e: &Effect, role: usize) -> bool {
@@ -367,7 +357,7 @@ impl Compiler<'_> {
         let mut found = None;
         'actions: for a in guarded {
             let Some(guard) = &a.guard else { continue };
-            if !matches!(a.param, Param::CardFigure { .. }) || !reads_holder(&guard.expr) {
+            if !matches!(a.param, Param::CardFigure { .. }) || !reads(&guard.expr).names_holder() {
                 continue;
             }
             for (r, role) in board.roles.iter().enumerate() {
