@@ -513,6 +513,7 @@ impl Rulebook {
             return false;
         };
         let mut once_asked = 0u8;
+        let mut found: [Option<(usize, &Plan, &Table)>; 8] = [None; 8];
         let mut asked = Asked::default();
         // Every figure on the ring (all game long once placed, in most games): every action
         // has its figures there, asked once here rather than by the first card needing it.
@@ -527,9 +528,14 @@ impl Rulebook {
                 while ks != 0 {
                     let k = ks.trailing_zeros() as usize;
                     ks &= ks - 1;
-                    // Looked up for the cards that need it, not for every action up front.
-                    let Some((a, plan, table)) = self.card_table(step, k, players) else {
-                        continue;
+                    // Looked up for the first card that needs it, not for every action up
+                    // front, and kept for the cards after it.
+                    let (a, plan, table) = match found[k & 7] {
+                        Some(f) => f,
+                        None => match self.card_table(step, k, players) {
+                            Some(f) => *found[k & 7].insert(f),
+                            None => continue,
+                        },
                     };
                     if plan.once != 0 && once_asked & 1 << k == 0 {
                         once_asked |= 1 << k;

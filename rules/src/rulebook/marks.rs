@@ -386,6 +386,20 @@ mod tests {
                 cards[i]
             );
         }
+        // Listed distinct: in order (compared with the entry before), out of order from the
+        // start, and in order for a while, then not.
+        let firsts = |pile: &[u16]| -> Vec<u16> {
+            (0..pile.len())
+                .filter(|&i| !pile[..i].contains(&pile[i]))
+                .map(|i| pile[i])
+                .collect()
+        };
+        let mut sorted = cards.to_vec();
+        sorted.sort_unstable();
+        for pile in [&sorted[..], &cards[..], &[1, 2, 2, 5, 1, 2, 5, 7, 7][..]] {
+            let listed: Vec<u16> = super::super::state::Seen::distinct(pile).collect();
+            assert_eq!(listed, firsts(pile), "{pile:?}");
+        }
     }
 
     #[test]

@@ -188,6 +188,7 @@ impl Seen {
         Distinct {
             cards,
             next: 0,
+            sorted: true,
             seen: Seen::default(),
         }
     }
@@ -209,10 +210,13 @@ impl Seen {
     }
 }
 
-/// [`Seen::distinct`].
+/// [`Seen::distinct`]. While the pile is found in order (a hand always is), an entry is new
+/// when it differs from the one before it; at the first entry out of order the ones before
+/// it are noted in a [`Seen`], which answers from there on.
 pub(super) struct Distinct<'c> {
     cards: &'c [u16],
     next: usize,
+    sorted: bool,
     seen: Seen,
 }
 
@@ -224,11 +228,29 @@ impl Iterator for Distinct<'_> {
         while let Some(&c) = self.cards.get(self.next) {
             let i = self.next;
             self.next += 1;
+            if self.sorted {
+                match i.checked_sub(1).map(|j| self.cards[j]) {
+                    Some(before) if before == c => continue,
+                    Some(before) if before > c => self.unsorted(i),
+                    _ => return Some(c),
+                }
+            }
             if self.seen.first(self.cards, i) {
                 return Some(c);
             }
         }
         None
+    }
+}
+
+impl Distinct<'_> {
+    /// The pile is out of order at `i`: the entries before it noted as seen.
+    #[inline(never)]
+    fn unsorted(&mut self, i: usize) {
+        self.sorted = false;
+        for j in 0..i {
+            self.seen.first(self.cards, j);
+        }
     }
 }
 
