@@ -173,7 +173,7 @@ impl Rulebook {
     /// For a listing of action `a` over its seats or figures: `None` when the conjuncts of
     /// its guard asked once refuse, else those left to ask per binding.
     pub(super) fn binding_guard(&self, state: &State, a: usize) -> Option<PerBinding> {
-        let Some(&Some(BindingSplit { once, free_seat })) = self.binding_once.get(a) else {
+        let Some(&Some(BindingSplit { once, free_seat })) = self.derived.binding_once.get(a) else {
             return Some(PerBinding::Whole);
         };
         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);
@@ -427,7 +427,7 @@ impl Rulebook {
                 let plans: Option<Vec<&Plan>> = (step.actions.len() <= 8)
                     .then(|| {
                         (step.actions.iter())
-                            .map(|&a| self.card_plans.get(a).and_then(Option::as_ref))
+                            .map(|&a| self.derived.card_plans.get(a).and_then(Option::as_ref))
                             .collect()
                     })
                     .flatten();
@@ -506,7 +506,7 @@ impl Rulebook {
         // Whether each lists anything at this step is in the masks (`card_masks`), which are
         // there only when every action has its plan and table.
         let mut live_mask = u8::MAX;
-        let Some(masks) = (self.card_masks.get(usize::from(state.step)))
+        let Some(masks) = (self.derived.card_masks.get(usize::from(state.step)))
             .and_then(|m| m.get(players.wrapping_sub(self.players.0)))
             .filter(|m| !m.is_empty())
         else {
@@ -594,7 +594,7 @@ impl Rulebook {
     #[inline(always)]
     fn card_table(&self, step: &Step, k: usize, players: usize) -> Option<(usize, &Plan, &Table)> {
         let a = *step.actions.get(k)?;
-        let plan = self.card_plans.get(a)?.as_ref()?;
+        let plan = self.derived.card_plans.get(a)?.as_ref()?;
         let table = plan
             .tables
             .get(players.wrapping_sub(plan.fewest))?
@@ -833,7 +833,7 @@ mod tests {
         let rules = artus();
         // The play step's actions: march, ride, ring, score all, score best, claim.
         let play = step_actions(&rules, "play");
-        let plan = rules.card_plans[play[2]]
+        let plan = rules.derived.card_plans[play[2]]
             .as_ref()
             .expect("`ring` is tabled");
         assert_eq!(
@@ -841,11 +841,11 @@ mod tests {
             (0b10000, 0, 0b00100, 0)
         );
         assert_eq!(plan.named, Some(2), "the King is named once per listing");
-        let best = rules.card_plans[play[4]]
+        let best = rules.derived.card_plans[play[4]]
             .as_ref()
             .expect("`score best` is tabled");
         assert_eq!(best.named, Some(2), "so is the best Knight");
-        let plan = rules.card_plans[play[0]]
+        let plan = rules.derived.card_plans[play[0]]
             .as_ref()
             .expect("`march` is tabled");
         assert_eq!(
@@ -864,7 +864,7 @@ mod tests {
     fn a_seat_that_must_be_empty_is_read_off_the_ring() {
         let rules = artus();
         let place = step_actions(&rules, "place");
-        let split = rules.binding_once[place[0]].expect("`place` is split");
+        let split = rules.derived.binding_once[place[0]].expect("`place` is split");
         assert_eq!((split.once, split.free_seat), (0b01, true));
     }
 
@@ -874,9 +874,9 @@ mod tests {
     fn the_tables_list_what_the_guards_allow() {
         let rules = artus();
         let mut slow = artus();
-        slow.card_plans.clear();
-        slow.card_masks.clear();
-        slow.binding_once.clear();
+        slow.derived.card_plans.clear();
+        slow.derived.card_masks.clear();
+        slow.derived.binding_once.clear();
         for seed in 0..24 {
             let players = 2 + (seed as usize) % 3;
             let (mut fast, mut general) = (Vec::new(), Vec::new());

@@ -57,7 +57,7 @@ impl Rulebook {
     pub(super) fn first_arg(&self, a: usize, e: &Expr, ctx: &Ctx) -> i64 {
         let card = ctx.args.card();
         let t = (card & i32::from(TYPE_MASK)) as usize;
-        match self.first_args.get(a).and_then(Option::as_deref) {
+        match self.derived.first_args.get(a).and_then(Option::as_deref) {
             Some(table) if card >= 0 && t < table.len() => table[t],
             _ => self.operand(e, ctx),
         }

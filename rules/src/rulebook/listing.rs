@@ -161,8 +161,8 @@ impl Rulebook {
         if step.by_card {
             self.by_card(state, step, out, memo_fits);
         } else {
-            let plain =
-                (self.plain_guards.get(usize::from(state.step))).map_or(&[][..], |p| &p[..]);
+            let plain = (self.derived.plain_guards.get(usize::from(state.step)))
+                .map_or(&[][..], |p| &p[..]);
             for (i, &a) in step.actions.iter().enumerate() {
                 if let Some(Some(guard)) = plain.get(i) {
                     if self.plain_holds(state, a, guard)

@@ -165,7 +165,7 @@ impl Rulebook {
         let Some(guard) = &self.actions[a].guard else {
             return (true, None);
         };
-        let split = self.guard_splits.get(a).copied();
+        let split = self.derived.guard_splits.get(a).copied();
         let (free, per_card) = match (split, &guard.expr) {
             (Some(GuardSplit::Free), e) => (Some(e), None),
             (Some(GuardSplit::FreeLeft), Expr::Bin(_, l, r)) => (Some(&**l), Some(&**r)),
@@ -234,7 +234,7 @@ impl Rulebook {
             return;
         }
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
-        let share = self.by_card_shares.get(usize::from(state.step));
+        let share = self.derived.by_card_shares.get(usize::from(state.step));
         let guards: [(bool, Option<&Expr>); 8] = std::array::from_fn(|k| {
             step.actions
                 .get(k)

@@ -21,6 +21,7 @@ mod checks;
 mod compile;
 mod conjuncts;
 mod counters;
+mod derived;
 mod direct;
 mod effects;
 mod endings;
@@ -124,27 +125,8 @@ pub struct Rulebook {
     /// Stages played before the turns; their steps follow the turn's `turn_steps`.
     stages: Vec<model::Stage>,
     turn_steps: usize,
-    /// Per step, which of its actions share what a card-by-card listing works out
-    /// ([`Rulebook::shares`]), found once here rather than at every listing.
-    by_card_shares: Vec<[usize; 8]>,
-    /// Per action, which part of its guard reads the card ([`marks::GuardSplit`]).
-    guard_splits: Vec<marks::GuardSplit>,
-    /// Per action, its payment's first argument by card type, when the type alone decides
-    /// it (`folded.rs`).
-    first_args: Vec<Option<Box<[i64]>>>,
-    /// Per action, which conjuncts of its guard read its figure and distance (`params.rs`).
-    conjuncts: Vec<params::Conjuncts>,
     /// What the description states about its games, verified by lint (`checks.rs`).
     checks: Vec<checks::Check>,
-    /// Per action of a step offered card by card with a figure, the tables its listing
-    /// reads (`card_tables.rs`).
-    card_plans: Vec<Option<card_tables::Plan>>,
-    /// Per action with a seat or figure parameter, the conjuncts of its guard a listing asks
-    /// once (`card_tables.rs`).
-    binding_once: Vec<Option<card_tables::BindingSplit>>,
-    /// Per step offered card by card from tables and player count, which of its actions the
-    /// tables give each card type any move (`card_tables.rs`).
-    card_masks: Vec<Vec<Box<[u8]>>>,
     /// The seat expressions zone and counter references name (`model::Who::Seat`).
     seat_exprs: Vec<Expr>,
     /// What `tally` lines count under: a kind and the set of the card counted, if any.
@@ -161,11 +143,8 @@ pub struct Rulebook {
     loops: bool,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
-    /// The names tallies are reported under (`tallies.rs`).
-    tally_names: tallies::TallyNames,
-    /// Per step, per action of it without a parameter, how its listing asks the guard
-    /// (`plain.rs`).
-    plain_guards: Vec<Box<[Option<plain::PlainGuard>]>>,
+    /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
+    derived: derived::Derived,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -351,14 +330,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         turn_limit: u32::try_from(turn_limit.clamp(1, i64::from(u32::MAX))).unwrap_or(u32::MAX),
         work_budget,
         explain,
-        by_card_shares: Vec::new(),
-        guard_splits: Vec::new(),
-        first_args: Vec::new(),
-        conjuncts: Vec::new(),
         checks,
-        card_plans: Vec::new(),
-        binding_once: Vec::new(),
-        card_masks: Vec::new(),
         seat_exprs: c.seat_exprs,
         effect_tallies: c.effect_tallies,
         next_turn,
@@ -367,27 +339,9 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         standing,
         loops,
         paid: Default::default(),
-        tally_names: Default::default(),
-        plain_guards: Vec::new(),
+        derived: Default::default(),
     };
-    rulebook.by_card_shares = rulebook.steps.iter().map(|s| rulebook.shares(s)).collect();
-    rulebook.conjuncts = rulebook
-        .actions
-        .iter()
-        .map(|a| params::Conjuncts::of(a.guard.as_ref().map(|g| &g.expr)))
-        .collect();
-    rulebook.guard_splits = rulebook
-        .actions
-        .iter()
-        .map(|a| marks::GuardSplit::of(a.guard.as_ref().map(|g| &g.expr)))
-        .collect();
-    rulebook.first_args = folded::first_args(&rulebook.actions, &rulebook.zones, &rulebook.sets);
-    rulebook.binding_once = rulebook.binding_splits();
-    rulebook.plain_guards = rulebook.plain_guards();
-    // Last: it sets up games of the compiled description.
-    rulebook.card_plans = rulebook.plan_card_listings();
-    rulebook.card_masks = rulebook.card_masks();
-    rulebook.tally_names = tallies::TallyNames::of(&rulebook);
+    derived::Derived::fill(&mut rulebook);
     Ok(rulebook)
 }
 

@@ -109,7 +109,8 @@ impl Rulebook {
         card: i32,
         steps: &[i8],
     ) -> Distances {
-        let (Some(guard), Some(&parts)) = (&self.actions[a].guard, self.conjuncts.get(a)) else {
+        let (Some(guard), Some(&parts)) = (&self.actions[a].guard, self.derived.conjuncts.get(a))
+        else {
             return Distances::ALL;
         };
         let mut ctx = Ctx::current(state, Args::of_entry(card));

@@ -306,10 +306,16 @@ mod tests {
         ] {
             let rules = bundled(game, variant);
             let mut slow = bundled(game, variant);
-            slow.plain_guards.clear();
-            let planned = rules.plain_guards.iter().flatten().flatten().count();
+            slow.derived.plain_guards.clear();
+            let planned = rules
+                .derived
+                .plain_guards
+                .iter()
+                .flatten()
+                .flatten()
+                .count();
             assert!(planned >= 2, "{game}: {planned} actions planned");
-            let guards = || rules.plain_guards.iter().flatten().flatten();
+            let guards = || rules.derived.plain_guards.iter().flatten().flatten();
             assert!(
                 guards().all(|g| g.ask == 0 && !g.whole),
                 "{game}: all planned"

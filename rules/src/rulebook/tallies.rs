@@ -58,7 +58,7 @@ impl TallyNames {
 impl Rulebook {
     /// The kind and item a tally entry is reported as (`State::tallies`).
     pub(super) fn tally_names(&self, zone: u16, card: u16) -> (Arc<str>, Arc<str>) {
-        let names = &self.tally_names;
+        let names = &self.derived.tally_names;
         let card_of = |set: usize| {
             (names.cards.get(set))
                 .and_then(|cards| cards.get(usize::from(card)))

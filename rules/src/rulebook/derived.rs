@@ -1,0 +1,74 @@
+//! What compiling works out for the fast paths once the description itself is compiled: one
+//! pass per table, run in the order written here, each saying what it reads and what it
+//! fills. A pass reads the compiled description and the passes above it, never one below, so
+//! this file is the one place their order is decided. Every table is a cache: a listing or
+//! an effect without it asks the description the long way (`eval`), so an empty one is slow,
+//! never wrong; the fast paths are held to `eval` by their tests (ARCHITECTURE.md, layer 7).
+
+use super::Rulebook;
+use super::card_tables::{BindingSplit, Plan};
+use super::marks::GuardSplit;
+use super::params::Conjuncts;
+use super::plain::PlainGuard;
+use super::tallies::TallyNames;
+
+/// The tables the passes fill, empty until [`Derived::fill`] runs them.
+#[derive(Debug, Default)]
+pub(super) struct Derived {
+    /// Pass 1 (`marks.rs`, `shares`): per step, which of its actions share what a
+    /// card-by-card listing works out. Reads the steps and the actions' guards.
+    pub(super) by_card_shares: Vec<[usize; 8]>,
+    /// Pass 2 (`params.rs`): per action, which conjuncts of its guard read its figure and
+    /// distance. Reads the guards.
+    pub(super) conjuncts: Vec<Conjuncts>,
+    /// Pass 3 (`marks.rs`): per action, which part of its guard reads the card. Reads the
+    /// guards.
+    pub(super) guard_splits: Vec<GuardSplit>,
+    /// Pass 4 (`folded.rs`): per action, its payment's first argument by card type, when the
+    /// type alone decides it. Reads the payments, the zones and the card sets.
+    pub(super) first_args: Vec<Option<Box<[i64]>>>,
+    /// Pass 5 (`card_tables.rs`, `binding_splits`): per action with a seat or figure
+    /// parameter, the conjuncts of its guard a listing asks once. Reads the guards.
+    pub(super) binding_once: Vec<Option<BindingSplit>>,
+    /// Pass 6 (`plain.rs`): per step, per action of it without a parameter, how its listing
+    /// asks the guard. Reads the steps and the guards.
+    pub(super) plain_guards: Vec<Box<[Option<PlainGuard>]>>,
+    /// Pass 7 (`card_tables.rs`, `plan_card_listings`): per action of a step offered card by
+    /// card with a figure, the tables its listing reads. Sets up a game of each player count
+    /// and asks it the guards' conjuncts free of the state, so it plays the description with
+    /// passes 1–6 in place and this one and those below still empty.
+    pub(super) card_plans: Vec<Option<Plan>>,
+    /// Pass 8 (`card_tables.rs`, `card_masks`): per tabled step and player count, which of
+    /// its actions the tables give each card type any move. Reads pass 7.
+    pub(super) card_masks: Vec<Vec<Box<[u8]>>>,
+    /// Pass 9 (`tallies.rs`): the names tallies are reported under. Reads the zones, the
+    /// actions' payments and the `tally` lines.
+    pub(super) tally_names: TallyNames,
+}
+
+impl Derived {
+    /// Runs the passes in order on `rulebook`, whose description is compiled and whose
+    /// tables are empty.
+    pub(super) fn fill(rulebook: &mut Rulebook) {
+        let rb = &*rulebook;
+        let by_card_shares = rb.steps.iter().map(|s| rb.shares(s)).collect();
+        let guards = || rb.actions.iter().map(|a| a.guard.as_ref().map(|g| &g.expr));
+        let conjuncts = guards().map(Conjuncts::of).collect();
+        let guard_splits = guards().map(GuardSplit::of).collect();
+        let first_args = super::folded::first_args(&rb.actions, &rb.zones, &rb.sets);
+        let binding_once = rb.binding_splits();
+        let plain_guards = rb.plain_guards();
+        rulebook.derived = Derived {
+            by_card_shares,
+            conjuncts,
+            guard_splits,
+            first_args,
+            binding_once,
+            plain_guards,
+            ..Derived::default()
+        };
+        rulebook.derived.card_plans = rulebook.plan_card_listings();
+        rulebook.derived.card_masks = rulebook.card_masks();
+        rulebook.derived.tally_names = TallyNames::of(rulebook);
+    }
+}
