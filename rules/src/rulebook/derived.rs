@@ -72,3 +72,101 @@ impl Derived {
         rulebook.derived.tally_names = TallyNames::of(rulebook);
     }
 }
+
+/// Every table at once, in one place: a rulebook with its tables and the same rulebook with
+/// none (every listing and effect asking `eval`) list the same moves, in the same order, and
+/// reach the same states, over random games of every bundled description and example at
+/// every player count. The tests beside each table hold it alone, with states it rarely
+/// meets; this one holds them together, where a table reading another could disagree.
+#[cfg(test)]
+mod tests {
+    use grail_engine::game::{NoEvents, Rules, Setup};
+    use grail_engine::rng::GameRng;
+    use grail_schema::{Disk, Loader};
+
+    use super::super::{Rulebook, compile};
+    use super::Derived;
+
+    fn load(loaded: grail_schema::Loaded, name: &str) -> Rulebook {
+        let diags = loaded.diagnostics.clone();
+        let pack = loaded
+            .pack
+            .unwrap_or_else(|| panic!("{name} loads: {diags:?}"));
+        compile(&pack).unwrap_or_else(|e| panic!("{name} compiles: {e:?}"))
+    }
+
+    /// The bundled descriptions and variants, and the examples, each twice: as compiled,
+    /// and with its tables emptied.
+    fn descriptions() -> Vec<(String, Rulebook, Rulebook)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let loader = || {
+            Loader::new(&Disk)
+                .with_content(root.join("content"))
+                .with_rules(crate::catalog())
+        };
+        let mut out = Vec::new();
+        for (game, variant) in [
+            ("artus", None),
+            ("artus", Some("advanced")),
+            ("king-arthur", None),
+            ("king-arthur", Some("seals")),
+        ] {
+            let name = format!("{game} {variant:?}");
+            let fast = load(loader().load_game(game, variant), &name);
+            let mut slow = load(loader().load_game(game, variant), &name);
+            slow.derived = Derived::default();
+            out.push((name, fast, slow));
+        }
+        for example in [
+            "artus-five",
+            "artus-rival",
+            "five-trails",
+            "merlins-rebuke",
+            "restful-knights",
+            "round-table-rush",
+            "round-table-tricks",
+        ] {
+            let path = root.join("docs/examples").join(example);
+            let fast = load(loader().load(&path), example);
+            let mut slow = load(loader().load(&path), example);
+            slow.derived = Derived::default();
+            out.push((example.to_string(), fast, slow));
+        }
+        out
+    }
+
+    #[test]
+    fn the_tables_change_no_move_and_no_state() {
+        for (name, fast, slow) in descriptions() {
+            let (lo, hi) = fast.players;
+            for seed in 0..24u64 {
+                let players = lo + seed as usize % (hi - lo + 1);
+                let setup = Setup::new(players, seed);
+                let mut state = fast.setup(&setup).unwrap();
+                let mut other = slow.setup(&setup).unwrap();
+                assert_eq!(state, other, "{name} seed {seed}: the setup");
+                let mut rng = GameRng::new(seed);
+                let (mut listed, mut general) = (Vec::new(), Vec::new());
+                let mut played = 0;
+                while fast.to_move(&state).is_some() {
+                    fast.legal_actions(&state, &mut listed);
+                    slow.legal_actions(&other, &mut general);
+                    assert_eq!(listed, general, "{name} seed {seed}, move {played}");
+                    let m = listed[rng.index(listed.len())];
+                    fast.apply(&mut state, &m, &mut NoEvents);
+                    slow.apply(&mut other, &m, &mut NoEvents);
+                    assert_eq!(state, other, "{name} seed {seed}, after move {played}");
+                    played += 1;
+                }
+                assert!(
+                    slow.to_move(&other).is_none(),
+                    "{name} seed {seed}: both end"
+                );
+                assert!(
+                    played > 10,
+                    "{name} seed {seed}: a whole game, {played} moves"
+                );
+            }
+        }
+    }
+}
