@@ -73,9 +73,9 @@ impl Derived {
     }
 }
 
-/// Every table at once, in one place: a rulebook with its tables and the same rulebook with
-/// none (every listing and effect asking `eval`) list the same moves, in the same order, and
-/// reach the same states, over random games of every bundled description and example at
+/// Every fast path at once, in one place: a rulebook with its tables and direct reads and the
+/// same rulebook with none (every listing and effect asking `eval`) list the same moves, in
+/// the same order, and reach the same states, over random games of every bundled description and example at
 /// every player count. The tests beside each table hold it alone, with states it rarely
 /// meets; this one holds them together, where a table reading another could disagree.
 #[cfg(test)]
@@ -84,8 +84,36 @@ mod tests {
     use grail_engine::rng::GameRng;
     use grail_schema::{Disk, Loader};
 
+    use super::super::model::Effect;
     use super::super::{Rulebook, compile};
     use super::Derived;
+
+    /// The description with no fast path: no table, and no effect argument or end condition
+    /// read directly (`direct.rs`).
+    fn general(mut rules: Rulebook) -> Rulebook {
+        fn strip(e: &mut Effect) {
+            match e {
+                Effect::Deal { count, .. } | Effect::Draw { count, .. } => count.direct = None,
+                Effect::Step { figure, by } => (figure.direct, by.direct) = (None, None),
+                Effect::Add { amount, .. } => amount.direct = None,
+                Effect::Set { value, .. } => value.direct = None,
+                Effect::Give { figure, .. } => figure.direct = None,
+                Effect::ForEach { body, .. } => strip(body),
+                Effect::If { cond, then } => {
+                    cond.direct = None;
+                    strip(then);
+                }
+                _ => {}
+            }
+        }
+        rules.setup.iter_mut().for_each(strip);
+        for a in &mut rules.actions {
+            a.effects.iter_mut().for_each(strip);
+        }
+        rules.end_when.direct = None;
+        rules.derived = Derived::default();
+        rules
+    }
 
     fn load(loaded: grail_schema::Loaded, name: &str) -> Rulebook {
         let diags = loaded.diagnostics.clone();
@@ -96,7 +124,7 @@ mod tests {
     }
 
     /// The bundled descriptions and variants, and the examples, each twice: as compiled,
-    /// and with its tables emptied.
+    /// and [`general`].
     fn descriptions() -> Vec<(String, Rulebook, Rulebook)> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let loader = || {
@@ -113,8 +141,7 @@ mod tests {
         ] {
             let name = format!("{game} {variant:?}");
             let fast = load(loader().load_game(game, variant), &name);
-            let mut slow = load(loader().load_game(game, variant), &name);
-            slow.derived = Derived::default();
+            let slow = general(load(loader().load_game(game, variant), &name));
             out.push((name, fast, slow));
         }
         for example in [
@@ -128,15 +155,14 @@ mod tests {
         ] {
             let path = root.join("docs/examples").join(example);
             let fast = load(loader().load(&path), example);
-            let mut slow = load(loader().load(&path), example);
-            slow.derived = Derived::default();
+            let slow = general(load(loader().load(&path), example));
             out.push((example.to_string(), fast, slow));
         }
         out
     }
 
     #[test]
-    fn the_tables_change_no_move_and_no_state() {
+    fn the_fast_paths_change_no_move_and_no_state() {
         for (name, fast, slow) in descriptions() {
             let (lo, hi) = fast.players;
             for seed in 0..24u64 {
