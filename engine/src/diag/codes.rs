@@ -1,6 +1,6 @@
 //! The registry of diagnostic codes: one declared item per code, with what it means and how
 //! to fix it. `docs/modding.md` (lint checks) and the README (command-line errors) are
-//! generated from it, and `tests/tests/diag_codes.rs` fails when a code used anywhere in the
+//! generated from it, and `tests/tests/it/diag_codes.rs` fails when a code used anywhere in the
 //! workspace is missing here, an entry is no longer used, or a pack code has no fixture
 //! under `tests/lint/`. A new code: add one [`Code`] to [`CODES`], in its group.
 
