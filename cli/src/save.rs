@@ -270,8 +270,8 @@ fn replace_locked(path: &Path, text: &str) -> std::io::Result<(File, Option<File
     Ok((file, id))
 }
 
-/// How often a lock this process is listed as holding is asked for again, 10 ms apart,
-/// before the save is called in use.
+/// How often a lock this process (or, released meanwhile, no process) is listed as holding is
+/// asked for again, 10 ms apart, before the save is called in use.
 const LOCK_RETRIES: usize = 20;
 
 /// Locks `file` (the save at `path`) for this session, or says who holds it.
@@ -284,8 +284,9 @@ fn lock(file: &File, path: &Path) -> Result<(), CliError> {
                 let holder = holder_of(file, path);
                 // Listed as ours: a session of this process that ended, its file still shared
                 // for a moment with a process forked meanwhile (until it executes its
-                // program). Asked again briefly; another process's lock is refused at once.
-                if holder == Some(std::process::id()) && retries < LOCK_RETRIES {
+                // program); or listed as no one's, released while it was looked up. Asked
+                // again briefly; a lock another process is listed as holding is refused at once.
+                if holder.is_none_or(|pid| pid == std::process::id()) && retries < LOCK_RETRIES {
                     retries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(10));
                     continue;
