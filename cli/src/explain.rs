@@ -10,17 +10,13 @@ use grail_schema::Pack;
 
 use crate::excerpt::escape;
 
-/// The help's lines about the game itself: how it is scored (`[pack] scoring`, else a
-/// described game's `[end] score` as written) and what attribute values mean.
+/// The help's lines about the game itself: how it is scored (`[pack] scoring`) and what
+/// attribute values mean.
 pub fn pack_help(pack: &Pack) -> String {
     let mut out = String::new();
+    // A described game's `[end] score` is said in words by its rulebook's own help.
     if !pack.scoring.trim().is_empty() {
         out += &format!("Scoring: {}\n", escape(pack.scoring.trim()));
-    } else if let Some(end) = &pack.rulebook.end {
-        out += &format!(
-            "Scoring: at the end, each player scores {}\n",
-            escape(end.score.value.trim())
-        );
     }
     for set in &pack.sets {
         for legend in &set.legend {

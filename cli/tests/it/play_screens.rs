@@ -17,10 +17,12 @@ fn repo() -> PathBuf {
 fn transcript(game: &str, players: usize, seed: u64, input: &str) -> String {
     let content = Content::folder(repo().join("content"));
     let opened = open_game(&content, game, None).unwrap();
+    // One folder per transcript: tests of one process run side by side.
     let dir = std::env::temp_dir().join(format!(
-        "grail-screens-{}-{}",
+        "grail-screens-{}-{}-{players}-{seed}-{}",
         std::process::id(),
-        game.replace('/', "_")
+        game.replace('/', "_"),
+        input.len()
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -122,14 +124,15 @@ fn five_trails_explains_its_menu_help_and_end() {
     );
     assert!(
         s.help.contains(
-            "Scoring: at the end, each player scores sum(value, trails(P)) - $trail_cost * nonempty(trails(P))"
+            "Scoring: at the end, each player scores the total value of the player's trails minus 12 times the number of rows of the player's trails that hold a card"
         ),
         "{}",
         s.help
     );
     assert!(s.game_over.contains("hand P2: "), "{}", s.game_over);
     assert!(
-        s.game_over.contains("$trail_cost * nonempty(trails(P))"),
+        s.game_over
+            .contains("12 times the number of rows of the player's trails that hold a card"),
         "{}",
         s.game_over
     );
@@ -224,6 +227,39 @@ fn king_arthur_adventures_on_the_table_come_with_their_text() {
         "{menu}"
     );
     insta::assert_snapshot!("king_arthur_menu", menu);
+}
+
+/// The games played from their rulebooks say their rules in words: the help's moves and
+/// scoring, and the end screen's score parts, hold no rule language.
+#[test]
+fn the_ported_games_help_and_end_screen_are_in_words() {
+    for (name, game, players, seed) in [
+        ("king_arthur_in_words", "king-arthur", 3, 4),
+        ("artus_in_words", "artus", 3, 4),
+    ] {
+        let s = check(name, game, players, seed);
+        for raw in [
+            "count(",
+            "sum(",
+            "fullest(",
+            "step(",
+            "$",
+            "(current)",
+            "(P)",
+        ] {
+            assert!(!s.help.contains(raw), "{game} help: {raw} in {}", s.help);
+            assert!(
+                !s.game_over.contains(raw),
+                "{game} end: {raw} in {}",
+                s.game_over
+            );
+        }
+        assert!(
+            s.help.contains("Scoring: at the end, each player scores "),
+            "{}",
+            s.help
+        );
+    }
 }
 
 /// Issue 27: the help lists the stages before the turns first, once each, with their rounds,

@@ -832,6 +832,21 @@ pub fn failing_part(
     counts: &[u8],
     args: &[i64],
 ) -> Option<String> {
+    let (quoted, sides) = failing_conjunct(program, source, counts, args)?;
+    Some(match sides {
+        Some((l, r)) => format!("`{quoted}` does not hold: {l} against {r}"),
+        None => format!("`{quoted}` does not hold"),
+    })
+}
+
+/// The first top-level conjunct of `program` that `counts` fails: its text in `source`, and
+/// both sides when it is a comparison. `None` when the program holds.
+pub fn failing_conjunct(
+    program: &Program,
+    source: &str,
+    counts: &[u8],
+    args: &[i64],
+) -> Option<(String, Option<(i64, i64)>)> {
     if program.test(counts, args) {
         return None;
     }
@@ -840,14 +855,11 @@ pub fn failing_part(
         .into_iter()
         .find(|&i| program.eval(i, counts, args) == 0)?;
     let quoted = text(program, failing, source);
-    Some(match program.op(failing) {
-        Op::Cmp(_, l, r) => format!(
-            "`{quoted}` does not hold: {} against {}",
-            program.eval(l, counts, args),
-            program.eval(r, counts, args)
-        ),
-        _ => format!("`{quoted}` does not hold"),
-    })
+    let sides = match program.op(failing) {
+        Op::Cmp(_, l, r) => Some((program.eval(l, counts, args), program.eval(r, counts, args))),
+        _ => None,
+    };
+    Some((quoted, sides))
 }
 
 fn text(program: &Program, i: u32, source: &str) -> String {

@@ -29,9 +29,43 @@ pub struct Explain {
     /// By set and card type: the card's text, else its condition in words (empty: none),
     /// for cards that carry a condition or a text.
     notes: Vec<Vec<String>>,
+    /// The pack's params that are one number, for expressions in words (`words.rs`).
+    params: Vec<(String, i64)>,
+    /// By set: its universe and its cards' names, for conditions over it in words.
+    conds: Vec<Option<(grail_engine::cond::universe::Universe, Vec<String>)>>,
 }
 
 impl Explain {
+    /// A card's text, else its condition in words, if it has either.
+    pub(super) fn note(&self, set: usize, card: usize) -> Option<&str> {
+        let note = self.notes.get(set)?.get(card)?;
+        (!note.is_empty()).then_some(note.as_str())
+    }
+
+    /// A condition over `set`'s cards in words; the text itself when it cannot be put so.
+    pub(super) fn condition(&self, set: usize, text: &str) -> String {
+        self.conds
+            .get(set)
+            .and_then(Option::as_ref)
+            .and_then(|(universe, names)| {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                describe(text, universe, &names)
+            })
+            .unwrap_or_else(|| text.to_string())
+    }
+
+    /// `[end] score` as written.
+    pub(super) fn score_text(&self) -> &str {
+        &self.score_text
+    }
+
+    /// A param's value, when it is one number.
+    pub(super) fn param(&self, name: &str) -> Option<i64> {
+        (self.params.iter())
+            .find(|(n, _)| n == name)
+            .map(|&(_, v)| v)
+    }
+
     pub fn new(pack: &Pack, sets: &[CardSet]) -> Self {
         let score_text = pack
             .rulebook
@@ -60,6 +94,19 @@ impl Explain {
             score,
             legends,
             notes,
+            conds: (sets.iter())
+                .map(|set| {
+                    let ps = pack.set(&set.id).ok()?;
+                    let names = ps.cards.iter().map(|c| c.name.clone()).collect();
+                    Some((ps.universe().clone(), names))
+                })
+                .collect(),
+            params: (pack.params.iter())
+                .filter_map(|p| match p.value {
+                    grail_schema::model::ParamValue::Int(v) => Some((p.name.clone(), v)),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 }
@@ -142,6 +189,10 @@ impl Rulebook {
         match &self.explain.score {
             Some(node) => terms(node, &self.score, &self.explain.score_text, 1, &mut parts),
             None => parts.push((self.explain.score_text.clone(), 1, &self.score)),
+        }
+        // Labelled in words: "the total value of the player's adversaries", not its source.
+        for part in &mut parts {
+            part.0 = self.in_words(&part.0, false);
         }
         (0..usize::from(state.players))
             .map(|player| {

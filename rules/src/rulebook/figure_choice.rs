@@ -112,6 +112,7 @@ impl Compiler<'_> {
         }
         Some(Choose {
             kind,
+            set,
             who,
             situation,
             meets,
@@ -508,11 +509,16 @@ impl Rulebook {
         let paid = self.paid.of(&action.paid)?;
         let counts = paid.counts();
         if !program.test(counts, &[]) {
-            return Some(format!("those {} do not meet `{source}`", c.name));
+            let said = self.explain.condition(c.set, source);
+            return Some(format!(
+                "those {} do not meet the card's condition: {said}",
+                c.name
+            ));
         }
         Some(format!(
-            "one of those {} is not needed for `{source}`: leave it out",
-            c.name
+            "one of those {} is not needed for the card's condition ({}): leave it out",
+            c.name,
+            self.explain.condition(c.set, source)
         ))
     }
 

@@ -220,6 +220,7 @@ impl Compiler<'_> {
             program: Box::new(c.program.clone()),
             source: c.expr.clone(),
             words: c.text.clone().unwrap_or_else(|| format!("`{}`", c.expr)),
+            arg_names: c.args.clone(),
         })
     }
 

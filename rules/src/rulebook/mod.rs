@@ -60,6 +60,7 @@ mod tallies;
 mod texts;
 mod unions;
 mod view;
+mod words;
 mod worth;
 
 use grail_engine::diag::Diagnostic;

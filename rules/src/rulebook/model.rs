@@ -192,13 +192,11 @@ pub enum Expr {
     Not(Box<Expr>),
 }
 
-/// A condition with the words it was written in, for refusals.
+/// A condition with the text it was written in, which refusals and the help say in words.
 #[derive(Debug)]
 pub struct Guard {
     pub expr: Expr,
     pub text: String,
-    /// `file:line:column` of the guard.
-    pub place: String,
 }
 
 #[derive(Debug)]
@@ -338,6 +336,8 @@ pub enum Meets {
         program: Box<grail_engine::cond::Program>,
         source: String,
         words: String,
+        /// The condition's arguments by name (`power`), in the order the payment gives them.
+        arg_names: Vec<String>,
         /// The dearest value of argument 0 a hand can pay, when the condition can say.
         ceiling: Option<Box<grail_engine::cond::ceiling::Ceiling>>,
     },
@@ -634,6 +634,8 @@ impl FigureExpr {
 pub struct Choose {
     /// The kind chosen from and whose (the player to move's, or all of an unowned kind).
     pub kind: usize,
+    /// The set the figures' situations are cards of (`over`).
+    pub set: usize,
     pub who: Who,
     /// The situation type of plate `p` (its card type) in front of seat `s`, at `p * seats + s`.
     pub situation: Vec<u8>,

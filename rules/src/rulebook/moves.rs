@@ -138,9 +138,22 @@ impl Rulebook {
                 )
             }
         };
-        let set = &self.sets[self.zones[pay.from.zone].set];
-        if let Some(why) = solve::failing_part(program, source, counts, args) {
-            return format!("{what}; {why}");
+        let set_index = self.zones[pay.from.zone].set;
+        let set = &self.sets[set_index];
+        if let Some((part, sides)) = solve::failing_conjunct(program, source, counts, args) {
+            let mut part = self.explain.condition(set_index, &part);
+            // A named condition's arguments by their values: "3 or less", not "$power or less".
+            if let Meets::Named { arg_names, .. } = &pay.meets {
+                let mut named: Vec<(&String, &i64)> = arg_names.iter().zip(args).collect();
+                named.sort_by_key(|(n, _)| std::cmp::Reverse(n.len()));
+                for (name, v) in named {
+                    part = part.replace(&format!("${name}"), &v.to_string());
+                }
+            }
+            return match sides {
+                Some((l, r)) => format!("{what}; it needs {part} ({l} against {r})"),
+                None => format!("{what}; it needs {part}"),
+            };
         }
         let mut rest = counts.to_vec();
         for t in 0..rest.len() {
@@ -181,19 +194,24 @@ impl Rulebook {
                     args.join(", ")
                 )
             }
-            Meets::Own { sources, names, .. } => {
+            Meets::Own { names, .. } => {
                 let c = usize::try_from(action.args.card()).unwrap_or(0);
-                format!(
-                    "your cards cannot meet the condition of {}: `{}`",
-                    names.get(c).map_or("?", String::as_str),
-                    sources.get(c).map_or("", String::as_str)
-                )
+                let name = names.get(c).map_or("?", String::as_str);
+                // The card's own text, else its condition in words (`explain.rs`).
+                let set = match &self.actions[a].param {
+                    super::model::Param::Card(z) => Some(self.zones[z.zone].set),
+                    _ => None,
+                };
+                match set.and_then(|s| self.explain.note(s, c)) {
+                    Some(note) => format!("your cards cannot meet the condition of {name}: {note}"),
+                    None => format!("your cards cannot meet the condition of {name}"),
+                }
             }
         }
     }
 
-    /// An action with a `why` whose guard is false is refused for it, in any step: the
-    /// guard, its place, and what it means. For a card parameter, the first copy of the card
+    /// An action with a `why` whose guard is false is refused for it, in any step, in the
+    /// pack's words. For a card parameter, the first copy of the card
     /// in its zone is asked (with its mark).
     pub(super) fn why_refusal(&self, state: &State, action: &Action) -> Option<String> {
         let a = self.actions.get(usize::from(action.action))?;
@@ -235,9 +253,7 @@ impl Rulebook {
         }
         let mut text = String::new();
         self.render_text(why, &ctx, &mut text);
-        Some(format!(
-            "{}: `{}` is false: {text}",
-            guard.place, guard.text
-        ))
+        // The pack's own words, and only them: a player is not shown the rule language.
+        Some(text)
     }
 }

@@ -14,7 +14,6 @@ use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
 use super::state::{Action, Event, State};
-use super::syntax::Op;
 
 fn seat_name(seat: usize) -> String {
     format!("P{}", seat + 1)
@@ -46,7 +45,10 @@ impl Rulebook {
     }
 
     pub(super) fn card_id(&self, zone: usize, card: u16) -> &str {
-        &self.sets[self.zones[zone].set].cards[usize::from(card & super::model::TYPE_MASK)]
+        // A type beyond the set (a move made up, not parsed) is no card.
+        (self.sets[self.zones[zone].set].cards)
+            .get(usize::from(card & super::model::TYPE_MASK))
+            .map_or("no card", String::as_str)
     }
 
     fn row_name(&self, zone: usize, row: i32) -> &str {
@@ -287,7 +289,11 @@ impl Rulebook {
                 args: Args::NONE,
             };
             if self.eval(window, &ctx) == 0 {
-                return format!("`{}` may be taken only while `{text}`", a.name);
+                return format!(
+                    "`{}` may be taken only while {}",
+                    a.name,
+                    self.in_words(text, true)
+                );
             }
         } else if !step.actions.contains(&ai) {
             let offered: Vec<&str> = step
@@ -307,6 +313,13 @@ impl Rulebook {
             Param::Card(z) | Param::CardFigure { card: z, .. } => {
                 let card = action.args.card();
                 let ctx = Ctx::current(state, action.args);
+                let types = self.sets[self.zones[z.zone].set].cards.len();
+                if usize::try_from(card & i32::from(super::model::TYPE_MASK))
+                    .is_ok_and(|t| t >= types)
+                    || card < 0
+                {
+                    return format!("`{}` needs a card: `{} <card>`", a.name, a.name);
+                }
                 if self.card_pile(state, ai, action.args).is_none() {
                     let first = self.piles_of(z, &ctx).start;
                     // A zone with rows is named whole: the card may be in any of them.
@@ -355,18 +368,11 @@ impl Rulebook {
                 args: action.args,
             };
             if self.eval(&g.expr, &ctx) == 0 {
-                let mut text = format!("{}: `{}` is false", g.place, g.text);
-                if let Expr::Bin(op, l, r) = &g.expr
-                    && !matches!(op, Op::And | Op::Or)
-                {
-                    let _ = write!(
-                        text,
-                        " ({} against {})",
-                        self.eval(l, &ctx),
-                        self.eval(r, &ctx)
-                    );
-                }
-                return text;
+                return format!(
+                    "`{}` cannot be played now: it needs that {}",
+                    a.name,
+                    self.guard_in_words(a, &ctx)
+                );
             }
         }
         self.unpayable(state, action)
@@ -399,10 +405,10 @@ impl Rulebook {
             Event::Unmet { step, seat } => {
                 let step = &self.steps[usize::from(*step)];
                 format!(
-                    "{} cannot do what step `{}` asks (`{}`): nothing they may do",
+                    "{} cannot do what step `{}` asks ({}): nothing they may do",
                     seat_name(usize::from(*seat)),
                     step.name,
-                    step.repeat_text.as_deref().unwrap_or("")
+                    self.repeat_in_words(step.repeat_text.as_deref().unwrap_or(""))
                 )
             }
             Event::FigureMoved { figure, from, to } => {
@@ -654,9 +660,10 @@ impl Rulebook {
             };
             let _ = write!(out, "  {form}");
             if let Some(g) = &a.guard {
-                let _ = write!(out, "   if {}", g.text);
+                let _ = write!(out, "   if {}", self.in_words(&g.text, true));
             }
             if let Some((_, window)) = &a.standing {
+                let window = self.in_words(window, true);
                 let _ = write!(out, "   (at any decision of yours while {window})");
             }
             out.push('\n');
@@ -681,6 +688,10 @@ impl Rulebook {
                 }
             );
         }
+        if !self.explain.score_text().trim().is_empty() {
+            let score = self.in_words(self.explain.score_text(), false);
+            let _ = writeln!(out, "Scoring: at the end, each player scores {score}");
+        }
         out.push_str("Each turn: ");
         out.push_str(&self.help_steps(self.steps.get(..self.turn_steps).unwrap_or_default()));
         out.push('\n');
@@ -689,7 +700,7 @@ impl Rulebook {
                 .get(stage.first_step..stage.first_step + stage.len)
                 .unwrap_or_default();
             let again = match &stage.repeat_text {
-                Some(r) => format!("; again `{r}`"),
+                Some(r) => format!("; again {}", self.repeat_in_words(r)),
                 None => String::new(),
             };
             let _ = writeln!(
@@ -717,7 +728,7 @@ impl Rulebook {
                 let mut text = format!("{} ({offers})", s.name);
                 match (&s.repeat, &s.repeat_text) {
                     (Some(_), Some(t)) if s.repeat_while => {
-                        let _ = write!(text, " again and again `{t}`");
+                        let _ = write!(text, " again and again {}", self.repeat_in_words(t));
                     }
                     (Some(Expr::Const(1)), _) | (None, _) => {}
                     (Some(Expr::Const(n)), _) => {
@@ -727,7 +738,7 @@ impl Rulebook {
                         let _ = write!(text, " {}", self.by_count(v, "times"));
                     }
                     (Some(_), Some(t)) => {
-                        let _ = write!(text, " `{t}` times");
+                        let _ = write!(text, " {} times", self.repeat_in_words(t));
                     }
                     (Some(_), None) => text.push_str(" repeated"),
                 }

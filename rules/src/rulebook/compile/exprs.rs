@@ -401,7 +401,6 @@ impl Compiler<'_> {
         Some(Guard {
             expr,
             text: s.value.clone(),
-            place: self.place(s),
         })
     }
 
