@@ -131,6 +131,17 @@ fn card_note(
     describe(&condition.text, over.universe(), &names).unwrap_or_else(|| condition.text.clone())
 }
 
+/// The first function a term calls, through the arithmetic around it (`$cost * nonempty(…)`:
+/// `nonempty`).
+fn outer_call(n: &Node) -> Option<(&str, &[Node])> {
+    match &n.ast {
+        Ast::Call(f, args) => Some((f.as_str(), &args[..])),
+        Ast::Bin(_, l, r) => outer_call(l).or_else(|| outer_call(r)),
+        Ast::Not(x) => outer_call(x),
+        _ => None,
+    }
+}
+
 /// The top-level terms of a sum, source and compiled side by side: (label, sign, term).
 fn terms<'e>(
     node: &Node,
@@ -208,6 +219,93 @@ impl Rulebook {
                 (player, shown)
             })
             .collect()
+    }
+
+    /// The running score, one seat after another with its parts, each labelled by the zone
+    /// or counter it reads (`score: P1 12 (won 10, adversaries 2), P2 …`); `None` when the
+    /// score has one part (its counter is shown already) or reads a zone not every player
+    /// sees (it would tell what is hidden).
+    pub(super) fn score_line(&self, state: &State) -> Option<String> {
+        let node = self.explain.score.as_ref()?;
+        let mut parts = Vec::new();
+        terms(node, &self.score, &self.explain.score_text, 1, &mut parts);
+        if parts.len() < 2 {
+            return None;
+        }
+        let mut labels = Vec::new();
+        for (text, _, _) in &parts {
+            let mut names = Vec::new();
+            if let Ok(n) = syntax::expression(text) {
+                self.names_read(&n, &mut names);
+            }
+            let hidden = names.iter().any(|n| {
+                (self.zones.iter().find(|z| &z.name == n))
+                    .is_some_and(|z| z.visible != grail_schema::model::Visibility::Public)
+            });
+            if hidden {
+                return None;
+            }
+            let zone = names.last().cloned();
+            let label = match syntax::expression(text).ok().as_ref().and_then(outer_call) {
+                Some((f, args)) => match (f, args, &zone) {
+                    ("sum" | "most" | "total", [a, ..], Some(z)) => match &a.ast {
+                        Ast::Name(attr) => format!("{} of {z}", attr.replace('_', " ")),
+                        _ => z.clone(),
+                    },
+                    ("count", _, Some(z)) => format!("cards in {z}"),
+                    ("nonempty", _, Some(z)) => format!("rows of {z}"),
+                    (_, _, Some(z)) => z.clone(),
+                    _ => self.in_words(text, false),
+                },
+                None => zone.unwrap_or_else(|| self.in_words(text, false)),
+            };
+            labels.push(label);
+        }
+        let seats: Vec<String> = (0..usize::from(state.players))
+            .map(|player| {
+                let ctx = Ctx {
+                    state,
+                    player,
+                    args: Args::NONE,
+                };
+                let values: Vec<i64> = (parts.iter())
+                    .map(|(_, sign, e)| sign * self.eval(e, &ctx))
+                    .collect();
+                let said: Vec<String> = (labels.iter().zip(&values))
+                    .map(|(l, v)| format!("{l} {v}"))
+                    .collect();
+                format!(
+                    "{} {} ({})",
+                    grail_engine::seats::seat_name(player),
+                    values.iter().sum::<i64>(),
+                    said.join(", ")
+                )
+            })
+            .collect();
+        Some(format!("score: {}", seats.join(", ")))
+    }
+
+    /// The zones and counters an expression names, in the order written.
+    fn names_read(&self, n: &Node, out: &mut Vec<String>) {
+        match &n.ast {
+            Ast::Call(f, args) => {
+                for a in args {
+                    self.names_read(a, out);
+                }
+                if matches!(
+                    self.named(f),
+                    super::words::Named::Zone | super::words::Named::Counter
+                ) {
+                    out.push(f.clone());
+                }
+            }
+            Ast::Bin(_, l, r) => {
+                self.names_read(l, out);
+                self.names_read(r, out);
+            }
+            Ast::Not(x) => self.names_read(x, out),
+            _ => {}
+        }
     }
 
     /// Under the table: a legend line for each attribute that keys the rows of a zone, and

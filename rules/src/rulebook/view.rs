@@ -486,6 +486,9 @@ impl Rulebook {
             };
             let _ = writeln!(out, "{}: {body}", c.name);
         }
+        if let Some(score) = self.score_line(state) {
+            let _ = writeln!(out, "{score}");
+        }
         self.ring_text(state, &mut out);
         self.explain_table(state, seat, &mut out);
         match (state.ended, self.steps.get(usize::from(state.step))) {

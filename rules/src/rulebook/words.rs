@@ -260,7 +260,7 @@ impl Words<'_> {
 
 impl Rulebook {
     /// What a name of the description is.
-    fn named(&self, name: &str) -> Named {
+    pub(super) fn named(&self, name: &str) -> Named {
         if self.zones.iter().any(|z| z.name == name) {
             return Named::Zone;
         }
