@@ -16,6 +16,7 @@ pub mod play;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod rules_cmd;
 pub mod save;
 pub mod schema;
 pub mod sim;

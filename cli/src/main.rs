@@ -14,7 +14,9 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
-use grail_cli::{cards, content, lint, list, merge, play, replay, report, schema, sim, sweep};
+use grail_cli::{
+    cards, content, lint, list, merge, play, replay, report, rules_cmd, schema, sim, sweep,
+};
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
 #[derive(Parser)]
@@ -47,6 +49,8 @@ enum Command {
     List,
     /// Show a pack's cards, or one card in full (attributes, condition in words, text).
     Cards(cards::CardsArgs),
+    /// A game's rules in words, from its description (a variant's: also what it changes).
+    Rules(rules_cmd::RulesArgs),
     /// Validate packs (default: every bundled pack and variant, and your packs); exit 1 on errors.
     Lint {
         /// Pack folders, root files or variant files
@@ -84,6 +88,9 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::run(&args, &mut std::io::stdout().lock()),
         Command::Cards(args) => {
             content().and_then(|c| cards::run(&args, &c, &mut std::io::stdout().lock()))
+        }
+        Command::Rules(args) => {
+            content().and_then(|c| rules_cmd::run(&args, &c, &mut std::io::stdout().lock()))
         }
         Command::List => content().and_then(|c| list::run(&c, &mut std::io::stdout().lock())),
         Command::Lint { paths, format } => content().and_then(|c| {

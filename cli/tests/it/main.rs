@@ -9,4 +9,5 @@ mod hostile_rulebooks;
 mod installed;
 mod play_screens;
 mod readme;
+mod rules_words;
 mod saves;

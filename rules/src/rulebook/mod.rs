@@ -50,6 +50,7 @@ mod reads;
 mod ring;
 mod ring_check;
 mod rules_impl;
+mod rules_text;
 mod seats;
 mod setup;
 mod stages;
@@ -70,6 +71,7 @@ use compile::{Compiler, NO_SCOPE, Scope};
 use model::{Action, CardSet, Effect, Expr, Step, Zone};
 
 pub use compile::{MAX_ACTIONS, MAX_REPEAT, MAX_STAGE_TURNS, MAX_STAGES, MAX_STEPS};
+pub use rules_text::rules_in_words;
 pub use state::State;
 /// How deep an expression or effect line may nest, and how many parts it may have.
 pub use syntax::{MAX_DEPTH as MAX_EXPRESSION_DEPTH, MAX_NODES as MAX_EXPRESSION_PARTS};

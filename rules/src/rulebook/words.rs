@@ -10,7 +10,7 @@ use super::Rulebook;
 use super::conjuncts::chain as expr_chain;
 use super::eval::Ctx;
 use super::model::Action as ActionDef;
-use super::syntax::{self, Ast, Node, Op};
+use super::syntax::{self, Ast, Line, Node, Op, Statement};
 
 /// What a name of the pack is, as the description declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +75,68 @@ impl Words<'_> {
             },
             Ast::Name(name) if name == "chosen" => "figures were chosen".into(),
             _ => format!("{} is not 0", self.value(n)),
+        }
+    }
+
+    /// An effect line in words, with its `if`.
+    pub(super) fn line(&self, line: &Line) -> String {
+        let said = self.statement(&line.statement);
+        match &line.guard {
+            Some(g) => format!("{said}, if {}", self.sentence(g)),
+            None => said,
+        }
+    }
+
+    fn statement(&self, s: &Statement) -> String {
+        let v = |n: &Node| self.value(n);
+        let cards = |n: &Node| match &n.ast {
+            Ast::Num(1) => "1 card".to_string(),
+            _ => format!("{} cards", v(n)),
+        };
+        match s {
+            Statement::Shuffle(z) => {
+                // `shuffle A(each) and B(each)`: each zone named.
+                let mut zones = Vec::new();
+                chain(z, Op::And, &mut zones);
+                let said: Vec<String> = zones.iter().map(|z| v(z)).collect();
+                format!("shuffle {}", join(&said, "and"))
+            }
+            Statement::Deal { count, from, to } => {
+                format!("deal {} from {} to {}", cards(count), v(from), v(to))
+            }
+            Statement::Move { card, to } => format!("put {} into {}", v(card), v(to)),
+            Statement::Draw { count, from, to } => {
+                format!("draw {} from {} into {}", cards(count), v(from), v(to))
+            }
+            Statement::Reveal { from, into, until } => format!(
+                "turn up cards from {} into their rows of {} until {}",
+                v(from),
+                v(into),
+                self.sentence(until)
+            ),
+            Statement::Mark(x) => format!("put your mark on {}", v(x)),
+            Statement::Award { zone, to } => format!(
+                "give each row of {} whose cards all carry marks to {} of the player who marked them",
+                v(zone),
+                v(to)
+            ),
+            Statement::Place { figure, seat } => format!("place {} on {}", v(figure), v(seat)),
+            Statement::Step { figure, by } => {
+                format!("move {} {} seats round the ring", v(figure), v(by))
+            }
+            Statement::Add { amount, to } => format!("add {} to {}", v(amount), v(to)),
+            Statement::Give { role, to } => format!("make {} the {}", v(to), plain_of(role)),
+            Statement::Tally { kind, .. } => {
+                format!("count it as {} in the balance report", plain_of(kind))
+            }
+            Statement::Set { counter, value } => format!("set {} to {}", v(counter), v(value)),
+            Statement::ForEach { seats, body } => {
+                format!(
+                    "for each player P of {}: {}",
+                    v(seats),
+                    self.statement(body)
+                )
+            }
         }
     }
 
@@ -198,7 +260,15 @@ impl Words<'_> {
             ("div", 2) => format!("{} divided by {}", v(0), v(1)),
             ("mod", 2) => format!("the remainder of {} divided by {}", v(0), v(1)),
             ("plate", 1) => format!("the plate at {}", v(0)),
-            ("plates", 1) => format!("the plates under {}", v(0)),
+            // Figures by kind (`plates(knight(current))`), though a zone share the name.
+            ("plates", 1) => match &args[0].ast {
+                Ast::Call(kind, owner) if owner.len() == 1 => {
+                    let whose = self.whose(&owner[0]);
+                    format!("the plates under {whose} {} figures", plain(kind))
+                }
+                Ast::Name(kind) => format!("the plates under the {} figures", plain(kind)),
+                _ => format!("the plates under {}", v(0)),
+            },
             ("seat", 1) => format!("the seat of {}", v(0)),
             ("occupant", 1) => format!("the figure on {}", v(0)),
             ("owner", 1) => format!("the owner of {}", v(0)),
@@ -285,17 +355,29 @@ impl Rulebook {
     /// sentence, else a value. Text that does not parse (never, for a compiled description)
     /// is given back as it is.
     pub(super) fn in_words(&self, text: &str, condition: bool) -> String {
-        let named = |n: &str| self.named(n);
-        let param = |p: &str| self.explain.param(p);
-        let words = Words {
-            named: &named,
-            param: &param,
-        };
-        match syntax::expression(text) {
+        self.with_words(|words| match syntax::expression(text) {
             Ok(n) if condition => words.sentence(&n),
             Ok(n) => words.value(&n),
             Err(_) => text.to_string(),
-        }
+        })
+    }
+
+    /// Effect lines, as written, in words: one sentence per line.
+    pub(super) fn lines_in_words(&self, text: &str) -> Vec<String> {
+        self.with_words(|words| match syntax::statements(text) {
+            Ok(lines) => lines.iter().map(|l| words.line(l)).collect(),
+            Err(_) => text.lines().map(str::to_string).collect(),
+        })
+    }
+
+    /// The renderer for this description's names and params.
+    fn with_words<R>(&self, f: impl FnOnce(&Words) -> R) -> R {
+        let named = |n: &str| self.named(n);
+        let param = |p: &str| self.explain.param(p);
+        f(&Words {
+            named: &named,
+            param: &param,
+        })
     }
 
     /// A `repeat` in words: "while <condition>", or a number of times.
@@ -314,12 +396,6 @@ impl Rulebook {
         let Some(g) = &a.guard else {
             return String::new();
         };
-        let named = |n: &str| self.named(n);
-        let param = |p: &str| self.explain.param(p);
-        let words = Words {
-            named: &named,
-            param: &param,
-        };
         let Ok(node) = syntax::expression(&g.text) else {
             return g.text.clone();
         };
@@ -329,7 +405,7 @@ impl Rulebook {
         let at = (said.len() == compiled.len())
             .then(|| compiled.iter().position(|e| self.eval(e, ctx) == 0))
             .flatten();
-        let mut text = words.sentence(at.map_or(&node, |i| said[i]));
+        let mut text = self.with_words(|w| w.sentence(at.map_or(&node, |i| said[i])));
         // A comparison says what it compared: "(4 against 6)".
         let expr = at.map_or(&g.expr, |i| compiled[i]);
         if let super::model::Expr::Bin(op, l, r) = expr
@@ -339,6 +415,14 @@ impl Rulebook {
             text.push_str(&format!(" ({l} against {r})"));
         }
         text
+    }
+}
+
+/// A bare name as words (`king` → "king"), else the value's words.
+fn plain_of(n: &Node) -> String {
+    match &n.ast {
+        Ast::Name(name) => plain(name),
+        _ => String::new(),
     }
 }
 
