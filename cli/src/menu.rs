@@ -40,6 +40,33 @@ pub fn write_moves(
     let listed: Vec<_> = numbered.filter(|(_, m)| !big(first_word(m))).collect();
     write_grid(out, &listed)?;
     for &(word, n) in families.iter().filter(|&&(_, n)| n > FAMILY) {
+        // A big family by its first two words (`play 1-4`: one card's moves), each group
+        // with the numbers it takes, so a number typed is never a move unseen; a family of
+        // too many groups is one line.
+        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, m) in legal
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| first_word(m) == word)
+        {
+            let head = first_words(m, 2);
+            match groups.iter_mut().find(|(h, _)| *h == head) {
+                Some((_, at)) => at.push(i + 1),
+                None => groups.push((head, vec![i + 1])),
+            }
+        }
+        if groups.len() > 1 && groups.len() <= GROUPS {
+            for (head, at) in &groups {
+                let example = legal[at[at.len() - 1] - 1].as_str();
+                writeln!(
+                    out,
+                    "  {head} …  {} moves, {}: e.g. '{example}', or 'moves {head}' lists them",
+                    at.len(),
+                    numbers(at)
+                )?;
+            }
+            continue;
+        }
         let example = legal
             .iter()
             .rfind(|m| first_word(m) == word)
@@ -50,6 +77,33 @@ pub fn write_moves(
         )?;
     }
     Ok(())
+}
+
+/// In a shortened list, a family split into at most this many groups shows one line each.
+const GROUPS: usize = 12;
+
+/// The first `n` words of a move.
+fn first_words(text: &str, n: usize) -> String {
+    text.split_whitespace()
+        .take(n)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Move numbers as ranges: "3–23", "1–4, 9".
+fn numbers(at: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut start = 0;
+    for i in 1..=at.len() {
+        if i == at.len() || at[i] != at[i - 1] + 1 {
+            parts.push(match i - 1 == start {
+                true => at[start].to_string(),
+                false => format!("{}–{}", at[start], at[i - 1]),
+            });
+            start = i;
+        }
+    }
+    parts.join(", ")
 }
 
 fn first_word(text: &str) -> &str {
@@ -111,10 +165,36 @@ mod tests {
         assert!(text.contains("  2) refuse 1"), "{text}");
         assert!(text.contains(" 45) done"), "{text}");
         assert!(!text.contains("offer P2 mercy for sin"), "{text}");
+        // By its first two words, each group with the numbers it takes.
         assert!(
-            text.contains("offer …  42 moves, e.g. 'offer P3 piety for grail'"),
+            text.contains("offer P2 …  21 moves, 3–23: e.g. 'offer P2 piety for grail'"),
             "{text}"
         );
+        assert!(text.contains("offer P3 …  21 moves, 24–44"), "{text}");
+        assert_eq!(numbers(&[1, 2, 3, 7, 9, 10]), "1–3, 7, 9–10");
+    }
+
+    /// Artus: one verb for every card; grouped by card, every number is on the screen.
+    #[test]
+    fn one_verb_for_every_card_is_grouped_by_card() {
+        let mut legal = Vec::new();
+        for card in ["1-4", "4-7", "silver-1-7", "bronze-1-7"] {
+            for knight in [3, 9, 14] {
+                for d in 1..=4 {
+                    legal.push(format!("play {card} knight@{knight} {d}"));
+                }
+            }
+        }
+        let text = shown(&legal, None);
+        assert!(
+            text.contains("  play 1-4 …  12 moves, 1–12: e.g."),
+            "{text}"
+        );
+        assert!(
+            text.contains("  play bronze-1-7 …  12 moves, 37–48"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 4, "{text}");
     }
 
     #[test]
