@@ -176,11 +176,14 @@ impl Rulebook {
         if let Some(prompt) = &step.prompt {
             return prompt.clone();
         }
-        let actions: Vec<&str> = step
-            .actions
-            .iter()
-            .map(|&a| self.actions[a].name.as_str())
-            .collect();
+        // Actions sharing a verb (Artus' six `play`s) are named once.
+        let mut actions: Vec<&str> = Vec::new();
+        for &a in &step.actions {
+            let name = self.actions[a].name.as_str();
+            if !actions.contains(&name) {
+                actions.push(name);
+            }
+        }
         // A step another seat decides says whose turn it is and who is asked.
         let asked = match state.asking.active {
             true => format!(", asked of P{}", usize::from(state.asking.seat) + 1),

@@ -721,9 +721,14 @@ impl Rulebook {
         steps
             .iter()
             .map(|s| {
-                let names: Vec<&str> = (s.actions.iter())
-                    .map(|&a| self.actions[a].name.as_str())
-                    .collect();
+                // Actions sharing a verb (Artus' six `play`s) are named once.
+                let mut names: Vec<&str> = Vec::new();
+                for &a in &s.actions {
+                    let name = self.actions[a].name.as_str();
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
                 let offers = match &s.enter {
                     Some(enter) => enter.text.clone(),
                     None => names.join(" or "),
