@@ -512,11 +512,24 @@ fn human_turn(
     };
     writeln!(out, "\n{}", table(m))?;
     let mut legal = m.legal_moves();
+    // Each move as shown: with what it changes in your score, where the score is public.
+    let labelled = |m: &mut Box<dyn grail_engine::facade::DynMatch + '_>, legal: &[String]| {
+        let gains = m.legal_gains();
+        (legal
+            .iter()
+            .zip(gains.iter().chain(std::iter::repeat(&None))))
+        .map(|(text, gain)| match gain {
+            Some(g) if *g != 0 => format!("{text} (score {g:+})"),
+            _ => text.clone(),
+        })
+        .collect::<Vec<String>>()
+    };
+    let mut shown = labelled(m, &legal);
     let prompt = m.prompt();
     if !prompt.is_empty() {
         writeln!(out, "Your decision: {prompt}")?;
     }
-    write_moves(out, &legal, None)?;
+    write_moves(out, &shown, None)?;
     loop {
         write!(out, "{}> ", seat_name(seat))?;
         out.flush()?;
@@ -544,11 +557,11 @@ fn human_turn(
                 continue;
             }
             "moves" | "legal" => {
-                write_moves(out, &legal, None)?;
+                write_moves(out, &shown, None)?;
                 continue;
             }
             _ if line.starts_with("moves ") => {
-                write_moves(out, &legal, Some(line["moves ".len()..].trim()))?;
+                write_moves(out, &shown, Some(line["moves ".len()..].trim()))?;
                 continue;
             }
             "table" => {
@@ -579,6 +592,7 @@ fn human_turn(
                 writeln!(out, "{e}")?;
                 writeln!(out, "Type a number from the list, or 'help'.")?;
                 legal = m.legal_moves();
+                shown = labelled(m, &legal);
             }
         }
     }

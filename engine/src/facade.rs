@@ -45,6 +45,8 @@ pub trait DynMatch {
     fn to_move(&self) -> Option<Seat>;
     /// The legal moves in notation, in the rules' order (empty once the game is over).
     fn legal_moves(&mut self) -> Vec<String>;
+    /// What each legal move would change in the mover's score, where that is public.
+    fn legal_gains(&mut self) -> Vec<Option<i64>>;
     fn play_text(&mut self, text: &str) -> Result<Played, PlayError>;
     /// Lets a bot of `kind` move for the seat to move. Each seat keeps its bot (and its
     /// generator, seeded from the game's seed and the seat) from move to move.
@@ -190,6 +192,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn legal_moves(&mut self) -> Vec<String> {
         self.m.legal_texts()
+    }
+    fn legal_gains(&mut self) -> Vec<Option<i64>> {
+        self.m.legal_gains()
     }
     fn play_text(&mut self, text: &str) -> Result<Played, PlayError> {
         self.m.play_text(text).cloned()

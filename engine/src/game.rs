@@ -261,6 +261,13 @@ pub trait Rules: Send + Sync {
         Vec::new()
     }
 
+    /// Whether the breakdown reads only what every player sees, so that what a move would
+    /// change in the mover's score can be shown beside it (`Match::legal_gains`). False (the
+    /// default): a score may read hidden cards.
+    fn score_is_public(&self) -> bool {
+        false
+    }
+
     /// The rulebook's conservation laws and other invariants (no card created or lost, one
     /// figure per seat, …). The property tests call it after every move; `Err` says what
     /// is broken.

@@ -207,6 +207,31 @@ impl<'r, R: Rules> Match<'r, R> {
             .collect()
     }
 
+    /// For each legal move (in [`Self::legal_texts`]' order), what it would change in the
+    /// mover's score, when the score reads only what everyone sees (`None` otherwise): the
+    /// move is made on a copy of the game, the copy's score read, the copy dropped.
+    pub fn legal_gains(&mut self) -> Vec<Option<i64>> {
+        self.refresh_legal();
+        let seat = self.rules.to_move(&self.state);
+        let (Some(seat), true) = (seat, self.rules.score_is_public()) else {
+            return vec![None; self.legal.len()];
+        };
+        let score = |state: &R::State| -> Option<i64> {
+            let parts = self.rules.score_breakdown(state);
+            let (_, parts) = parts.into_iter().find(|(s, _)| *s == seat)?;
+            Some(parts.iter().map(|(_, v)| v).sum())
+        };
+        let before = score(&self.state);
+        self.legal
+            .iter()
+            .map(|a| {
+                let mut after = self.state.clone();
+                self.rules.apply(&mut after, a, &mut crate::game::NoEvents);
+                Some(score(&after)? - before?)
+            })
+            .collect()
+    }
+
     fn refresh_legal(&mut self) {
         if self.rules.to_move(&self.state).is_some() {
             self.rules.legal_actions(&self.state, &mut self.legal);

@@ -14,7 +14,7 @@ use grail_schema::Pack;
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
-use super::model::{CardSet, Expr};
+use super::model::{CardSet, Effect, Expr};
 use super::state::State;
 use super::syntax::{self, Ast, Node, Op};
 
@@ -232,7 +232,7 @@ impl Rulebook {
         let node = self.explain.score.as_ref()?;
         let mut parts = Vec::new();
         terms(node, &self.score, &self.explain.score_text, 1, &mut parts);
-        if parts.len() < 2 {
+        if parts.len() < 2 || !self.score_public() {
             return None;
         }
         let mut labels = Vec::new();
@@ -240,13 +240,6 @@ impl Rulebook {
             let mut names = Vec::new();
             if let Ok(n) = syntax::expression(text) {
                 self.names_read(&n, &mut names);
-            }
-            let hidden = names.iter().any(|n| {
-                (self.zones.iter().find(|z| &z.name == n))
-                    .is_some_and(|z| z.visible != grail_schema::model::Visibility::Public)
-            });
-            if hidden {
-                return None;
             }
             let zone = names.last().cloned();
             let label = match syntax::expression(text).ok().as_ref().and_then(outer_call) {
@@ -286,6 +279,41 @@ impl Rulebook {
             })
             .collect();
         Some(format!("score: {}", seats.join(", ")))
+    }
+
+    /// Whether `[end] score` reads only zones every player sees (counters are public).
+    pub(super) fn score_public(&self) -> bool {
+        let mut names = Vec::new();
+        if let Some(n) = &self.explain.score {
+            self.names_read(n, &mut names);
+        }
+        let public = |z: usize| self.zones[z].visible == grail_schema::model::Visibility::Public;
+        let read = |z: usize| names.contains(&self.zones[z].name);
+        if names
+            .iter()
+            .any(|n| (self.zones.iter().position(|z| &z.name == n)).is_some_and(|z| !public(z)))
+        {
+            return false;
+        }
+        // Nor may a move draw a hidden card into a zone the score reads: a score shown
+        // before the move would tell the card.
+        fn hidden_draw(
+            e: &Effect,
+            public: &dyn Fn(usize) -> bool,
+            read: &dyn Fn(usize) -> bool,
+        ) -> bool {
+            match e {
+                Effect::Draw { from, to, .. } => !public(from.zone) && read(to.zone),
+                Effect::Deal { from, to, .. } => !public(from.zone) && read(*to),
+                Effect::Reveal { from, into, .. } => !public(from.zone) && read(*into),
+                Effect::If { then, .. } => hidden_draw(then, public, read),
+                Effect::ForEach { body, .. } => hidden_draw(body, public, read),
+                _ => false,
+            }
+        }
+        !(self.actions.iter())
+            .flat_map(|a| &a.effects)
+            .any(|e| hidden_draw(e, &public, &read))
     }
 
     /// The zones and counters an expression names, in the order written.

@@ -241,6 +241,10 @@ impl Rules for Rulebook {
         self.breakdown(state)
     }
 
+    fn score_is_public(&self) -> bool {
+        self.score_public()
+    }
+
     fn inspect(&self, state: &State, query: &str) -> Result<String, String> {
         self.answer(state, query)
     }
