@@ -382,11 +382,43 @@ impl Rulebook {
         let (Some(board), Some(f)) = (&self.board, &state.figures.0) else {
             return;
         };
-        let seats: Vec<String> = f
-            .ring
-            .figures()
-            .map(|(s, m)| format!("{s}: {}", board.figure_name(&self.sets, f, m)))
-            .collect();
-        let _ = writeln!(out, "{}: {}", board.name, seats.join("; "));
+        // Without plates a seat is worth nothing to show: the figures where they stand.
+        let Some(plates) = &board.plates else {
+            let seats: Vec<String> = (f.ring.figures())
+                .map(|(s, m)| format!("{s}: {}", self.figure_label(state, m)))
+                .collect();
+            let _ = writeln!(out, "{}: {}", board.name, seats.join("; "));
+            return;
+        };
+        // Seat by seat: its number, the plate in front of it (by its name: its value), and
+        // the figure on it with its counters (`rings 3`); the seats flow in lines of 78.
+        let _ = writeln!(out, "{} (seat:plate figure):", board.name);
+        let mut line = String::from(" ");
+        for s in 0..board.seats {
+            let plate = board
+                .plate_at(f, s)
+                .and_then(|t| self.sets[plates.set].names.get(usize::from(t)))
+                .map_or("?", String::as_str);
+            let mut cell = format!("{s}:{plate}");
+            if let Some((_, m)) = u8::try_from(s)
+                .ok()
+                .and_then(|s| f.ring.figures().find(|&(at, _)| at == s))
+            {
+                cell += &format!(" {}", self.figure_label(state, m));
+                for (c, name) in board.counters.iter().enumerate() {
+                    let v = self.figure_count(state, c, i64::from(m));
+                    if v != 0 {
+                        cell += &format!(" {name} {v}");
+                    }
+                }
+            }
+            if line.chars().count() + cell.chars().count() + 3 > 78 {
+                let _ = writeln!(out, "{}", line.trim_end());
+                line = String::from(" ");
+            }
+            line += &format!(" {cell} ");
+            line.push('|');
+        }
+        let _ = writeln!(out, "{}", line.trim_end().trim_end_matches('|').trim_end());
     }
 }
