@@ -93,6 +93,9 @@ pub struct Session<'g> {
     pub claim: Option<Claim>,
     /// The pack, for `info <card>` (its printed cards); `None`: no card lookup.
     pub pack: Option<grail_schema::Pack>,
+    /// The legend and card-text lines the table has shown this session: shown once, then on
+    /// request (`table`), so that the hand and the prompt stay on a small screen.
+    pub shown_notes: Vec<String>,
 }
 
 pub fn run(args: PlayArgs, content: &crate::content::Content) -> CliResult {
@@ -165,6 +168,7 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
         }
     };
     Ok(Session {
+        shown_notes: Vec::new(),
         game,
         m,
         table,
@@ -216,6 +220,7 @@ pub fn resume<'g>(
     };
     let claim = claim(&absolute(save), &replay, false, args.force)?;
     Ok(Session {
+        shown_notes: Vec::new(),
         game,
         m,
         table,
@@ -472,6 +477,32 @@ again; 'moves offer P2' only those starting so), table (show the table again), i
 card's printed data: attributes, condition in words, text), quit (save and stop; continue later \
 with --resume).";
 
+/// The table with the legend and card-text lines shown before left out (and said so once);
+/// new ones are kept and remembered in `shown`.
+fn fold_notes(table: &str, shown: &mut Vec<String>) -> String {
+    let is_note = |l: &str| {
+        l.starts_with("Legend: ")
+            || (l.starts_with("  ") && !l.starts_with("   ") && l.contains(": "))
+    };
+    let mut out = Vec::new();
+    let mut folded = false;
+    for line in table.lines() {
+        if is_note(line) {
+            if shown.iter().any(|s| s == line) {
+                folded = true;
+                continue;
+            }
+            shown.push(line.to_string());
+        }
+        out.push(line);
+    }
+    let mut text = out.join("\n");
+    if folded {
+        text += "\n(the legend and card texts as shown before: 'table' shows them again)";
+    }
+    text
+}
+
 /// `info <card>`: the card's printed data, the same for every player (never where a copy is).
 fn write_card_info(
     out: &mut dyn Write,
@@ -510,7 +541,8 @@ fn human_turn(
             .trim_end()
             .to_string()
     };
-    writeln!(out, "\n{}", table(m))?;
+    let table_text = fold_notes(&table(m), &mut session.shown_notes);
+    writeln!(out, "\n{table_text}")?;
     let mut legal = m.legal_moves();
     // Each move as shown: with what it changes in your score, where the score is public.
     let labelled = |m: &mut Box<dyn grail_engine::facade::DynMatch + '_>, legal: &[String]| {
@@ -595,5 +627,28 @@ fn human_turn(
                 shown = labelled(m, &legal);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod notes_tests {
+    use super::fold_notes;
+
+    /// The legend and a card's text are shown once; the table again leaves them out, says so,
+    /// and shows a card's text it has not shown before.
+    #[test]
+    fn notes_are_shown_once_and_new_ones_still_shown() {
+        let mut shown = Vec::new();
+        let first = "columns: red: —\nLegend: color: red = dragons\n  holy-grail: play 12 points";
+        assert_eq!(fold_notes(first, &mut shown), first);
+        let again = format!("{first}\n  mountain: play 9 points");
+        let text = fold_notes(&again, &mut shown);
+        assert!(
+            !text.contains("Legend:") && !text.contains("holy-grail"),
+            "{text}"
+        );
+        assert!(text.contains("  mountain: play 9 points"), "{text}");
+        assert!(text.contains("columns: red: —"), "{text}");
+        assert!(text.ends_with("'table' shows them again)"), "{text}");
     }
 }
