@@ -473,9 +473,9 @@ fn save_error(session: &Session<'_>, e: std::io::Error) -> CliError {
 }
 
 const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \
-again; 'moves offer P2' only those starting so), table (show the table again), info CARD (a \
-card's printed data: attributes, condition in words, text), quit (save and stop; continue later \
-with --resume).";
+again; 'moves offer P2' only those starting so), table (the table again, with the legend and card \
+texts), info CARD (a card's printed data: attributes, condition in words, text), quit (save and \
+stop; continue later with --resume).";
 
 /// The table with the legend and card-text lines shown before left out (and said so once);
 /// new ones are kept and remembered in `shown`.
