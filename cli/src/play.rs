@@ -474,8 +474,8 @@ fn save_error(session: &Session<'_>, e: std::io::Error) -> CliError {
 
 const COMMANDS: &str = "Type a move's number or its notation. Commands: help, moves (list them \
 again; 'moves offer P2' only those starting so), table (the table again, with the legend and card \
-texts), info CARD (a card's printed data: attributes, condition in words, text), quit (save and \
-stop; continue later with --resume).";
+texts), info CARD (a card's printed data: attributes, condition in words, text), info seat N (a \
+seat of the ring: its plate and figure), quit (save and stop; continue later with --resume).";
 
 /// The table with the legend and card-text lines shown before left out (and said so once);
 /// new ones are kept and remembered in `shown`.
@@ -602,6 +602,20 @@ fn human_turn(
             }
             "info" => {
                 writeln!(out, "Which card? Type 'info' and a card's id or name.")?;
+                continue;
+            }
+            // A seat of a ring: its plate and who stands on it (`info 3` is a card named 3).
+            _ if line.starts_with("info seat ") => {
+                let n = line["info seat ".len()..].trim();
+                let answer = (m.inspect(&format!("seat {n}")))
+                    .and_then(|on| Ok((on, m.inspect(&format!("plate {n}"))?)));
+                match answer {
+                    Ok((on, plate)) => {
+                        let on = if on == "·" { "empty".to_string() } else { on };
+                        writeln!(out, "seat {n}: plate {plate}; {on}")?;
+                    }
+                    Err(e) => writeln!(out, "{e}")?,
+                }
                 continue;
             }
             _ if line.starts_with("info ") => {

@@ -262,6 +262,23 @@ fn the_ported_games_help_and_end_screen_are_in_words() {
     }
 }
 
+/// `info seat N` tells a seat of the ring (its plate and who stands there), not a card.
+#[test]
+fn info_seat_tells_the_seat() {
+    let text = transcript(
+        "artus",
+        3,
+        4,
+        "info seat 0\ninfo seat 3\ninfo seat 99\nquit\n",
+    );
+    assert!(
+        text.contains("seat 0: plate 0; King (silver, 3 rings)"),
+        "{text}"
+    );
+    assert!(text.contains("seat 3: plate 7; empty"), "{text}");
+    assert!(text.contains("the seats are 0 to 27, not `99`"), "{text}");
+}
+
 /// Issue 27: the help lists the stages before the turns first, once each, with their rounds,
 /// then the turn's steps, each saying how often it repeats; the table shows the counters
 /// (every seat's points), which every seat may see.
