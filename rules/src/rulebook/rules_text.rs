@@ -39,8 +39,22 @@ pub fn rules_in_words(pack: &Pack) -> Result<String, Vec<Diagnostic>> {
         }
     }
     let _ = writeln!(out, "\nMoves:");
-    for (name, action) in &def.actions.0 {
-        let _ = writeln!(out, "  {}:", name.value);
+    for (i, (name, action)) in def.actions.0.iter().enumerate() {
+        // The action's key, and how its move is written (keys may share a verb: `play`).
+        match rb.actions.get(i) {
+            Some(a) => {
+                let form = rb.move_form(a);
+                let _ = match form.split_once("   ") {
+                    Some((notation, what)) => {
+                        writeln!(out, "  {} — `{notation}` ({}):", name.value, what.trim())
+                    }
+                    None => writeln!(out, "  {} — `{form}`:", name.value),
+                };
+            }
+            None => {
+                let _ = writeln!(out, "  {}:", name.value);
+            }
+        }
         if let Some(guard) = &action.guard {
             let _ = writeln!(out, "    when {}", rb.in_words(&guard.value, true));
         }

@@ -624,43 +624,7 @@ impl Rulebook {
     pub(super) fn help(&self) -> String {
         let mut out = String::from("Moves (from the pack's [actions]):\n");
         for a in &self.actions {
-            let form = match &a.param {
-                Param::None => a.name.clone(),
-                Param::Card(z) => format!(
-                    "{} <card>   a card from {}",
-                    a.name, self.zones[z.zone].name
-                ),
-                Param::Row { zone, .. } => format!(
-                    "{} <row>   a row of {} that holds a card",
-                    a.name, self.zones[*zone].name
-                ),
-                Param::Figure { steps, .. } => format!(
-                    "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
-                    a.name,
-                    if steps.is_empty() { "" } else { " <steps>" },
-                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
-                ),
-                Param::CardFigure { card, steps, .. } => format!(
-                    "{} <card> <figure>{}   a card from {} and a figure on {}",
-                    a.name,
-                    if steps.is_empty() { "" } else { " <steps>" },
-                    self.zones[card.zone].name,
-                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
-                ),
-                Param::Player(set) => format!(
-                    "{} <player>   {}",
-                    a.name,
-                    match set {
-                        super::model::SeatSet::Each => "any player (P1, P2, …)",
-                        super::model::SeatSet::Others => "another player (P1, P2, …)",
-                    }
-                ),
-                Param::Seat => format!(
-                    "{} <seat>   a seat of {}",
-                    a.name,
-                    self.board.as_ref().map_or("the ring", |b| b.name.as_str())
-                ),
-            };
+            let form = self.move_form(a);
             let _ = write!(out, "  {form}");
             if let Some(g) = &a.guard {
                 let _ = write!(out, "   if {}", self.in_words(&g.text, true));
@@ -714,6 +678,48 @@ impl Rulebook {
             );
         }
         out
+    }
+
+    /// How a move of action `a` is written, and what its parameter is
+    /// (`play <card>   a card from hand`).
+    pub(super) fn move_form(&self, a: &super::model::Action) -> String {
+        match &a.param {
+            Param::None => a.name.clone(),
+            Param::Card(z) => format!(
+                "{} <card>   a card from {}",
+                a.name, self.zones[z.zone].name
+            ),
+            Param::Row { zone, .. } => format!(
+                "{} <row>   a row of {} that holds a card",
+                a.name, self.zones[*zone].name
+            ),
+            Param::Figure { steps, .. } => format!(
+                "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
+                a.name,
+                if steps.is_empty() { "" } else { " <steps>" },
+                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+            ),
+            Param::CardFigure { card, steps, .. } => format!(
+                "{} <card> <figure>{}   a card from {} and a figure on {}",
+                a.name,
+                if steps.is_empty() { "" } else { " <steps>" },
+                self.zones[card.zone].name,
+                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+            ),
+            Param::Player(set) => format!(
+                "{} <player>   {}",
+                a.name,
+                match set {
+                    super::model::SeatSet::Each => "any player (P1, P2, …)",
+                    super::model::SeatSet::Others => "another player (P1, P2, …)",
+                }
+            ),
+            Param::Seat => format!(
+                "{} <seat>   a seat of {}",
+                a.name,
+                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+            ),
+        }
     }
 
     /// Steps for the help, in order, each with what it offers and how often it repeats.
