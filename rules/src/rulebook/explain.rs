@@ -176,14 +176,7 @@ impl Rulebook {
         if let Some(prompt) = &step.prompt {
             return prompt.clone();
         }
-        // Actions sharing a verb (Artus' six `play`s) are named once.
-        let mut actions: Vec<&str> = Vec::new();
-        for &a in &step.actions {
-            let name = self.actions[a].name.as_str();
-            if !actions.contains(&name) {
-                actions.push(name);
-            }
-        }
+        let actions = self.step_verbs(step);
         // A step another seat decides says whose turn it is and who is asked.
         let asked = match state.asking.active {
             true => format!(", asked of P{}", usize::from(state.asking.seat) + 1),
@@ -195,6 +188,18 @@ impl Rulebook {
             usize::from(state.current) + 1,
             actions.join(" or ")
         )
+    }
+
+    /// The verbs of a step's actions in order, each once (Artus' six `play`s are one).
+    pub(super) fn step_verbs<'s>(&'s self, step: &super::model::Step) -> Vec<&'s str> {
+        let mut verbs: Vec<&str> = Vec::new();
+        for &a in &step.actions {
+            let name = self.actions[a].name.as_str();
+            if !verbs.contains(&name) {
+                verbs.push(name);
+            }
+        }
+        verbs
     }
 
     /// Each seat's score by the top-level terms of `[end] score`; they add up to it.

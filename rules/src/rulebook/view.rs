@@ -727,14 +727,7 @@ impl Rulebook {
         steps
             .iter()
             .map(|s| {
-                // Actions sharing a verb (Artus' six `play`s) are named once.
-                let mut names: Vec<&str> = Vec::new();
-                for &a in &s.actions {
-                    let name = self.actions[a].name.as_str();
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
+                let names = self.step_verbs(s);
                 let offers = match &s.enter {
                     Some(enter) => enter.text.clone(),
                     None => names.join(" or "),
