@@ -40,7 +40,7 @@ pub trait DynGame: Send + Sync {
 }
 
 /// One game under way. Seats are 0-based here; the command line shows them 1-based.
-pub trait DynMatch {
+pub trait DynMatch: Send {
     fn setup(&self) -> &Setup;
     fn to_move(&self) -> Option<Seat>;
     /// The legal moves in notation, in the rules' order (empty once the game is over).
@@ -53,6 +53,8 @@ pub trait DynMatch {
     fn bot_move(&mut self, kind: AgentKind) -> Result<Played, PlayError>;
     /// The table as `seat` may see it (from its observation), or the public table.
     fn render(&mut self, seat: Option<Seat>) -> String;
+    /// What `viewer` (`None`: a spectator) may see of the game now (see [`Match::view`]).
+    fn view(&mut self, viewer: Option<Seat>) -> crate::view::View;
     /// The step being decided, in words (empty: not named).
     fn prompt(&self) -> String;
     /// Where each seat's score comes from (empty: the rules give no breakdown).
@@ -216,6 +218,9 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     }
     fn render(&mut self, seat: Option<Seat>) -> String {
         self.m.render(seat)
+    }
+    fn view(&mut self, viewer: Option<Seat>) -> crate::view::View {
+        self.m.view(viewer)
     }
     fn prompt(&self) -> String {
         self.m.prompt()

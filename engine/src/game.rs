@@ -243,6 +243,12 @@ pub trait Rules: Send + Sync {
 
     /// The table as `seat` sees it (`None`: what every player sees), for the terminal.
     fn render(&self, state: &Self::State, seat: Option<Seat>) -> String;
+    /// The same table in parts (zones, counters, lines) for the view model
+    /// ([`crate::view::View`]), from the same observation `render` draws. The default reads
+    /// `render`'s lines back as text.
+    fn table_parts(&self, state: &Self::State, seat: Option<Seat>) -> Vec<crate::view::Part> {
+        crate::view::lines_of(&self.render(state, seat))
+    }
     /// Answers a script's question about the state (`"score P1"`, `"hand P2"`), as text.
     fn inspect(&self, state: &Self::State, query: &str) -> Result<String, String>;
     /// The step being decided, in words for the menu ("2. challenge an adversary?"); public

@@ -27,6 +27,7 @@ pub mod showdown;
 pub mod sim;
 pub mod situational;
 pub mod stats;
+pub mod view;
 
 pub use counts::Counts;
 pub use pile::Pile;

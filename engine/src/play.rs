@@ -10,6 +10,7 @@ use crate::digest::short_digest;
 use crate::game::{Outcome, Rules, Seat, Setup};
 use crate::rng::GameRng;
 use crate::seats::seat_name;
+use crate::view::{LogEntry, MoveView, Over, SeatScore, View};
 
 /// One move made, as the history and replays keep it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -269,6 +270,73 @@ impl<'r, R: Rules> Match<'r, R> {
                 self.rules.render(&view, Some(s))
             }
             None => self.rules.render(&self.state, None),
+        }
+    }
+
+    /// What `viewer` (`None`: a spectator) may see of the game now ([`View`]): the table
+    /// from the viewer's observation, as [`Self::render`] draws it; the scores when they
+    /// are public or the game is over; the moves when the viewer is to move.
+    pub fn view(&mut self, viewer: Option<Seat>) -> View {
+        let table = match viewer {
+            Some(s) => {
+                let seen = self.observe(s);
+                self.rules.table_parts(&seen, Some(s))
+            }
+            None => self.rules.table_parts(&self.state, None),
+        };
+        let outcome = self.outcome();
+        let scores = match self.rules.score_is_public() || outcome.is_some() {
+            true => (self.score_breakdown().into_iter())
+                .map(|(seat, parts)| SeatScore {
+                    seat,
+                    total: parts.iter().map(|(_, v)| v).sum(),
+                    parts,
+                })
+                .collect(),
+            false => Vec::new(),
+        };
+        let to_move = self.to_move();
+        let moves = match viewer.is_some() && viewer == to_move {
+            true => {
+                let gains = self.legal_gains();
+                (self.legal_texts().into_iter().zip(gains).enumerate())
+                    .map(|(i, (text, gain))| MoveView {
+                        number: i + 1,
+                        text,
+                        gain,
+                    })
+                    .collect()
+            }
+            false => Vec::new(),
+        };
+        let log = (self.history.iter())
+            .map(|p| {
+                let shown = p.shown_to(viewer);
+                LogEntry {
+                    seat: p.seat,
+                    text: shown.text.clone(),
+                    events: shown.events.clone(),
+                }
+            })
+            .collect();
+        View {
+            game: self.rules.game_id().to_string(),
+            variant: self.rules.variant().map(str::to_string),
+            players: self.setup.players,
+            viewer,
+            to_move,
+            moves_made: self.history.len(),
+            table,
+            scores,
+            prompt: self.prompt(),
+            moves,
+            setup_log: self.setup_events_for(viewer).to_vec(),
+            log,
+            over: outcome.map(|o| Over {
+                winners: o.winners,
+                scores: o.scores,
+                end: o.end,
+            }),
         }
     }
 

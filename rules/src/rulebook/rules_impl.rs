@@ -233,6 +233,10 @@ impl Rules for Rulebook {
         self.table(state, seat)
     }
 
+    fn table_parts(&self, state: &State, seat: Option<Seat>) -> Vec<grail_engine::view::Part> {
+        Rulebook::table_parts(self, state, seat)
+    }
+
     fn prompt(&self, state: &State) -> String {
         self.step_prompt(state)
     }

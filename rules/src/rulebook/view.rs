@@ -14,6 +14,7 @@ use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
 use super::state::{Action, Event, State};
+use grail_engine::view::{Part, Row};
 
 fn seat_name(seat: usize) -> String {
     format!("P{}", seat + 1)
@@ -421,29 +422,30 @@ impl Rulebook {
         }
     }
 
-    fn pile_text(&self, state: &State, pile: usize, viewer: Option<Seat>) -> String {
+    /// A pile's cards where `viewer` sees them (`[P1]` for a mark), else none and how many.
+    fn pile_cards(&self, state: &State, pile: usize, viewer: Option<Seat>) -> (Vec<String>, usize) {
         let cards = &state.piles[pile];
         if !self.sees(pile, viewer) {
-            return format!(
-                "{} card{}",
-                cards.len(),
-                if cards.len() == 1 { "" } else { "s" }
-            );
-        }
-        if cards.is_empty() {
-            return "—".into();
+            return (Vec::new(), cards.len());
         }
         let zone = self.locate(pile).0;
-        cards
-            .iter()
-            .map(|&c| self.card_text(zone, c))
-            .collect::<Vec<_>>()
-            .join(" ")
+        (cards.iter().map(|&c| self.card_text(zone, c)).collect(), 0)
     }
 
-    /// One line per zone (and seat): its cards where `seat` sees them, else how many.
+    /// One line per part of [`Rulebook::table_parts`].
     pub(super) fn table(&self, state: &State, seat: Option<Seat>) -> String {
         let mut out = String::new();
+        for part in self.table_parts(state, seat) {
+            let _ = writeln!(out, "{}", part.line());
+        }
+        out
+    }
+
+    /// The table in parts: a zone per zone (and seat), its cards where `seat` sees them,
+    /// else how many; the counters (public); then the score, the ring, the legends and
+    /// whose step it is, as lines.
+    pub(super) fn table_parts(&self, state: &State, seat: Option<Seat>) -> Vec<Part> {
+        let mut parts = Vec::new();
         for (zi, z) in self.zones.iter().enumerate() {
             let seats: Vec<Option<usize>> = if z.owned {
                 (0..usize::from(state.players)).map(Some).collect()
@@ -452,40 +454,47 @@ impl Rulebook {
             };
             for s in seats {
                 let first = self.pile(zi, s.unwrap_or(0), 0);
-                let name = match s {
-                    Some(s) => format!("{} {}", z.name, seat_name(s)),
-                    None => z.name.clone(),
-                };
-                let body = if z.by.is_some() {
-                    (0..z.rows)
+                let (cards, hidden) = self.pile_cards(state, first, seat);
+                let rows = match z.by.is_some() {
+                    true => (0..z.rows)
                         .map(|r| {
-                            format!(
-                                "{}: {}",
-                                self.row_name(zi, r as i32),
-                                self.pile_text(state, first + r, seat)
-                            )
+                            let (cards, hidden) = self.pile_cards(state, first + r, seat);
+                            let name = self.row_name(zi, r as i32).to_string();
+                            Row {
+                                name,
+                                seen: self.sees(first + r, seat),
+                                cards,
+                                hidden,
+                            }
                         })
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                } else {
-                    self.pile_text(state, first, seat)
+                        .collect(),
+                    false => Vec::new(),
                 };
-                let _ = writeln!(out, "{name}: {body}");
+                parts.push(Part::Zone {
+                    name: z.name.clone(),
+                    owner: s,
+                    seen: self.sees(first, seat),
+                    cards: if rows.is_empty() { cards } else { Vec::new() },
+                    hidden: if rows.is_empty() { hidden } else { 0 },
+                    rows,
+                });
             }
         }
         // Counters are public: each with its value, a seat's by seat (`points: P1 3, P2 5`).
         for c in &self.counters {
             let value = |s: usize| state.counts.0.get(c.slot + s * c.stride).copied();
-            let body = if c.owned {
-                (0..usize::from(state.players))
-                    .map(|s| format!("{} {}", seat_name(s), value(s).unwrap_or(0)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            let seats = if c.owned {
+                usize::from(state.players)
             } else {
-                value(0).unwrap_or(0).to_string()
+                1
             };
-            let _ = writeln!(out, "{}: {body}", c.name);
+            parts.push(Part::Counter {
+                name: c.name.clone(),
+                owned: c.owned,
+                values: (0..seats).map(|s| value(s).unwrap_or(0)).collect(),
+            });
         }
+        let mut out = String::new();
         if let Some(score) = self.score_line(state) {
             let _ = writeln!(out, "{score}");
         }
@@ -514,7 +523,8 @@ impl Rulebook {
             }
             (None, None) => {}
         }
-        out
+        parts.extend(grail_engine::view::lines_of(&out));
+        parts
     }
 
     /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), as a seat sees
@@ -588,7 +598,12 @@ impl Rulebook {
         let seat = if z.owned { seat_arg(rest.next())? } else { 0 };
         let first = self.pile(zi, seat, 0);
         let all = |p: usize| match viewer {
-            Some(v) => self.pile_text(state, p, Some(v)).replace('—', ""),
+            Some(v) => match self.pile_cards(state, p, Some(v)) {
+                (_, n) if !self.sees(p, Some(v)) => {
+                    format!("{n} card{}", if n == 1 { "" } else { "s" })
+                }
+                (cards, _) => cards.join(" "),
+            },
             None => {
                 let cards = &state.piles[p];
                 cards
