@@ -15,7 +15,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use grail_cli::exit::{self, CliError, CliResult, usage};
 use grail_cli::{
-    cards, content, lint, list, merge, play, replay, report, rules_cmd, schema, sim, sweep,
+    cards, content, lint, list, merge, play, replay, report, rules_cmd, schema, serve, sim, sweep,
 };
 
 /// Grail: data-driven Arthurian tabletop games — play, replay and simulate content packs.
@@ -51,6 +51,9 @@ enum Command {
     Cards(cards::CardsArgs),
     /// A game's rules in words, from its description (a variant's: also what it changes).
     Rules(rules_cmd::RulesArgs),
+    /// The table in a browser: play against bots, watch bots, step through a replay or a
+    /// save, open a balance report (a local page on 127.0.0.1; Ctrl-C stops it).
+    Serve(serve::ServeArgs),
     /// Validate packs (default: every bundled pack and variant, and your packs); exit 1 on errors.
     Lint {
         /// Pack folders, root files or variant files
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => {
             content().and_then(|c| rules_cmd::run(&args, &c, &mut std::io::stdout().lock()))
         }
+        Command::Serve(args) => content().and_then(|c| serve::run(&args, c)),
         Command::List => content().and_then(|c| list::run(&c, &mut std::io::stdout().lock())),
         Command::Lint { paths, format } => content().and_then(|c| {
             let reports = lint::lint(&paths, &c);

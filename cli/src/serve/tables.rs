@@ -1,0 +1,555 @@
+//! The server's tables, apart from HTTP: a game played from one seat against bots, a game
+//! of bots watched move by move, or a replay (or save) stepped through. Every answer is a
+//! [`View`] for the one who asked: a seat's view for the holder of that seat's token, else a
+//! spectator's, so nobody is sent a card they may not see.
+
+use std::collections::BTreeMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use grail_engine::agent::AgentKind;
+use grail_engine::facade::{DynGame, DynMatch};
+use grail_engine::game::{Seat, Setup};
+use grail_engine::replay::{Replay, ReplayFile, Step};
+use grail_engine::view::View;
+use serde::{Deserialize, Serialize};
+
+use crate::content::Content;
+use crate::exit::CliError;
+
+/// At most this many tables are kept; the one least recently used makes room for a new one.
+const MAX_TABLES: usize = 256;
+/// A bot plays at most this many moves in answer to one request (then the page asks again).
+const MAX_BOT_MOVES: usize = 2000;
+
+/// Why a request was refused: an HTTP status, a stable code and words for the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    #[serde(skip)]
+    pub status: u16,
+    pub code: &'static str,
+    pub error: String,
+}
+
+impl Refusal {
+    pub fn new(status: u16, code: &'static str, error: impl Into<String>) -> Refusal {
+        Refusal {
+            status,
+            code,
+            error: error.into(),
+        }
+    }
+
+    pub fn bad(code: &'static str, error: impl Into<String>) -> Refusal {
+        Refusal::new(400, code, error)
+    }
+
+    fn not_found(what: &str, id: u64) -> Refusal {
+        Refusal::new(404, "not-found", format!("there is no {what} {id}"))
+    }
+
+    pub fn not_found_path() -> Refusal {
+        Refusal::new(404, "not-found", "there is no such page")
+    }
+}
+
+/// A game the server offers: its id, name, player counts and variants.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameEntry {
+    pub id: String,
+    pub name: String,
+    pub players: (u8, u8),
+    pub variants: Vec<(String, String)>,
+}
+
+/// A new table: which game, how many play, who the person is (`seat`, from 1; none: bots
+/// play every seat and the page watches), which bot plays the others.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTable {
+    pub game: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    pub players: usize,
+    #[serde(default)]
+    pub seat: Option<usize>,
+    #[serde(default)]
+    pub bot: Option<String>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// What the page is told about a table: its number, the token of the person's seat (only
+/// in the answer that creates it), how it is played, and the view.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableAnswer {
+    pub table: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    pub mode: &'static str,
+    /// For a replay: how many moves it has, and the move it is shown after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<usize>,
+    pub view: View,
+}
+
+enum Mode {
+    /// One person plays `seat`; `bot` plays every other seat.
+    Play {
+        seat: Seat,
+        token: String,
+        bot: AgentKind,
+    },
+    /// Bots play every seat; the page steps them on.
+    Watch { bot: AgentKind },
+    /// A recorded game, shown after its first `at` moves.
+    Replay {
+        replay: Replay,
+        moves: usize,
+        at: usize,
+    },
+}
+
+struct Table {
+    game: &'static dyn DynGame,
+    game_match: Box<dyn DynMatch>,
+    mode: Mode,
+    /// When it was last asked about (for making room).
+    used: u64,
+}
+
+/// A game and its variant, as a table names them.
+type GameKey = (String, Option<String>);
+
+/// Every table of the server, and the games they are played from.
+pub struct Tables {
+    content: Content,
+    /// Games opened so far, kept for the server's life (a table borrows its game).
+    games: Mutex<BTreeMap<GameKey, &'static dyn DynGame>>,
+    tables: Mutex<BTreeMap<u64, Arc<Mutex<Table>>>>,
+    next: AtomicU64,
+    clock: AtomicU64,
+    /// Keys the seat tokens: a token cannot be guessed from the table's number.
+    secret: (u64, u64),
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while a table was locked leaves it as it was before the move (moves are
+    // applied whole), so it is still safe to read.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn random_u64() -> u64 {
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+}
+
+impl Tables {
+    pub fn new(content: Content) -> Tables {
+        Tables {
+            content,
+            games: Mutex::new(BTreeMap::new()),
+            tables: Mutex::new(BTreeMap::new()),
+            next: AtomicU64::new(1),
+            clock: AtomicU64::new(0),
+            secret: (random_u64(), random_u64()),
+        }
+    }
+
+    /// The games offered: the bundled ones, then the user's packs.
+    pub fn games(&self) -> Vec<GameEntry> {
+        let mut all = self.content.bundled_games();
+        all.extend(self.content.user_games());
+        all.into_iter()
+            .map(|g| GameEntry {
+                players: g.players.unwrap_or((1, 1)),
+                variants: g.variants.into_iter().map(|v| (v.id, v.name)).collect(),
+                id: g.id,
+                name: g.name,
+            })
+            .collect()
+    }
+
+    /// Whether `name` is a game the server offers (by id, or by the folder a replay of a
+    /// user's pack records): nothing else on the disk is opened for a page.
+    fn offered(&self, name: &str) -> bool {
+        let mut all = self.content.bundled_games();
+        all.extend(self.content.user_games());
+        all.iter()
+            .any(|g| g.id == name || g.path.to_str() == Some(name))
+    }
+
+    pub fn open(&self, name: &str, variant: Option<&str>) -> Result<&'static dyn DynGame, Refusal> {
+        if !self.offered(name) {
+            return Err(Refusal::new(
+                404,
+                "unknown-game",
+                format!("there is no game `{name}` here (the list shows the games)"),
+            ));
+        }
+        let key = (name.to_string(), variant.map(str::to_string));
+        if let Some(game) = lock(&self.games).get(&key) {
+            return Ok(*game);
+        }
+        let opened = crate::games::open_recorded(&self.content, name, variant);
+        let game: &'static dyn DynGame = match opened {
+            Ok(game) => Box::leak(game),
+            Err(e) => return Err(Refusal::bad("cannot-open", cli_error_text(e))),
+        };
+        Ok(*lock(&self.games).entry(key).or_insert(game))
+    }
+
+    fn token(&self, table: u64, seat: Seat) -> String {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write_u64(self.secret.0);
+        h.write_u64(table);
+        h.write_usize(seat);
+        let a = h.finish();
+        h.write_u64(self.secret.1);
+        format!("{a:016x}{:016x}", h.finish())
+    }
+
+    fn insert(&self, table: Table) -> u64 {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut tables = lock(&self.tables);
+        while tables.len() >= MAX_TABLES {
+            let oldest = (tables.iter())
+                .min_by_key(|(_, t)| lock(t).used)
+                .map(|(&id, _)| id);
+            match oldest {
+                Some(id) => tables.remove(&id),
+                None => break,
+            };
+        }
+        tables.insert(id, Arc::new(Mutex::new(table)));
+        id
+    }
+
+    fn table(&self, id: u64) -> Result<Arc<Mutex<Table>>, Refusal> {
+        let table = lock(&self.tables).get(&id).cloned();
+        let table = table.ok_or_else(|| Refusal::not_found("table", id))?;
+        lock(&table).used = self.clock.fetch_add(1, Ordering::Relaxed);
+        Ok(table)
+    }
+
+    /// Sets a new table; bots move until the person's turn.
+    pub fn create(&self, new: NewTable) -> Result<TableAnswer, Refusal> {
+        let game = self.open(&new.game, new.variant.as_deref())?;
+        let range = game.players();
+        if !range.contains(&new.players) {
+            return Err(Refusal::bad(
+                "bad-players",
+                format!(
+                    "{} plays with {} to {} players, not {}",
+                    new.game,
+                    range.start(),
+                    range.end(),
+                    new.players
+                ),
+            ));
+        }
+        let bot = match &new.bot {
+            None => AgentKind::Random,
+            Some(name) => name
+                .parse::<AgentKind>()
+                .map_err(|e| Refusal::bad("unknown-bot", e.to_string()))?,
+        };
+        if let Some(seat) = new.seat
+            && !(1..=new.players).contains(&seat)
+        {
+            return Err(Refusal::bad(
+                "bad-seat",
+                format!("seat {seat} is not at a table of {}", new.players),
+            ));
+        }
+        let seed = new.seed.unwrap_or_else(|| random_u64() >> 16);
+        let game_match = game
+            .new_match(Setup::new(new.players, seed))
+            .map_err(|e| Refusal::bad("cannot-set-up", e))?;
+        let id = self.next.load(Ordering::Relaxed);
+        let mode = match new.seat {
+            Some(seat) => Mode::Play {
+                seat: seat - 1,
+                token: self.token(id, seat - 1),
+                bot,
+            },
+            None => Mode::Watch { bot },
+        };
+        let token = match &mode {
+            Mode::Play { token, .. } => Some(token.clone()),
+            _ => None,
+        };
+        let mut table = Table {
+            game,
+            game_match,
+            mode,
+            used: self.clock.fetch_add(1, Ordering::Relaxed),
+        };
+        table.bots_until_person()?;
+        let id = self.insert(table);
+        let mut answer = self.answer(id, token.as_deref())?;
+        answer.token = token;
+        Ok(answer)
+    }
+
+    /// The table as the holder of `token` sees it (no token, or another seat's: as a
+    /// spectator does).
+    pub fn answer(&self, id: u64, token: Option<&str>) -> Result<TableAnswer, Refusal> {
+        let table = self.table(id)?;
+        let mut table = lock(&table);
+        let viewer = table.viewer(token);
+        let (length, at) = match &table.mode {
+            Mode::Replay { moves, at, .. } => (Some(*moves), Some(*at)),
+            _ => (None, None),
+        };
+        Ok(TableAnswer {
+            table: id,
+            token: None,
+            mode: table.mode_name(),
+            length,
+            at,
+            view: table.game_match.view(viewer),
+        })
+    }
+
+    /// The person holding `token` makes `text`; then the bots move until it is their turn
+    /// again or the game ends.
+    pub fn play(&self, id: u64, token: &str, text: &str) -> Result<TableAnswer, Refusal> {
+        {
+            let table = self.table(id)?;
+            let mut table = lock(&table);
+            let Mode::Play { seat, .. } = table.mode else {
+                return Err(Refusal::new(
+                    409,
+                    "not-yours",
+                    "nobody plays at this table: its bots are watched",
+                ));
+            };
+            if table.viewer(Some(token)) != Some(seat) {
+                return Err(Refusal::new(
+                    403,
+                    "not-yours",
+                    "that is not your seat's token",
+                ));
+            }
+            if table.game_match.to_move() != Some(seat) {
+                return Err(Refusal::new(409, "not-your-turn", "it is not your turn"));
+            }
+            table
+                .game_match
+                .play_text(text)
+                .map_err(|e| Refusal::new(422, "illegal-move", e.to_string()))?;
+            table.bots_until_person()?;
+        }
+        self.answer(id, Some(token))
+    }
+
+    /// At a table of bots: the next `moves` moves (at least one).
+    pub fn step(&self, id: u64, moves: usize) -> Result<TableAnswer, Refusal> {
+        {
+            let table = self.table(id)?;
+            let mut table = lock(&table);
+            let Mode::Watch { bot } = table.mode else {
+                return Err(Refusal::new(
+                    409,
+                    "not-watched",
+                    "only a table of bots is stepped on",
+                ));
+            };
+            for _ in 0..moves.clamp(1, MAX_BOT_MOVES) {
+                if table.game_match.to_move().is_none() {
+                    break;
+                }
+                table
+                    .game_match
+                    .bot_move(bot)
+                    .map_err(|e| Refusal::new(500, "bot-failed", e.to_string()))?;
+            }
+        }
+        self.answer(id, None)
+    }
+
+    /// Opens a replay or a save (its text) to step through, shown before its first move.
+    pub fn open_replay(&self, text: &str) -> Result<TableAnswer, Refusal> {
+        let replay = parse_replay(text)?.replay;
+        let game = self.open(&replay.game, replay.variant.as_deref())?;
+        let moves = replay_moves(&replay).len();
+        let game_match = resume(game, &replay, 0)?;
+        let id = self.insert(Table {
+            game,
+            game_match,
+            mode: Mode::Replay {
+                replay,
+                moves,
+                at: 0,
+            },
+            used: self.clock.fetch_add(1, Ordering::Relaxed),
+        });
+        self.answer(id, None)
+    }
+
+    /// Goes on playing a save (its text) from where it stopped, from the seat a person
+    /// played, against the bot the save names for the others.
+    pub fn resume_save(&self, text: &str) -> Result<TableAnswer, Refusal> {
+        let file = parse_replay(text)?;
+        let game = self.open(&file.replay.game, file.replay.variant.as_deref())?;
+        let agents = file.replay.agents.clone().unwrap_or_default();
+        let Some(seat) = agents.iter().position(|a| a == "human") else {
+            return Err(Refusal::bad(
+                "no-person",
+                "nobody played this game in person: step through it instead",
+            ));
+        };
+        let bot = (agents.iter())
+            .find_map(|a| a.parse::<AgentKind>().ok())
+            .unwrap_or(AgentKind::Random);
+        let game_match = game
+            .resume(&file, false)
+            .map_err(|f| Refusal::new(422, "replay-failed", f.to_string()))?;
+        let id = self.next.load(Ordering::Relaxed);
+        let token = self.token(id, seat);
+        let mut table = Table {
+            game,
+            game_match,
+            mode: Mode::Play {
+                seat,
+                token: token.clone(),
+                bot,
+            },
+            used: self.clock.fetch_add(1, Ordering::Relaxed),
+        };
+        table.bots_until_person()?;
+        let id = self.insert(table);
+        let mut answer = self.answer(id, Some(&token))?;
+        answer.token = Some(token);
+        Ok(answer)
+    }
+
+    /// The game at a played table as a save file, for the holder of its seat's token.
+    pub fn save(&self, id: u64, token: &str) -> Result<String, Refusal> {
+        let table = self.table(id)?;
+        let table = lock(&table);
+        let Mode::Play { seat, bot, .. } = table.mode else {
+            return Err(Refusal::new(
+                409,
+                "not-yours",
+                "only a played game is saved",
+            ));
+        };
+        if table.viewer(Some(token)) != Some(seat) {
+            return Err(Refusal::new(
+                403,
+                "not-yours",
+                "that is not your seat's token",
+            ));
+        }
+        let players = table.game_match.setup().players;
+        let agents = (0..players)
+            .map(|s| match s == seat {
+                true => "human".to_string(),
+                false => bot.to_string(),
+            })
+            .collect();
+        Ok(table.game_match.to_replay(Some(agents)).to_ron())
+    }
+
+    /// A replay shown after its first `at` moves (at most its length).
+    pub fn seek(&self, id: u64, at: usize) -> Result<TableAnswer, Refusal> {
+        {
+            let table = self.table(id)?;
+            let mut table = lock(&table);
+            let game = table.game;
+            let Mode::Replay {
+                replay,
+                moves,
+                at: now,
+            } = &mut table.mode
+            else {
+                return Err(Refusal::new(
+                    409,
+                    "not-a-replay",
+                    "only a replay is stepped through",
+                ));
+            };
+            let at = at.min(*moves);
+            let game_match = resume(game, replay, at)?;
+            *now = at;
+            table.game_match = game_match;
+        }
+        self.answer(id, None)
+    }
+}
+
+impl Table {
+    fn viewer(&self, token: Option<&str>) -> Option<Seat> {
+        match (&self.mode, token) {
+            (Mode::Play { seat, token: t, .. }, Some(given)) if given == t => Some(*seat),
+            _ => None,
+        }
+    }
+
+    fn mode_name(&self) -> &'static str {
+        match self.mode {
+            Mode::Play { .. } => "play",
+            Mode::Watch { .. } => "watch",
+            Mode::Replay { .. } => "replay",
+        }
+    }
+
+    /// At a played table, the bots move until the person is to move or the game is over.
+    fn bots_until_person(&mut self) -> Result<(), Refusal> {
+        let Mode::Play { seat, bot, .. } = self.mode else {
+            return Ok(());
+        };
+        for _ in 0..MAX_BOT_MOVES {
+            match self.game_match.to_move() {
+                Some(s) if s != seat => {
+                    self.game_match
+                        .bot_move(bot)
+                        .map_err(|e| Refusal::new(500, "bot-failed", e.to_string()))?;
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A replay or save's text, parsed; its errors say where.
+fn parse_replay(text: &str) -> Result<ReplayFile, Refusal> {
+    ReplayFile::parse(text).map_err(|e| {
+        let at = (e.position)
+            .map(|(l, c)| format!("line {l}, column {c}: "))
+            .unwrap_or_default();
+        Refusal::bad("bad-replay", format!("{at}{}", e.message))
+    })
+}
+
+/// The moves of a replay, in order (what it checks along the way left out).
+fn replay_moves(replay: &Replay) -> Vec<&Step> {
+    (replay.steps.iter())
+        .filter(|s| matches!(s, Step::Move(..) | Step::Play(_)))
+        .collect()
+}
+
+/// The game of `replay` after its first `at` moves, each checked as it is played.
+fn resume(
+    game: &'static dyn DynGame,
+    replay: &Replay,
+    at: usize,
+) -> Result<Box<dyn DynMatch>, Refusal> {
+    let mut first = replay.clone();
+    first.steps = replay_moves(replay).into_iter().take(at).cloned().collect();
+    let file = ReplayFile::from_replay(first);
+    game.resume(&file, false)
+        .map_err(|f| Refusal::new(422, "replay-failed", f.to_string()))
+}
+
+/// A CLI error's words, for a page (the terminal's rendering, colour-free).
+fn cli_error_text(e: CliError) -> String {
+    e.to_string()
+}
