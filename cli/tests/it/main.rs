@@ -11,3 +11,4 @@ mod play_screens;
 mod readme;
 mod rules_words;
 mod saves;
+mod serve;

@@ -24,6 +24,7 @@ use grail_engine::agent::{AgentKind, agent_seed};
 use grail_engine::game::{Rules, Seat, Setup};
 use grail_engine::play::{Match, Played};
 use grail_engine::rng::GameRng;
+use grail_engine::view::Part;
 use grail_schema::{Disk, Loader, Pack};
 
 const SEEDS: u64 = 4;
@@ -349,11 +350,63 @@ fn check<R: Rules>(rules: &R, cards: &[Named], label: &str) -> Vec<Leak> {
                             );
                             found.push(leak(label, "table", "", message));
                         }
+                        let place = at(step, viewer);
+                        found.extend(view_leaks(
+                            &mut m,
+                            cards,
+                            (&after[i], &excused),
+                            viewer,
+                            label,
+                            &place,
+                        ));
                     }
                     before = after;
                 }
             }
         }
+    }
+    found
+}
+
+/// What the view model (what `grail serve` sends a seat, and the terminal shows) leaks:
+/// every card its zones list must be one the viewer sees now, and its table, drawn from
+/// observations made with different generators, must not change (what changes was
+/// re-dealt, so hidden). Its log is what each move showed, checked above as the moves were
+/// made; its lines of text are held to the table's check.
+fn view_leaks<R: Rules>(
+    m: &mut Match<'_, R>,
+    cards: &[Named],
+    (sight, excused): (&Sight, &BTreeSet<String>),
+    viewer: Option<Seat>,
+    game: &str,
+    place: &str,
+) -> Vec<Leak> {
+    let view = m.view(viewer);
+    let listed: Vec<&str> = (view.table.iter())
+        .flat_map(|part| match part {
+            Part::Zone { cards, rows, .. } => cards
+                .iter()
+                .chain(rows.iter().flat_map(|r| &r.cards))
+                .map(String::as_str)
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let mut found: Vec<Leak> = leaks(cards, &listed.join(" "), &[sight], excused)
+        .into_iter()
+        .map(|card| {
+            let shown = view.table_text();
+            let message = format!("{place}: the view's zones list {card}:\n{shown}");
+            leak(game, "view", card, message)
+        })
+        .collect();
+    let again = m.view(viewer);
+    if again.table != view.table {
+        let message = format!(
+            "{place}: the view's table shows what the observation re-deals:\n{}",
+            difference(&again.table_text(), &view.table_text())
+        );
+        found.push(leak(game, "view table", "", message));
     }
     found
 }
