@@ -66,6 +66,10 @@ fn every_readme_example_runs_as_written() {
     // One home for all, in order: a later example may use what an earlier one wrote.
     let home = fresh_home("examples");
     for line in &examples {
+        if line.starts_with("grail serve") {
+            serves(line, &home);
+            continue;
+        }
         let out = shell(line, &home);
         assert_eq!(
             out.status.code(),
@@ -74,6 +78,44 @@ fn every_readme_example_runs_as_written() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// A line that starts the web server runs until Ctrl-C: it must print where it serves, then
+/// stop cleanly when interrupted.
+fn serves(line: &str, home: &Path) {
+    use std::io::BufRead;
+    let bin = Path::new(env!("CARGO_BIN_EXE_grail")).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut child = Command::new("sh")
+        .args(["-c", &format!("exec {line}")])
+        .current_dir(repo())
+        .env("PATH", path)
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(
+        first.contains("http://127.0.0.1:"),
+        "`{line}` printed {first:?}"
+    );
+    #[cfg(unix)]
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    assert_eq!(
+        child.wait().unwrap().code(),
+        Some(0),
+        "`{line}` stops on Ctrl-C"
+    );
 }
 
 /// The rows of the README's table headed `| exit |`: the exit code and the example
