@@ -1,5 +1,7 @@
-//! The numbered list of legal moves `grail play` shows. Most decisions have a handful of
-//! moves and all are listed. A long list (a feast's trade offers run to hundreds) is
+//! The numbered list of legal moves `grail play` shows, each saying what it gives and costs
+//! where the game tells (`adventure holy-grail (score +20, pay cards worth 12 or more in
+//! total)`), a cost every move of a kind shares said once above them. Most decisions have a
+//! handful of moves and all are listed. A long list (a feast's trade offers run to hundreds) is
 //! shortened: each family of many moves sharing a first word becomes one line saying how
 //! many there are and how to list them (`moves offer`, `moves offer P2`). Numbers always
 //! count in the full list, so every move can still be played by number or typed out.
@@ -11,25 +13,72 @@ const LONG: usize = 40;
 /// In a shortened list, families with more moves than this get one line.
 const FAMILY: usize = 8;
 
-/// Writes the moves of `legal` (numbered from 1), only those starting with `only` if given.
+/// One move of the menu: its notation and what the game says it gives and costs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// The move as it is typed.
+    pub text: String,
+    /// What it changes in the mover's score (`None`: nothing, or not public).
+    pub score: Option<i64>,
+    /// What it costs, in words, when that is its own.
+    pub pays: Option<String>,
+}
+
+impl Entry {
+    /// A move the menu says nothing more of.
+    pub fn plain(text: impl Into<String>) -> Entry {
+        Entry {
+            text: text.into(),
+            ..Entry::default()
+        }
+    }
+
+    /// As listed: `adventure holy-grail (score +20, pay cards worth 12 or more in total)`.
+    pub fn shown(&self) -> String {
+        let mut terms = Vec::new();
+        if let Some(g) = self.score {
+            terms.push(format!("score {g:+}"));
+        }
+        if let Some(p) = &self.pays {
+            terms.push(format!("pay {p}"));
+        }
+        match terms.is_empty() {
+            true => self.text.clone(),
+            false => format!("{} ({})", self.text, terms.join(", ")),
+        }
+    }
+}
+
+/// Writes the moves (numbered from 1), after the `notes` said once above them; only those
+/// starting with `only` if given.
 pub fn write_moves(
     out: &mut dyn Write,
-    legal: &[String],
+    entries: &[Entry],
+    notes: &[String],
     only: Option<&str>,
 ) -> std::io::Result<()> {
-    let numbered = legal.iter().enumerate().map(|(i, m)| (i + 1, m.as_str()));
+    for note in notes {
+        writeln!(out, "  {note}")?;
+    }
+    let shown: Vec<String> = entries.iter().map(Entry::shown).collect();
+    let numbered = shown.iter().enumerate().map(|(i, m)| (i + 1, m.as_str()));
     if let Some(start) = only {
-        let chosen: Vec<_> = numbered.filter(|(_, m)| m.starts_with(start)).collect();
+        let chosen: Vec<_> = (numbered.zip(entries))
+            .filter(|(_, e)| e.text.starts_with(start))
+            .map(|(n, _)| n)
+            .collect();
         if chosen.is_empty() {
             return writeln!(out, "No legal move starts with '{start}'.");
         }
         return write_grid(out, &chosen);
     }
+    // Families, groups and examples go by the moves as typed.
+    let legal: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
     if legal.len() <= LONG {
         return write_grid(out, &numbered.collect::<Vec<_>>());
     }
     let mut families: Vec<(&str, usize)> = Vec::new();
-    for m in legal {
+    for m in &legal {
         let word = first_word(m);
         match families.iter_mut().find(|(w, _)| *w == word) {
             Some((_, n)) => *n += 1,
@@ -37,7 +86,10 @@ pub fn write_moves(
         }
     }
     let big = |word: &str| families.iter().any(|&(w, n)| w == word && n > FAMILY);
-    let listed: Vec<_> = numbered.filter(|(_, m)| !big(first_word(m))).collect();
+    let listed: Vec<_> = (numbered.zip(&legal))
+        .filter(|(_, m)| !big(first_word(m)))
+        .map(|(n, _)| n)
+        .collect();
     write_grid(out, &listed)?;
     for &(word, n) in families.iter().filter(|&&(_, n)| n > FAMILY) {
         // A big family by its first two words (`play 1-4`: one card's moves), each group
@@ -57,7 +109,7 @@ pub fn write_moves(
         }
         if groups.len() > 1 && groups.len() <= GROUPS {
             for (head, at) in &groups {
-                let example = legal[at[at.len() - 1] - 1].as_str();
+                let example = legal[at[at.len() - 1] - 1];
                 writeln!(
                     out,
                     "  {head} …  {} moves, {}: e.g. '{example}', or 'moves {head}' lists them",
@@ -127,8 +179,9 @@ mod tests {
     use super::*;
 
     fn shown(legal: &[String], only: Option<&str>) -> String {
+        let entries: Vec<Entry> = legal.iter().map(Entry::plain).collect();
         let mut out = Vec::new();
-        write_moves(&mut out, legal, only).unwrap();
+        write_moves(&mut out, &entries, &[], only).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -195,6 +248,52 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    /// Each move says what it changes in the score and what it pays; a cost shared by a
+    /// kind of move is said once above them; a family's example is a move as it is typed.
+    #[test]
+    fn moves_say_what_they_give_and_cost() {
+        let entries = vec![
+            Entry {
+                text: "adventure holy-grail".into(),
+                score: Some(20),
+                pays: Some("cards worth 12 or more in total".into()),
+            },
+            Entry {
+                text: "challenge red-3".into(),
+                score: Some(3),
+                pays: None,
+            },
+            Entry::plain("pass"),
+        ];
+        let notes = ["challenge pays from your knights: knight cards of one colour".to_string()];
+        let mut out = Vec::new();
+        write_moves(&mut out, &entries, &notes, None).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("  challenge pays from your knights: knight cards of one colour\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "  1) adventure holy-grail (score +20, pay cards worth 12 or more in total)"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("  2) challenge red-3 (score +3)"), "{text}");
+        assert!(text.contains("  3) pass"), "{text}");
+        let many: Vec<Entry> = (0..48)
+            .map(|i| Entry {
+                text: format!("play card-{} knight@{i} 1", i / 12),
+                score: Some(-7),
+                pays: None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        write_moves(&mut out, &many, &[], None).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("e.g. 'play card-0 knight@11 1'"), "{text}");
     }
 
     #[test]

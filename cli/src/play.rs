@@ -20,7 +20,7 @@ use grail_engine::sim::MAX_MOVES;
 
 use crate::exit::{CliError, CliResult, failure, usage};
 use crate::games::{open_game, open_recorded, read_replay};
-use crate::menu::write_moves;
+use crate::menu::{Entry, write_moves};
 use crate::replay::{check_recorded_game, locate, write_outcome};
 use crate::save::{Claim, SaveFile, claim, claim_free_name, file_name_part};
 use crate::sim::{agent_parser, players_out_of_range};
@@ -523,6 +523,29 @@ fn write_card_info(
     }
 }
 
+/// The moves as the menu lists them, each with what it gives and costs, and the costs said
+/// once above them (each once, in the order of the moves).
+fn menu_entries(m: &mut Box<dyn DynMatch + '_>, legal: &[String]) -> (Vec<Entry>, Vec<String>) {
+    let terms = m.legal_terms();
+    let mut notes: Vec<String> = Vec::new();
+    let entries = (legal.iter().enumerate())
+        .map(|(i, text)| {
+            let terms = terms.get(i).cloned().unwrap_or_default();
+            if let Some(note) = terms.note
+                && !notes.contains(&note)
+            {
+                notes.push(note);
+            }
+            Entry {
+                text: text.clone(),
+                score: terms.score,
+                pays: terms.pays,
+            }
+        })
+        .collect();
+    (entries, notes)
+}
+
 /// Asks the human for a move until one is legal; `None` when they quit (or input ends).
 fn human_turn(
     session: &mut Session<'_>,
@@ -544,24 +567,12 @@ fn human_turn(
     let table_text = fold_notes(&table(m), &mut session.shown_notes);
     writeln!(out, "\n{table_text}")?;
     let mut legal = m.legal_moves();
-    // Each move as shown: with what it changes in your score, where the score is public.
-    let labelled = |m: &mut Box<dyn grail_engine::facade::DynMatch + '_>, legal: &[String]| {
-        let gains = m.legal_gains();
-        (legal
-            .iter()
-            .zip(gains.iter().chain(std::iter::repeat(&None))))
-        .map(|(text, gain)| match gain {
-            Some(g) if *g != 0 => format!("{text} (score {g:+})"),
-            _ => text.clone(),
-        })
-        .collect::<Vec<String>>()
-    };
-    let mut shown = labelled(m, &legal);
+    let (mut entries, mut notes) = menu_entries(m, &legal);
     let prompt = m.prompt();
     if !prompt.is_empty() {
         writeln!(out, "Your decision: {prompt}")?;
     }
-    write_moves(out, &shown, None)?;
+    write_moves(out, &entries, &notes, None)?;
     loop {
         write!(out, "{}> ", seat_name(seat))?;
         out.flush()?;
@@ -589,11 +600,12 @@ fn human_turn(
                 continue;
             }
             "moves" | "legal" => {
-                write_moves(out, &shown, None)?;
+                write_moves(out, &entries, &notes, None)?;
                 continue;
             }
             _ if line.starts_with("moves ") => {
-                write_moves(out, &shown, Some(line["moves ".len()..].trim()))?;
+                let only = line["moves ".len()..].trim();
+                write_moves(out, &entries, &notes, Some(only))?;
                 continue;
             }
             "table" => {
@@ -638,7 +650,7 @@ fn human_turn(
                 writeln!(out, "{e}")?;
                 writeln!(out, "Type a number from the list, or 'help'.")?;
                 legal = m.legal_moves();
-                shown = labelled(m, &legal);
+                (entries, notes) = menu_entries(m, &legal);
             }
         }
     }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::agent::{self, Agent, Observer};
 use crate::digest::short_digest;
-use crate::game::{Outcome, Rules, Seat, Setup};
+use crate::game::{MoveTerms, Outcome, Rules, Seat, Setup};
 use crate::rng::GameRng;
 use crate::seats::seat_name;
 
@@ -228,6 +228,23 @@ impl<'r, R: Rules> Match<'r, R> {
                 let mut after = self.state.clone();
                 self.rules.apply(&mut after, a, &mut crate::game::NoEvents);
                 Some(score(&after)? - before?)
+            })
+            .collect()
+    }
+
+    /// For each legal move (in [`Self::legal_texts`]' order), what it gives and costs
+    /// ([`Rules::move_terms`]), its score change being, where the rules say none, the one
+    /// [`Self::legal_gains`] works out (none when it is 0).
+    pub fn legal_terms(&mut self) -> Vec<MoveTerms> {
+        let gains = self.legal_gains();
+        (self.legal.iter().zip(gains))
+            .map(|(a, gain)| {
+                let mut terms = self.rules.move_terms(&self.state, a);
+                if terms.score.is_none() {
+                    terms.score = gain;
+                }
+                terms.score = terms.score.filter(|&g| g != 0);
+                terms
             })
             .collect()
     }

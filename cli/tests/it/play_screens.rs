@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use grail_cli::content::Content;
 use grail_cli::games::{load_pack, open_game};
 use grail_cli::play::{self, PlayArgs};
+use grail_engine::cond::words::describe;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -301,4 +302,57 @@ fn artus_help_puts_the_placing_first_and_says_what_repeats_and_the_table_shows_p
         .unwrap();
     let table = m.render(Some(0));
     assert!(table.contains("points: P1 0, P2 0"), "{table}");
+}
+
+/// Issue 29, item 1: King Arthur's menu says what each move gives and costs. R1 action 3: "a
+/// player may take one adventure card by playing adversary cards that meet its condition";
+/// game end: "each player adds the values of his adventure cards and his adversary cards".
+/// So `adventure X` gives X's points and pays what X's condition asks (in words), and
+/// `challenge Y` gives Y's value, paid with knights as the pack's `challenge` condition says
+/// (R1 action 2: "as many knights as the power (value) of the adversary").
+#[test]
+fn king_arthur_moves_say_what_they_give_and_cost() {
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let pack = load_pack(
+        &Content::folder(repo().join("content")),
+        "king-arthur",
+        None,
+    )
+    .unwrap();
+    let (adventures, adversaries) = (
+        pack.set("adventures").unwrap(),
+        pack.set("adversaries").unwrap(),
+    );
+    let names: Vec<&str> = adversaries.cards.iter().map(|c| c.name.as_str()).collect();
+    let challenge = pack.condition("challenge").unwrap().text.clone().unwrap();
+    let mut seen = (0, 0);
+    for seed in 0..3 {
+        let text = flat(&transcript("king-arthur", 3, seed, ""));
+        for card in &adventures.cards {
+            let points = card.points.unwrap();
+            let condition = &card.condition.as_ref().unwrap().text;
+            let words = describe(condition, adversaries.universe(), &names).unwrap();
+            let entry = format!(") adventure {} (score +{points}, pay {words})", card.id);
+            let offered = text.matches(&format!(") adventure {} (", card.id)).count();
+            assert_eq!(text.matches(&entry).count(), offered, "{entry}: {text}");
+            seen.0 += offered;
+        }
+        for (i, card) in adversaries.cards.iter().enumerate() {
+            let value = adversaries.int(i, "value").unwrap();
+            let offered = text.matches(&format!(") challenge {} ", card.id)).count();
+            let entry = format!(") challenge {} (score +{value})", card.id);
+            assert_eq!(text.matches(&entry).count(), offered, "{entry}: {text}");
+            seen.1 += offered;
+        }
+        if text.contains(") challenge ") {
+            let note = flat(&format!(
+                "challenge pays from your knights: {challenge} (power: the value of the card)"
+            ));
+            assert!(text.contains(&note), "{note}: {text}");
+        }
+    }
+    assert!(
+        seen.0 > 0 && seen.1 > 0,
+        "adventures and challenges offered: {seen:?}"
+    );
 }

@@ -33,6 +33,9 @@ pub struct Explain {
     params: Vec<(String, i64)>,
     /// By set: its universe and its cards' names, for conditions over it in words.
     conds: Vec<Option<(grail_engine::cond::universe::Universe, Vec<String>)>>,
+    /// By action: its payment's zone and arguments as written, for what a move costs in
+    /// words (`terms.rs`).
+    pays: Vec<Option<(String, Vec<String>)>>,
 }
 
 impl Explain {
@@ -52,6 +55,12 @@ impl Explain {
                 describe(text, universe, &names)
             })
             .unwrap_or_else(|| text.to_string())
+    }
+
+    /// Action `a`'s payment: the zone paid from and the condition's arguments, as written.
+    pub(super) fn pay_text(&self, a: usize) -> Option<(&str, &[String])> {
+        let (from, args) = self.pays.get(a)?.as_ref()?;
+        Some((from.as_str(), &args[..]))
     }
 
     /// `[end] score` as written.
@@ -99,6 +108,13 @@ impl Explain {
                     let ps = pack.set(&set.id).ok()?;
                     let names = ps.cards.iter().map(|c| c.name.clone()).collect();
                     Some((ps.universe().clone(), names))
+                })
+                .collect(),
+            pays: (pack.rulebook.actions.0.iter())
+                .map(|(_, a)| {
+                    let pay = a.pay.as_ref()?;
+                    let args = pay.args.iter().map(|x| x.value.clone()).collect();
+                    Some((pay.from.value.clone(), args))
                 })
                 .collect(),
             params: (pack.params.iter())
