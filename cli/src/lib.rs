@@ -19,5 +19,6 @@ pub mod report;
 pub mod rules_cmd;
 pub mod save;
 pub mod schema;
+pub mod screen;
 pub mod sim;
 pub mod sweep;

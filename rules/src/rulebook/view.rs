@@ -441,9 +441,12 @@ impl Rulebook {
             .join(" ")
     }
 
-    /// One line per zone (and seat): its cards where `seat` sees them, else how many.
+    /// One line per zone (and seat): its cards where `seat` sees them, else how many. The
+    /// viewer's own hidden zones (their hand) come last, after the notes and just before the
+    /// step being decided, so that on a small screen the hand stays above the menu.
     pub(super) fn table(&self, state: &State, seat: Option<Seat>) -> String {
         let mut out = String::new();
+        let mut own = String::new();
         for (zi, z) in self.zones.iter().enumerate() {
             let seats: Vec<Option<usize>> = if z.owned {
                 (0..usize::from(state.players)).map(Some).collect()
@@ -470,7 +473,8 @@ impl Rulebook {
                 } else {
                     self.pile_text(state, first, seat)
                 };
-                let _ = writeln!(out, "{name}: {body}");
+                let hand = z.owned && s == seat && z.visible == Visibility::Owner;
+                let _ = writeln!(if hand { &mut own } else { &mut out }, "{name}: {body}");
             }
         }
         // Counters are public: each with its value, a seat's by seat (`points: P1 3, P2 5`).
@@ -491,6 +495,7 @@ impl Rulebook {
         }
         self.ring_text(state, &mut out);
         self.explain_table(state, seat, &mut out);
+        out.push_str(&own);
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
             (None, Some(step)) => {
