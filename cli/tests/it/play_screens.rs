@@ -289,6 +289,76 @@ fn the_ported_games_help_and_end_screen_are_in_words() {
     }
 }
 
+/// Rule language a player should never be shown: a function of the language, a zone read for
+/// a seat, a `$param`, a place in the rulebook's files.
+const RAW: [&str; 15] = [
+    "count(",
+    "sum(",
+    "fullest(",
+    "step(",
+    "most(",
+    "nonempty(",
+    "done(",
+    "empty(",
+    "condition(",
+    "value(",
+    "$",
+    "(current)",
+    "(P)",
+    "(card)",
+    "rulebook.toml",
+];
+
+/// Issue 29: the whole game a human plays — the help, every prompt, every menu entry with
+/// what it gives and costs, the refusals of moves typed wrong, and the end screen — holds no
+/// rule language, in every bundled game and variant.
+#[test]
+fn every_game_and_variant_is_played_in_words() {
+    // Moves a player may type that are refused (a move of another step, a card not in view,
+    // a figure that cannot move, a payment not asked for).
+    let tried = "help\ndraw\npass\nadventure holy-grail\nchallenge red-5\ndouble red-5\n\
+                 repeat red-5\npay red-1\nplay 1-4 knight@3 9\nplace 0\nscore\nsponsor\n\
+                 embark\nfeast\nmoves\n";
+    for (game, variant, players, seed) in [
+        ("king-arthur", None, 3, 2),
+        ("king-arthur", Some("seals"), 4, 3),
+        ("artus", None, 3, 2),
+        ("artus", Some("advanced"), 2, 3),
+        ("quests", None, 3, 2),
+        ("virtues", None, 4, 7),
+    ] {
+        let input = format!("{tried}{}", "1\n".repeat(5000));
+        let text = transcript_of(game, variant, players, seed, &input);
+        assert!(text.contains("Your decision: "), "{game}: {text}");
+        assert!(
+            text.contains("\nGame over"),
+            "{game} {variant:?} ends: {text}"
+        );
+        // Moves with a payment say what it is (King Arthur's challenges, adventures).
+        if game == "king-arthur" {
+            let challenge = match variant {
+                None => "challenge pays from your knights: ",
+                Some(_) => "challenge, double and repeat pay from your knights: ",
+            };
+            assert!(text.contains(challenge), "{text}");
+            assert!(
+                text.contains("adventure pays from your adversaries"),
+                "{text}"
+            );
+        }
+        // The header names the save; everything after it is the game.
+        let (_, played) = text.split_once(" after every move").unwrap();
+        for line in played.lines() {
+            for raw in RAW {
+                assert!(
+                    !line.contains(raw),
+                    "{game} {variant:?}: {raw} in\n{line}\n\n{text}"
+                );
+            }
+        }
+    }
+}
+
 /// `info seat N` tells a seat of the ring (its plate and who stands there), not a card.
 #[test]
 fn info_seat_tells_the_seat() {
