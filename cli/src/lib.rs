@@ -19,6 +19,7 @@ pub mod report;
 pub mod rules_cmd;
 pub mod save;
 pub mod schema;
+pub mod screen;
 pub mod serve;
 pub mod sim;
 pub mod sweep;

@@ -1,86 +1,201 @@
-//! The numbered list of legal moves `grail play` shows. Most decisions have a handful of
-//! moves and all are listed. A long list (a feast's trade offers run to hundreds) is
-//! shortened: each family of many moves sharing a first word becomes one line saying how
-//! many there are and how to list them (`moves offer`, `moves offer P2`). Numbers always
-//! count in the full list, so every move can still be played by number or typed out.
+//! The numbered list of legal moves `grail play` shows. Each move says what it gives and
+//! costs, where the game tells: its change in your score and what it pays (`adventure
+//! holy-grail (score +20, pay cards worth 12 or more in total)`), and a cost every move of a
+//! kind shares is said once above them. The list fits the screen: lines no wider than it,
+//! and no more of them than leave the hand and the prompt in view (`Screen::menu_rows`). A
+//! list that would not fit, or of more than 40 moves, is shortened, its biggest family
+//! first: a family of moves sharing a first word becomes a line per group of its first two
+//! words (`play 1-4 …  20 moves, 1–20, score -4 to +8`), or one line, each saying the numbers
+//! its moves take and what they change in the score, and a last line how to list them
+//! (`moves play 1-4`). Numbers always count in the full list, so every move can still be
+//! played by number or typed out.
 
 use std::io::Write;
 
-/// Lists with more moves than this are shortened.
-const LONG: usize = 40;
-/// In a shortened list, families with more moves than this get one line.
-const FAMILY: usize = 8;
+use crate::screen::{Screen, wrap_line};
 
-/// Writes the moves of `legal` (numbered from 1), only those starting with `only` if given.
+/// Lists with more moves than this are shortened, however many lines they take.
+const LONG: usize = 40;
+/// A family split into at most this many groups shows one line each.
+const GROUPS: usize = 12;
+
+/// One move of the menu: its notation and what the game says it gives and costs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// The move as it is typed.
+    pub text: String,
+    /// What it changes in the mover's score (`None`: nothing, or not public).
+    pub score: Option<i64>,
+    /// What it costs, in words, when that is its own.
+    pub pays: Option<String>,
+}
+
+impl Entry {
+    /// A move the menu says nothing more of.
+    pub fn plain(text: impl Into<String>) -> Entry {
+        Entry {
+            text: text.into(),
+            ..Entry::default()
+        }
+    }
+
+    /// As listed: `adventure holy-grail (score +20, pay cards worth 12 or more in total)`.
+    pub fn shown(&self) -> String {
+        let mut terms = Vec::new();
+        if let Some(g) = self.score {
+            terms.push(format!("score {g:+}"));
+        }
+        if let Some(p) = &self.pays {
+            terms.push(format!("pay {p}"));
+        }
+        match terms.is_empty() {
+            true => self.text.clone(),
+            false => format!("{} ({})", self.text, terms.join(", ")),
+        }
+    }
+}
+
+/// Writes the moves (numbered from 1), after the `notes` said once above them; only those
+/// starting with `only` if given (then all of them, however long).
 pub fn write_moves(
     out: &mut dyn Write,
-    legal: &[String],
+    entries: &[Entry],
+    notes: &[String],
     only: Option<&str>,
+    screen: &Screen,
 ) -> std::io::Result<()> {
-    let numbered = legal.iter().enumerate().map(|(i, m)| (i + 1, m.as_str()));
-    if let Some(start) = only {
-        let chosen: Vec<_> = numbered.filter(|(_, m)| m.starts_with(start)).collect();
-        if chosen.is_empty() {
-            return writeln!(out, "No legal move starts with '{start}'.");
-        }
-        return write_grid(out, &chosen);
+    let width = screen.columns;
+    let mut lines: Vec<String> = Vec::new();
+    for note in notes {
+        lines.extend(wrap_line(&format!("  {note}"), width, 4));
     }
-    if legal.len() <= LONG {
-        return write_grid(out, &numbered.collect::<Vec<_>>());
-    }
-    let mut families: Vec<(&str, usize)> = Vec::new();
-    for m in legal {
-        let word = first_word(m);
-        match families.iter_mut().find(|(w, _)| *w == word) {
-            Some((_, n)) => *n += 1,
-            None => families.push((word, 1)),
-        }
-    }
-    let big = |word: &str| families.iter().any(|&(w, n)| w == word && n > FAMILY);
-    let listed: Vec<_> = numbered.filter(|(_, m)| !big(first_word(m))).collect();
-    write_grid(out, &listed)?;
-    for &(word, n) in families.iter().filter(|&&(_, n)| n > FAMILY) {
-        // A big family by its first two words (`play 1-4`: one card's moves), each group
-        // with the numbers it takes, so a number typed is never a move unseen; a family of
-        // too many groups is one line.
-        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-        for (i, m) in legal
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| first_word(m) == word)
-        {
-            let head = first_words(m, 2);
-            match groups.iter_mut().find(|(h, _)| *h == head) {
-                Some((_, at)) => at.push(i + 1),
-                None => groups.push((head, vec![i + 1])),
+    let numbered: Vec<(usize, &Entry)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (i + 1, e))
+        .collect();
+    match only {
+        Some(start) => {
+            let chosen: Vec<_> = (numbered.iter().copied())
+                .filter(|(_, e)| e.text.starts_with(start))
+                .collect();
+            if chosen.is_empty() {
+                return writeln!(out, "No legal move starts with '{start}'.");
             }
+            lines.extend(grid(&chosen, width));
         }
-        if groups.len() > 1 && groups.len() <= GROUPS {
-            for (head, at) in &groups {
-                let example = legal[at[at.len() - 1] - 1].as_str();
-                writeln!(
-                    out,
-                    "  {head} …  {} moves, {}: e.g. '{example}', or 'moves {head}' lists them",
-                    at.len(),
-                    numbers(at)
-                )?;
-            }
-            continue;
+        None => {
+            let budget = screen.menu_rows().saturating_sub(lines.len());
+            lines.extend(fit(&numbered, budget, width));
         }
-        let example = legal
-            .iter()
-            .rfind(|m| first_word(m) == word)
-            .map_or("", |m| m);
-        writeln!(
-            out,
-            "  {word} …  {n} moves, e.g. '{example}': type one, or 'moves {word}' lists them"
-        )?;
+    }
+    for line in lines {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
 
-/// In a shortened list, a family split into at most this many groups shows one line each.
-const GROUPS: usize = 12;
+/// The lines of the moves, shortened family by family, the biggest first, until they fit in
+/// `budget` lines and list at most [`LONG`] moves one by one.
+fn fit(moves: &[(usize, &Entry)], budget: usize, width: usize) -> Vec<String> {
+    // The families shortened, and whether to one line each.
+    let mut short: Vec<&str> = Vec::new();
+    let mut one_line = false;
+    loop {
+        let listed: Vec<(usize, &Entry)> = (moves.iter().copied())
+            .filter(|(_, e)| !short.contains(&first_word(&e.text)))
+            .collect();
+        let mut lines = grid(&listed, width);
+        for word in &short {
+            lines.extend(family(moves, word, width, one_line));
+        }
+        if !short.is_empty() {
+            let head = (moves.iter())
+                .find(|(_, e)| first_word(&e.text) == short[0])
+                .map_or("", |(_, e)| e.text.as_str());
+            let head = match one_line {
+                true => first_words(head, 1),
+                false => first_words(head, 2),
+            };
+            lines.push(format!("  ('moves {head}' lists the moves starting so)"));
+        }
+        if lines.len() <= budget && listed.len() <= LONG {
+            return lines;
+        }
+        // The biggest family of the moves listed one by one, if any has several.
+        let mut families: Vec<(&str, usize)> = Vec::new();
+        for (_, e) in &listed {
+            let word = first_word(&e.text);
+            match families.iter_mut().find(|(w, _)| *w == word) {
+                Some((_, n)) => *n += 1,
+                None => families.push((word, 1)),
+            }
+        }
+        let biggest = (families.iter())
+            .filter(|&&(_, n)| n > 1)
+            .max_by_key(|&&(_, n)| n)
+            .map(|&(w, _)| w);
+        match (biggest, one_line) {
+            (Some(word), _) => short.push(word),
+            (None, false) => one_line = true,
+            (None, true) => return lines,
+        }
+    }
+}
+
+/// A family of moves sharing a first word, shortened: a line per group of its first two
+/// words, each with the numbers its moves take and what they change in the score (one line
+/// for the family when it has one group, too many, or `one_line`).
+fn family(moves: &[(usize, &Entry)], word: &str, width: usize, one_line: bool) -> Vec<String> {
+    let members: Vec<(usize, &Entry)> = (moves.iter().copied())
+        .filter(|(_, e)| first_word(&e.text) == word)
+        .collect();
+    let mut groups: Vec<(String, Vec<(usize, &Entry)>)> = Vec::new();
+    for &(n, e) in &members {
+        let head = first_words(&e.text, 2);
+        match groups.iter_mut().find(|(h, _)| *h == head) {
+            Some((_, at)) => at.push((n, e)),
+            None => groups.push((head, vec![(n, e)])),
+        }
+    }
+    if one_line || groups.len() <= 1 || groups.len() > GROUPS {
+        groups = vec![(word.to_string(), members)];
+    }
+    (groups.iter())
+        .flat_map(|(head, at)| {
+            let numbers = numbers(&at.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+            let line = format!("  {head} …  {} moves, {numbers}{}", at.len(), scores(at));
+            // The last move as an example of how they are typed, where it fits.
+            let example = at.last().map_or("", |(_, e)| e.text.as_str());
+            let with = format!("{line}: e.g. '{example}'");
+            match with.chars().count() <= width {
+                true => vec![with],
+                false => wrap_line(&line, width, 6),
+            }
+        })
+        .collect()
+}
+
+/// What a group's moves change in the score: ", score -4 to +8" (nothing when none does).
+fn scores(group: &[(usize, &Entry)]) -> String {
+    if group.iter().all(|(_, e)| e.score.is_none()) {
+        return String::new();
+    }
+    let each = group.iter().map(|(_, e)| e.score.unwrap_or(0));
+    let (low, high) = (each.clone().min().unwrap_or(0), each.max().unwrap_or(0));
+    match low == high {
+        true => format!(", score {}", signed(low)),
+        false => format!(", score {} to {}", signed(low), signed(high)),
+    }
+}
+
+/// A change in the score: "+3", "-2", "0".
+fn signed(v: i64) -> String {
+    match v {
+        0 => "0".into(),
+        _ => format!("{v:+}"),
+    }
+}
 
 /// The first `n` words of a move.
 fn first_words(text: &str, n: usize) -> String {
@@ -110,16 +225,27 @@ fn first_word(text: &str) -> &str {
     text.split_whitespace().next().unwrap_or("")
 }
 
-/// Numbered moves in columns fitting 78 characters.
-fn write_grid(out: &mut dyn Write, moves: &[(usize, &str)]) -> std::io::Result<()> {
-    let items: Vec<String> = moves.iter().map(|(n, m)| format!("{n:>3}) {m}")).collect();
-    let width = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
-    let per_line = (78 / width.max(1)).max(1);
-    for row in items.chunks(per_line) {
-        let line: String = row.iter().map(|s| format!("{s:<width$}")).collect();
-        writeln!(out, "{}", line.trim_end())?;
+/// Numbered moves in columns two narrower than the screen; a move wider than a line wraps,
+/// indented under its text.
+fn grid(moves: &[(usize, &Entry)], width: usize) -> Vec<String> {
+    let items: Vec<String> = (moves.iter())
+        .map(|(n, e)| format!("{n:>3}) {}", e.shown()))
+        .collect();
+    let room = width.saturating_sub(2).max(1);
+    let cell = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
+    let per_line = (room / cell.max(1)).max(1);
+    let mut lines = Vec::new();
+    if per_line == 1 {
+        for item in &items {
+            lines.extend(wrap_line(item, width, 5));
+        }
+        return lines;
     }
-    Ok(())
+    for row in items.chunks(per_line) {
+        let line: String = row.iter().map(|s| format!("{s:<cell$}")).collect();
+        lines.push(line.trim_end().to_string());
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -127,8 +253,9 @@ mod tests {
     use super::*;
 
     fn shown(legal: &[String], only: Option<&str>) -> String {
+        let entries: Vec<Entry> = legal.iter().map(Entry::plain).collect();
         let mut out = Vec::new();
-        write_moves(&mut out, legal, only).unwrap();
+        write_moves(&mut out, &entries, &[], only, &Screen::default()).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -194,7 +321,68 @@ mod tests {
             text.contains("  play bronze-1-7 …  12 moves, 37–48"),
             "{text}"
         );
-        assert_eq!(text.lines().count(), 4, "{text}");
+        assert!(
+            text.ends_with("  ('moves play 1-4' lists the moves starting so)\n"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 5, "{text}");
+    }
+
+    /// Each move says what it changes in the score and what it pays; a cost shared by a
+    /// kind of move is said once above; a group says its moves' scores; nothing passes
+    /// the screen's width, and the menu stays within its rows.
+    #[test]
+    fn moves_say_what_they_give_and_cost_within_the_screen() {
+        let screen = Screen::default();
+        let entries = vec![
+            Entry {
+                text: "adventure green-knight".into(),
+                score: Some(11),
+                pays: Some(
+                    "two different cards: one of value 3 or more and one of value 4 or more".into(),
+                ),
+            },
+            Entry {
+                text: "challenge red-3".into(),
+                score: Some(3),
+                pays: None,
+            },
+            Entry::plain("pass"),
+        ];
+        let notes = ["challenge pays from your knights: knight cards of one colour (Merlins count as any colour, doubles as two knights) whose strength meets its power (power: the value of the card)".to_string()];
+        let mut out = Vec::new();
+        write_moves(&mut out, &entries, &notes, None, &screen).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(
+            text.starts_with("  challenge pays from your knights: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("  1) adventure green-knight (score +11, pay two different cards:"),
+            "{text}"
+        );
+        assert!(text.contains("  2) challenge red-3 (score +3)\n"), "{text}");
+        assert!(text.contains("  3) pass"), "{text}");
+        // Many moves with scores: grouped, each group with the scores of its moves.
+        let many: Vec<Entry> = (0..60)
+            .map(|i| Entry {
+                text: format!("play card-{} knight@{i} 1", i / 20),
+                score: Some(i64::from(i % 7) - 3),
+                pays: None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        write_moves(&mut out, &many, &[], None, &screen).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "  play card-0 …  20 moves, 1–20, score -3 to +3: e.g. 'play card-0 knight@19 1'"
+            ),
+            "{text}"
+        );
+        assert!(text.lines().count() <= screen.menu_rows(), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     }
 
     #[test]

@@ -20,9 +20,10 @@ use grail_engine::sim::MAX_MOVES;
 
 use crate::exit::{CliError, CliResult, failure, usage};
 use crate::games::{open_game, open_recorded, read_replay};
-use crate::menu::write_moves;
+use crate::menu::{Entry, write_moves};
 use crate::replay::{check_recorded_game, locate, write_outcome};
 use crate::save::{Claim, SaveFile, claim, claim_free_name, file_name_part};
+use crate::screen::Screen;
 use crate::sim::{agent_parser, players_out_of_range};
 
 #[derive(Args, Debug)]
@@ -96,6 +97,9 @@ pub struct Session<'g> {
     /// The legend and card-text lines the table has shown this session: shown once, then on
     /// request (`table`), so that the hand and the prompt stay on a small screen.
     pub shown_notes: Vec<String>,
+    /// The screen the human reads: the table, menu and messages are wrapped to its width,
+    /// the menu kept to its height (`run`: the terminal's; else 80×24).
+    pub screen: Screen,
 }
 
 pub fn run(args: PlayArgs, content: &crate::content::Content) -> CliResult {
@@ -113,6 +117,7 @@ pub fn run(args: PlayArgs, content: &crate::content::Content) -> CliResult {
         (start(game.as_ref(), &args)?, name, args.variant.clone())
     };
     let mut session = session;
+    session.screen = Screen::of_terminal();
     // The game opened, so its pack loads too.
     session.pack = crate::games::load_pack(content, &name, variant.as_deref()).ok();
     if !interactive {
@@ -169,6 +174,7 @@ pub fn start<'g>(game: &'g dyn DynGame, args: &PlayArgs) -> Result<Session<'g>, 
     };
     Ok(Session {
         shown_notes: Vec::new(),
+        screen: Screen::default(),
         game,
         m,
         table,
@@ -221,6 +227,7 @@ pub fn resume<'g>(
     let claim = claim(&absolute(save), &replay, false, args.force)?;
     Ok(Session {
         shown_notes: Vec::new(),
+        screen: Screen::default(),
         game,
         m,
         table,
@@ -292,8 +299,7 @@ pub fn play(
     let names: Vec<String> = (0..setup.players)
         .map(|s| format!("{} {}", seat_name(s), session.table[s].name()))
         .collect();
-    writeln!(
-        out,
+    let title = format!(
         "{}{}: {} players, seed {}; {}",
         session.game.game_id(),
         session
@@ -304,7 +310,8 @@ pub fn play(
         setup.players,
         setup.seed,
         names.join(", ")
-    )?;
+    );
+    writeln!(out, "{}", session.screen.wrap(&title))?;
     writeln!(
         out,
         "Saving to {} after every move (continue with: grail play --resume {}).",
@@ -316,7 +323,7 @@ pub fn play(
     } else if !session.m.setup_events().is_empty() {
         writeln!(out, "Setup:")?;
         for event in session.m.setup_events_for(viewer(session)) {
-            writeln!(out, "    {event}")?;
+            writeln!(out, "{}", session.screen.wrap(&format!("    {event}")))?;
         }
     }
     let claim = match session.claim.take() {
@@ -366,8 +373,9 @@ pub fn play(
         };
         let who = session.table[seat].name();
         let shown = played.shown_to(viewer(session));
-        writeln!(out, "{} ({who}): {}", seat_name(played.seat), shown.text)?;
-        write_events(out, &shown.events)?;
+        let said = format!("{} ({who}): {}", seat_name(played.seat), shown.text);
+        writeln!(out, "{}", session.screen.wrap(&said))?;
+        write_events(out, &shown.events, &session.screen)?;
         let step = Step::Move(played.text, played.digest);
         if !saver.fits(&step) {
             // The save would pass what `--resume` and `replay` read: it keeps the moves
@@ -408,16 +416,21 @@ pub fn play(
             ),
         ));
     }
-    writeln!(out, "\n{}", session.m.render(None).trim_end())?;
+    let table = session.m.render(None);
+    writeln!(out, "\n{}", session.screen.wrap(table.trim_end()))?;
     if let Some(stuck) = session.m.stuck() {
         saved?;
         return Err(failure(stuck.code, stuck.why));
     }
-    crate::explain::write_game_over(out, session.m.as_ref())?;
+    // The end screen, wrapped to the screen as the rest.
+    let mut end = Vec::new();
+    crate::explain::write_game_over(&mut end, session.m.as_ref())?;
     if let Some(outcome) = session.m.outcome() {
         let agents: Vec<String> = session.table.iter().map(|p| p.name()).collect();
-        write_outcome(out, &outcome, Some(&agents))?;
+        write_outcome(&mut end, &outcome, Some(&agents))?;
     }
+    let end = String::from_utf8_lossy(&end);
+    writeln!(out, "{}", session.screen.wrap(end.trim_end()))?;
     out.flush()?;
     saved?;
     Ok(())
@@ -452,9 +465,9 @@ fn viewer(session: &Session<'_>) -> Option<Seat> {
     session.table.iter().position(|p| *p == Player::Human)
 }
 
-fn write_events(out: &mut dyn Write, events: &[String]) -> std::io::Result<()> {
+fn write_events(out: &mut dyn Write, events: &[String], screen: &Screen) -> std::io::Result<()> {
     for e in events {
-        writeln!(out, "    {e}")?;
+        writeln!(out, "{}", screen.wrap(&format!("    {e}")))?;
     }
     Ok(())
 }
@@ -477,8 +490,8 @@ again; 'moves offer P2' only those starting so), table (the table again, with th
 texts), info CARD (a card's printed data: attributes, condition in words, text), info seat N (a \
 seat of the ring: its plate and figure), quit (save and stop; continue later with --resume).";
 
-/// The table with the legend and card-text lines shown before left out (and said so once);
-/// new ones are kept and remembered in `shown`.
+/// The table with the legend and card-text lines shown before left out, said so where they
+/// were; new ones are kept and remembered in `shown`.
 fn fold_notes(table: &str, shown: &mut Vec<String>) -> String {
     let is_note = |l: &str| {
         l.starts_with("Legend: ")
@@ -489,6 +502,11 @@ fn fold_notes(table: &str, shown: &mut Vec<String>) -> String {
     for line in table.lines() {
         if is_note(line) {
             if shown.iter().any(|s| s == line) {
+                if !folded {
+                    out.push(
+                        "(the legend and card texts as shown before: 'table' shows them again)",
+                    );
+                }
                 folded = true;
                 continue;
             }
@@ -496,11 +514,7 @@ fn fold_notes(table: &str, shown: &mut Vec<String>) -> String {
         }
         out.push(line);
     }
-    let mut text = out.join("\n");
-    if folded {
-        text += "\n(the legend and card texts as shown before: 'table' shows them again)";
-    }
-    text
+    out.join("\n")
 }
 
 /// `info <card>`: the card's printed data, the same for every player (never where a copy is).
@@ -523,6 +537,29 @@ fn write_card_info(
     }
 }
 
+/// The moves as the menu lists them, each with what it gives and costs, and the costs said
+/// once above them (each once, in the order of the moves).
+fn menu_entries(m: &mut Box<dyn DynMatch + '_>, legal: &[String]) -> (Vec<Entry>, Vec<String>) {
+    let terms = m.legal_terms();
+    let mut notes: Vec<String> = Vec::new();
+    let entries = (legal.iter().enumerate())
+        .map(|(i, text)| {
+            let terms = terms.get(i).cloned().unwrap_or_default();
+            if let Some(note) = terms.note
+                && !notes.contains(&note)
+            {
+                notes.push(note);
+            }
+            Entry {
+                text: text.clone(),
+                score: terms.score,
+                pays: terms.pays,
+            }
+        })
+        .collect();
+    (entries, notes)
+}
+
 /// Asks the human for a move until one is legal; `None` when they quit (or input ends).
 fn human_turn(
     session: &mut Session<'_>,
@@ -530,8 +567,9 @@ fn human_turn(
     input_lines: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Option<Played>, CliError> {
+    let screen = session.screen;
     let m = &mut session.m;
-    let table = |m: &mut Box<dyn grail_engine::facade::DynMatch + '_>| {
+    let table = |m: &mut Box<dyn DynMatch + '_>| {
         let text = m.render(Some(seat));
         let notes = session
             .pack
@@ -542,26 +580,14 @@ fn human_turn(
             .to_string()
     };
     let table_text = fold_notes(&table(m), &mut session.shown_notes);
-    writeln!(out, "\n{table_text}")?;
+    writeln!(out, "\n{}", screen.wrap(&table_text))?;
     let mut legal = m.legal_moves();
-    // Each move as shown: with what it changes in your score, where the score is public.
-    let labelled = |m: &mut Box<dyn grail_engine::facade::DynMatch + '_>, legal: &[String]| {
-        let gains = m.legal_gains();
-        (legal
-            .iter()
-            .zip(gains.iter().chain(std::iter::repeat(&None))))
-        .map(|(text, gain)| match gain {
-            Some(g) if *g != 0 => format!("{text} (score {g:+})"),
-            _ => text.clone(),
-        })
-        .collect::<Vec<String>>()
-    };
-    let mut shown = labelled(m, &legal);
+    let (mut entries, mut notes) = menu_entries(m, &legal);
     let prompt = m.prompt();
     if !prompt.is_empty() {
-        writeln!(out, "Your decision: {prompt}")?;
+        writeln!(out, "{}", screen.wrap(&format!("Your decision: {prompt}")))?;
     }
-    write_moves(out, &shown, None)?;
+    write_moves(out, &entries, &notes, None, &screen)?;
     loop {
         write!(out, "{}> ", seat_name(seat))?;
         out.flush()?;
@@ -575,33 +601,35 @@ fn human_turn(
         }
         let line = String::from_utf8_lossy(&line);
         let line = line.trim();
+        // What is said back, wrapped to the screen.
+        let mut say = |text: &str| writeln!(out, "{}", screen.wrap(text));
         let result = match line {
             "" => continue,
             "quit" | "exit" | "q" => return Ok(None),
             "help" | "?" => {
                 let about = session.pack.as_ref().map(crate::explain::pack_help);
-                writeln!(
-                    out,
+                say(&format!(
                     "{}\n{}\n{COMMANDS}",
                     session.game.notation_help().trim_end(),
                     about.map_or(String::new(), |a| format!("\n{a}"))
-                )?;
+                ))?;
                 continue;
             }
             "moves" | "legal" => {
-                write_moves(out, &shown, None)?;
+                write_moves(out, &entries, &notes, None, &screen)?;
                 continue;
             }
             _ if line.starts_with("moves ") => {
-                write_moves(out, &shown, Some(line["moves ".len()..].trim()))?;
+                let only = line["moves ".len()..].trim();
+                write_moves(out, &entries, &notes, Some(only), &screen)?;
                 continue;
             }
             "table" => {
-                writeln!(out, "{}", table(m))?;
+                say(&table(m))?;
                 continue;
             }
             "info" => {
-                writeln!(out, "Which card? Type 'info' and a card's id or name.")?;
+                say("Which card? Type 'info' and a card's id or name.")?;
                 continue;
             }
             // A seat of a ring: its plate and who stands on it (`info 3` is a card named 3).
@@ -612,20 +640,25 @@ fn human_turn(
                 match answer {
                     Ok((on, plate)) => {
                         let on = if on == "·" { "empty".to_string() } else { on };
-                        writeln!(out, "seat {n}: plate {plate}; {on}")?;
+                        say(&format!("seat {n}: plate {plate}; {on}"))?;
                     }
-                    Err(e) => writeln!(out, "{e}")?,
+                    Err(e) => say(&e)?,
                 }
                 continue;
             }
             _ if line.starts_with("info ") => {
-                write_card_info(out, session.pack.as_ref(), &line["info ".len()..])?;
+                let mut info = Vec::new();
+                write_card_info(&mut info, session.pack.as_ref(), &line["info ".len()..])?;
+                say(String::from_utf8_lossy(&info).trim_end())?;
                 continue;
             }
             _ => match line.parse::<usize>() {
                 Ok(n) if (1..=legal.len()).contains(&n) => m.play_text(&legal[n - 1]),
                 Ok(n) => {
-                    writeln!(out, "There is no move {n}; choose 1 to {}.", legal.len())?;
+                    say(&format!(
+                        "There is no move {n}; choose 1 to {}.",
+                        legal.len()
+                    ))?;
                     continue;
                 }
                 Err(_) => m.play_text(line),
@@ -635,10 +668,10 @@ fn human_turn(
             Ok(played) => return Ok(Some(played)),
             Err(PlayError::GameOver) => return Ok(None),
             Err(e) => {
-                writeln!(out, "{e}")?;
-                writeln!(out, "Type a number from the list, or 'help'.")?;
+                say(&e.to_string())?;
+                say("Type a number from the list, or 'help'.")?;
                 legal = m.legal_moves();
-                shown = labelled(m, &legal);
+                (entries, notes) = menu_entries(m, &legal);
             }
         }
     }
@@ -663,6 +696,10 @@ mod notes_tests {
         );
         assert!(text.contains("  mountain: play 9 points"), "{text}");
         assert!(text.contains("columns: red: —"), "{text}");
-        assert!(text.ends_with("'table' shows them again)"), "{text}");
+        // Said where they were, above what follows them.
+        assert!(
+            text.ends_with("'table' shows them again)\n  mountain: play 9 points"),
+            "{text}"
+        );
     }
 }

@@ -7,7 +7,7 @@
 use std::ops::RangeInclusive;
 
 use crate::agent::{self, AgentKind, BuiltinAgent};
-use crate::game::{Outcome, Rules, Seat, Setup};
+use crate::game::{MoveTerms, Outcome, Rules, Seat, Setup};
 use crate::play::{Match, PlayError, Played};
 use crate::replay::{self, Failure, Replay, ReplayFile, ReplayOptions, ReplayRun, Rerecorded};
 use crate::sim::{self, Report, SimConfig, SimError, SimHooks};
@@ -45,8 +45,9 @@ pub trait DynMatch: Send {
     fn to_move(&self) -> Option<Seat>;
     /// The legal moves in notation, in the rules' order (empty once the game is over).
     fn legal_moves(&mut self) -> Vec<String>;
-    /// What each legal move would change in the mover's score, where that is public.
-    fn legal_gains(&mut self) -> Vec<Option<i64>>;
+    /// What each legal move gives and costs: its change in the mover's score, where that is
+    /// public, and its cost in words.
+    fn legal_terms(&mut self) -> Vec<MoveTerms>;
     fn play_text(&mut self, text: &str) -> Result<Played, PlayError>;
     /// Lets a bot of `kind` move for the seat to move. Each seat keeps its bot (and its
     /// generator, seeded from the game's seed and the seat) from move to move.
@@ -195,8 +196,8 @@ impl<R: Rules> DynMatch for MatchBox<'_, R> {
     fn legal_moves(&mut self) -> Vec<String> {
         self.m.legal_texts()
     }
-    fn legal_gains(&mut self) -> Vec<Option<i64>> {
-        self.m.legal_gains()
+    fn legal_terms(&mut self) -> Vec<MoveTerms> {
+        self.m.legal_terms()
     }
     fn play_text(&mut self, text: &str) -> Result<Played, PlayError> {
         self.m.play_text(text).cloned()

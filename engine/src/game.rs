@@ -92,6 +92,23 @@ impl std::fmt::Display for Stuck {
     }
 }
 
+/// What a legal move gives and costs, for the terminal's menu (`Match::legal_terms`), in
+/// words for players; public information and the mover's own only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveTerms {
+    /// What the move changes in the mover's score, where the score is public: at once, or,
+    /// for a move whose payment is chosen as the next move, by its own effects once paid
+    /// (what the payment itself takes from the score is shown with the payment).
+    pub score: Option<i64>,
+    /// What it costs, in words, when that is the move's own ("cards worth 12 or more in
+    /// total").
+    pub pays: Option<String>,
+    /// What it costs, in words, when every move of its kind costs the same: said once,
+    /// above the moves ("challenge: pay knight cards of one colour … (power: the value of
+    /// the card)").
+    pub note: Option<String>,
+}
+
 /// Where `apply` reports what happened. Simulation passes [`NoEvents`], which compiles away.
 pub trait EventSink<E> {
     const ENABLED: bool;
@@ -272,6 +289,15 @@ pub trait Rules: Send + Sync {
     /// default): a score may read hidden cards.
     fn score_is_public(&self) -> bool {
         false
+    }
+
+    /// What `action`, a legal move, gives and costs beyond the score change the engine works
+    /// out by playing it on a copy (`Match::legal_terms`): for a move whose payment is the
+    /// next move, what its own effects add to the score and what it costs, in words. The
+    /// default: nothing more is said.
+    fn move_terms(&self, state: &Self::State, action: &Self::Action) -> MoveTerms {
+        let _ = (state, action);
+        MoveTerms::default()
     }
 
     /// The rulebook's conservation laws and other invariants (no card created or lost, one

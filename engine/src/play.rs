@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::agent::{self, Agent, Observer};
 use crate::digest::short_digest;
-use crate::game::{Outcome, Rules, Seat, Setup};
+use crate::game::{MoveTerms, Outcome, Rules, Seat, Setup};
 use crate::rng::GameRng;
 use crate::seats::seat_name;
 use crate::view::{LogEntry, MoveView, Over, SeatScore, View};
@@ -233,6 +233,23 @@ impl<'r, R: Rules> Match<'r, R> {
             .collect()
     }
 
+    /// For each legal move (in [`Self::legal_texts`]' order), what it gives and costs
+    /// ([`Rules::move_terms`]), its score change being, where the rules say none, the one
+    /// [`Self::legal_gains`] works out (none when it is 0).
+    pub fn legal_terms(&mut self) -> Vec<MoveTerms> {
+        let gains = self.legal_gains();
+        (self.legal.iter().zip(gains))
+            .map(|(a, gain)| {
+                let mut terms = self.rules.move_terms(&self.state, a);
+                if terms.score.is_none() {
+                    terms.score = gain;
+                }
+                terms.score = terms.score.filter(|&g| g != 0);
+                terms
+            })
+            .collect()
+    }
+
     fn refresh_legal(&mut self) {
         if self.rules.to_move(&self.state).is_some() {
             self.rules.legal_actions(&self.state, &mut self.legal);
@@ -298,12 +315,14 @@ impl<'r, R: Rules> Match<'r, R> {
         let to_move = self.to_move();
         let moves = match viewer.is_some() && viewer == to_move {
             true => {
-                let gains = self.legal_gains();
-                (self.legal_texts().into_iter().zip(gains).enumerate())
-                    .map(|(i, (text, gain))| MoveView {
+                let terms = self.legal_terms();
+                (self.legal_texts().into_iter().zip(terms).enumerate())
+                    .map(|(i, (text, terms))| MoveView {
                         number: i + 1,
                         text,
-                        gain,
+                        gain: terms.score,
+                        pays: terms.pays,
+                        note: terms.note,
                     })
                     .collect()
             }

@@ -87,8 +87,12 @@ pub struct MoveView {
     pub number: usize,
     /// The move as it is typed (`play red-3`).
     pub text: String,
-    /// What it changes in the mover's score, when the score is public.
+    /// What it changes in the mover's score, when the score is public (none: nothing).
     pub gain: Option<i64>,
+    /// What it costs, in words, when that is the move's own.
+    pub pays: Option<String>,
+    /// What every move of its kind costs, in words (the same for each of them).
+    pub note: Option<String>,
 }
 
 /// One move of the log, as the viewer was shown it.

@@ -49,6 +49,9 @@ async fn serve(port: u16, content: Content) -> CliResult {
         tables: Arc::new(tables::Tables::new(content)),
         port,
     };
+    // Ctrl-C is caught from before the address is printed: a stop asked as soon as the
+    // server says where it is still stops it cleanly.
+    let stop = stop_signal()?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
@@ -56,12 +59,44 @@ async fn serve(port: u16, content: Content) -> CliResult {
     );
     let _ = out.flush();
     drop(out);
-    axum::serve(listener, routes::router(shared))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| failure("cannot-serve", format!("the server stopped: {e}")))?;
+    // After Ctrl-C, requests under way have a moment to finish; a browser keeping its
+    // connection open does not hold the server up.
+    let stopping = std::sync::Arc::new(tokio::sync::Notify::new());
+    let notify = stopping.clone();
+    let server = axum::serve(listener, routes::router(shared)).with_graceful_shutdown(async move {
+        stop.await;
+        notify.notify_one();
+    });
+    tokio::select! {
+        served = server => served
+            .map_err(|e| failure("cannot-serve", format!("the server stopped: {e}")))?,
+        _ = async {
+            stopping.notified().await;
+            tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        } => {}
+    }
     eprintln!("grail serve: stopped");
     Ok(())
+}
+
+/// Resolves at Ctrl-C (SIGINT; on Unix SIGTERM too), its handler installed now.
+#[cfg(unix)]
+fn stop_signal() -> Result<impl Future<Output = ()>, crate::exit::CliError> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let caught = |e: std::io::Error| failure("cannot-serve", format!("cannot catch Ctrl-C: {e}"));
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(caught)?;
+    let mut terminate = signal(SignalKind::terminate()).map_err(caught)?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn stop_signal() -> Result<impl Future<Output = ()>, crate::exit::CliError> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }

@@ -208,7 +208,12 @@ fn info_in_the_terminal_game_shows_a_cards_printed_data() {
     // copy is, so nothing hidden.
     for id in ["holy-grail", "red-5"] {
         let (set, card) = find(&pack, id).unwrap()[0];
-        assert!(out.contains(&card_text(&pack, set, card)), "{id}: {out}");
+        // As printed, wrapped to the screen's 80 columns.
+        let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat(&out).contains(&flat(&card_text(&pack, set, card))),
+            "{id}: {out}"
+        );
     }
     assert!(out.contains("did you mean `holy-grail`?"), "{out}");
     assert!(out.contains("Which card?"), "{out}");

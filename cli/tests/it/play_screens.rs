@@ -8,20 +8,42 @@ use std::path::{Path, PathBuf};
 use grail_cli::content::Content;
 use grail_cli::games::{load_pack, open_game};
 use grail_cli::play::{self, PlayArgs};
+use grail_cli::screen::Screen;
+use grail_engine::cond::words::describe;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// `text` with its lines joined and its spaces made single: what the screen says, however
+/// it wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The transcript of a human at seat 1 typing `input`, then `1` until the game ends.
 fn transcript(game: &str, players: usize, seed: u64, input: &str) -> String {
+    let input = format!("{input}{}", "1\n".repeat(5000));
+    transcript_of(game, None, players, seed, &input)
+}
+
+/// The transcript of a human at seat 1 of `game` (`variant`) typing `input` (then input
+/// ends: the game is saved and left).
+fn transcript_of(
+    game: &str,
+    variant: Option<&str>,
+    players: usize,
+    seed: u64,
+    input: &str,
+) -> String {
     let content = Content::folder(repo().join("content"));
-    let opened = open_game(&content, game, None).unwrap();
+    let opened = open_game(&content, game, variant).unwrap();
     // One folder per transcript: tests of one process run side by side.
     let dir = std::env::temp_dir().join(format!(
-        "grail-screens-{}-{}-{players}-{seed}-{}",
+        "grail-screens-{}-{}-{}-{players}-{seed}-{}",
         std::process::id(),
         game.replace('/', "_"),
+        variant.unwrap_or("base"),
         input.len()
     ));
     let _ = std::fs::remove_dir_all(&dir);
@@ -29,7 +51,7 @@ fn transcript(game: &str, players: usize, seed: u64, input: &str) -> String {
     let save = dir.join("game.ron");
     let args = PlayArgs {
         game: Some(game.into()),
-        variant: None,
+        variant: variant.map(str::to_string),
         players: Some(players),
         seat: Some(1),
         bots: Vec::new(),
@@ -40,8 +62,12 @@ fn transcript(game: &str, players: usize, seed: u64, input: &str) -> String {
         ignore_content_hash: false,
     };
     let mut session = play::start(opened.as_ref(), &args).unwrap();
-    session.pack = load_pack(&content, game, None).ok();
-    let input = format!("{input}{}", "1\n".repeat(5000));
+    session.pack = load_pack(&content, game, variant).ok();
+    // The screen the transcripts are read on: 80×24 (the default, said here).
+    session.screen = Screen {
+        columns: 80,
+        rows: 24,
+    };
     let mut out = Vec::new();
     play::play(&mut session, &mut input.as_bytes(), &mut out).unwrap();
     String::from_utf8(out)
@@ -123,7 +149,7 @@ fn five_trails_explains_its_menu_help_and_end() {
         s.menu
     );
     assert!(
-        s.help.contains(
+        flat(&s.help).contains(
             "Scoring: at the end, each player scores the total value of the player's trails minus 12 times the number of rows of the player's trails that hold a card"
         ),
         "{}",
@@ -131,7 +157,7 @@ fn five_trails_explains_its_menu_help_and_end() {
     );
     assert!(s.game_over.contains("hand P2: "), "{}", s.game_over);
     assert!(
-        s.game_over
+        flat(&s.game_over)
             .contains("12 times the number of rows of the player's trails that hold a card"),
         "{}",
         s.game_over
@@ -214,7 +240,8 @@ fn king_arthur_adventures_on_the_table_come_with_their_text() {
         if named {
             shown += 1;
             assert!(
-                menu.contains(&format!("  {}: {}", card.id, card.text.trim())),
+                menu.contains(&format!("\n  {}: ", card.id))
+                    && flat(menu).contains(&flat(&format!("{}: {}", card.id, card.text))),
                 "{}: {menu}",
                 card.id
             );
@@ -223,7 +250,7 @@ fn king_arthur_adventures_on_the_table_come_with_their_text() {
     assert!(shown > 0, "the table shows adventures: {menu}");
     // "colours are never mapped to kinds (dragons are red)": the adversaries' legend.
     assert!(
-        menu.contains("Legend: color: yellow = dark powers, blue = enemy knights, green = monsters, red = dragons"),
+        flat(menu).contains("Legend: color: yellow = dark powers, blue = enemy knights, green = monsters, red = dragons"),
         "{menu}"
     );
     insta::assert_snapshot!("king_arthur_menu", menu);
@@ -259,6 +286,76 @@ fn the_ported_games_help_and_end_screen_are_in_words() {
             "{}",
             s.help
         );
+    }
+}
+
+/// Rule language a player should never be shown: a function of the language, a zone read for
+/// a seat, a `$param`, a place in the rulebook's files.
+const RAW: [&str; 15] = [
+    "count(",
+    "sum(",
+    "fullest(",
+    "step(",
+    "most(",
+    "nonempty(",
+    "done(",
+    "empty(",
+    "condition(",
+    "value(",
+    "$",
+    "(current)",
+    "(P)",
+    "(card)",
+    "rulebook.toml",
+];
+
+/// Issue 29: the whole game a human plays — the help, every prompt, every menu entry with
+/// what it gives and costs, the refusals of moves typed wrong, and the end screen — holds no
+/// rule language, in every bundled game and variant.
+#[test]
+fn every_game_and_variant_is_played_in_words() {
+    // Moves a player may type that are refused (a move of another step, a card not in view,
+    // a figure that cannot move, a payment not asked for).
+    let tried = "help\ndraw\npass\nadventure holy-grail\nchallenge red-5\ndouble red-5\n\
+                 repeat red-5\npay red-1\nplay 1-4 knight@3 9\nplace 0\nscore\nsponsor\n\
+                 embark\nfeast\nmoves\n";
+    for (game, variant, players, seed) in [
+        ("king-arthur", None, 3, 2),
+        ("king-arthur", Some("seals"), 4, 3),
+        ("artus", None, 3, 2),
+        ("artus", Some("advanced"), 2, 3),
+        ("quests", None, 3, 2),
+        ("virtues", None, 4, 7),
+    ] {
+        let input = format!("{tried}{}", "1\n".repeat(5000));
+        let text = transcript_of(game, variant, players, seed, &input);
+        assert!(text.contains("Your decision: "), "{game}: {text}");
+        assert!(
+            text.contains("\nGame over"),
+            "{game} {variant:?} ends: {text}"
+        );
+        // Moves with a payment say what it is (King Arthur's challenges, adventures).
+        if game == "king-arthur" {
+            let challenge = match variant {
+                None => "challenge pays from your knights: ",
+                Some(_) => "challenge, double and repeat pay from your knights: ",
+            };
+            assert!(text.contains(challenge), "{text}");
+            assert!(
+                text.contains("adventure pays from your adversaries"),
+                "{text}"
+            );
+        }
+        // The header names the save; everything after it is the game.
+        let (_, played) = text.split_once(" after every move").unwrap();
+        for line in played.lines() {
+            for raw in RAW {
+                assert!(
+                    !line.contains(raw),
+                    "{game} {variant:?}: {raw} in\n{line}\n\n{text}"
+                );
+            }
+        }
     }
 }
 
@@ -301,4 +398,130 @@ fn artus_help_puts_the_placing_first_and_says_what_repeats_and_the_table_shows_p
         .unwrap();
     let table = m.render(Some(0));
     assert!(table.contains("points: P1 0, P2 0"), "{table}");
+}
+
+/// Issue 29: a game is playable on an 80×24 terminal. A human plays each bundled game and
+/// variant at the most players (and at fewer), answering `1` for 60 decisions; at every
+/// decision, the screen — the last 24 lines up to the prompt, the human's typed line and
+/// Enter counted as the terminal shows them — holds the human's hand and the decision asked,
+/// and no line of it passes 80 columns.
+#[test]
+fn every_bundled_game_fits_an_80_by_24_terminal() {
+    const ROWS: usize = 24;
+    for (game, variant, players, hand) in [
+        ("king-arthur", None, [(5, 0), (3, 1)], "knights P1: "),
+        (
+            "king-arthur",
+            Some("seals"),
+            [(5, 0), (2, 1)],
+            "knights P1: ",
+        ),
+        ("artus", None, [(4, 0), (2, 1)], "hand P1: "),
+        ("artus", Some("advanced"), [(4, 0), (3, 1)], "hand P1: "),
+        ("quests", None, [(4, 0), (2, 1)], "Your hand"),
+        ("virtues", None, [(6, 8), (3, 1)], "P1 (you"),
+    ] {
+        for (players, seed) in players {
+            let input = format!("{}quit\n", "1\n".repeat(60));
+            let text = transcript_of(game, variant, players, seed, &input);
+            // As a terminal shows it: what follows a prompt starts a line of its own (the
+            // human's typing and Enter end the prompt's line).
+            let mut lines: Vec<&str> = Vec::new();
+            let mut decisions = 0;
+            for line in text.lines() {
+                let mut rest = line;
+                while let Some(after) = rest.strip_prefix("P1> ") {
+                    lines.push("P1> 1");
+                    decisions += 1;
+                    // The screen at this decision: the prompt and the 23 lines above it.
+                    let screen = &lines[lines.len().saturating_sub(ROWS)..];
+                    let at = format!("{game} {variant:?}, {players} players, decision {decisions}");
+                    let shown = screen.join("\n");
+                    for l in screen {
+                        assert!(
+                            l.chars().count() <= 80,
+                            "{at}: a line of {} columns:\n{l}\n\n{shown}",
+                            l.chars().count()
+                        );
+                    }
+                    // The first prompt after a table: the hand and the decision are in view.
+                    let asked = lines.len() < 2 || !lines[lines.len() - 2].starts_with("P1> ");
+                    let fresh = asked
+                        && !lines[..lines.len() - 1].last().is_some_and(|l| {
+                            l.starts_with("There is no move") || l.starts_with("Type a number")
+                        });
+                    if fresh {
+                        assert!(
+                            screen.iter().any(|l| l.starts_with(hand)),
+                            "{at}: the hand ({hand}) is off the screen:\n{shown}"
+                        );
+                        assert!(
+                            screen.iter().any(|l| l.starts_with("Your decision: ")),
+                            "{at}: the decision is off the screen:\n{shown}"
+                        );
+                    }
+                    rest = after;
+                }
+                if !rest.is_empty() {
+                    lines.push(rest);
+                }
+            }
+            assert!(
+                decisions > 10,
+                "{game} {variant:?}: {decisions} decisions:\n{text}"
+            );
+        }
+    }
+}
+
+/// Issue 29, item 1: King Arthur's menu says what each move gives and costs. R1 action 3: "a
+/// player may take one adventure card by playing adversary cards that meet its condition";
+/// game end: "each player adds the values of his adventure cards and his adversary cards".
+/// So `adventure X` gives X's points and pays what X's condition asks (in words), and
+/// `challenge Y` gives Y's value, paid with knights as the pack's `challenge` condition says
+/// (R1 action 2: "as many knights as the power (value) of the adversary").
+#[test]
+fn king_arthur_moves_say_what_they_give_and_cost() {
+    let pack = load_pack(
+        &Content::folder(repo().join("content")),
+        "king-arthur",
+        None,
+    )
+    .unwrap();
+    let (adventures, adversaries) = (
+        pack.set("adventures").unwrap(),
+        pack.set("adversaries").unwrap(),
+    );
+    let names: Vec<&str> = adversaries.cards.iter().map(|c| c.name.as_str()).collect();
+    let challenge = pack.condition("challenge").unwrap().text.clone().unwrap();
+    let mut seen = (0, 0);
+    for seed in 0..3 {
+        let text = flat(&transcript("king-arthur", 3, seed, ""));
+        for card in &adventures.cards {
+            let points = card.points.unwrap();
+            let condition = &card.condition.as_ref().unwrap().text;
+            let words = describe(condition, adversaries.universe(), &names).unwrap();
+            let entry = format!(") adventure {} (score +{points}, pay {words})", card.id);
+            let offered = text.matches(&format!(") adventure {} (", card.id)).count();
+            assert_eq!(text.matches(&entry).count(), offered, "{entry}: {text}");
+            seen.0 += offered;
+        }
+        for (i, card) in adversaries.cards.iter().enumerate() {
+            let value = adversaries.int(i, "value").unwrap();
+            let offered = text.matches(&format!(") challenge {} ", card.id)).count();
+            let entry = format!(") challenge {} (score +{value})", card.id);
+            assert_eq!(text.matches(&entry).count(), offered, "{entry}: {text}");
+            seen.1 += offered;
+        }
+        if text.contains(") challenge ") {
+            let note = flat(&format!(
+                "challenge pays from your knights: {challenge} (power: the value of the card)"
+            ));
+            assert!(text.contains(&note), "{note}: {text}");
+        }
+    }
+    assert!(
+        seen.0 > 0 && seen.1 > 0,
+        "adventures and challenges offered: {seen:?}"
+    );
 }

@@ -33,6 +33,9 @@ pub struct Explain {
     params: Vec<(String, i64)>,
     /// By set: its universe and its cards' names, for conditions over it in words.
     conds: Vec<Option<(grail_engine::cond::universe::Universe, Vec<String>)>>,
+    /// By action: its payment's zone and arguments as written, for what a move costs in
+    /// words (`terms.rs`).
+    pays: Vec<Option<(String, Vec<String>)>>,
 }
 
 impl Explain {
@@ -52,6 +55,12 @@ impl Explain {
                 describe(text, universe, &names)
             })
             .unwrap_or_else(|| text.to_string())
+    }
+
+    /// Action `a`'s payment: the zone paid from and the condition's arguments, as written.
+    pub(super) fn pay_text(&self, a: usize) -> Option<(&str, &[String])> {
+        let (from, args) = self.pays.get(a)?.as_ref()?;
+        Some((from.as_str(), &args[..]))
     }
 
     /// `[end] score` as written.
@@ -99,6 +108,13 @@ impl Explain {
                     let ps = pack.set(&set.id).ok()?;
                     let names = ps.cards.iter().map(|c| c.name.clone()).collect();
                     Some((ps.universe().clone(), names))
+                })
+                .collect(),
+            pays: (pack.rulebook.actions.0.iter())
+                .map(|(_, a)| {
+                    let pay = a.pay.as_ref()?;
+                    let args = pay.args.iter().map(|x| x.value.clone()).collect();
+                    Some((pay.from.value.clone(), args))
                 })
                 .collect(),
             params: (pack.params.iter())
@@ -229,10 +245,11 @@ impl Rulebook {
             .collect()
     }
 
-    /// The running score, one seat after another with its parts, each labelled by the zone
-    /// or counter it reads (`score: P1 12 (won 10, adversaries 2), P2 …`); `None` when the
-    /// score has one part (its counter is shown already) or reads a zone not every player
-    /// sees (it would tell what is hidden).
+    /// The running score: its parts named once, each labelled by the zone or counter it
+    /// reads, then each seat's score with its parts in that order (`score (points of won +
+    /// value of adversaries): P1 12 (10 + 2), P2 …`); `None` when the score has one part (its
+    /// counter is shown already) or reads a zone not every player sees (it would tell what
+    /// is hidden).
     pub(super) fn score_line(&self, state: &State) -> Option<String> {
         let node = self.explain.score.as_ref()?;
         let mut parts = Vec::new();
@@ -262,6 +279,20 @@ impl Rulebook {
             };
             labels.push(label);
         }
+        // The parts joined by the signs they are counted with: "a + b − c".
+        let joined = |said: &[String]| {
+            let mut out = String::new();
+            for (i, (s, (_, sign, _))) in said.iter().zip(&parts).enumerate() {
+                match (i, *sign < 0) {
+                    (0, false) => {}
+                    (0, true) => out.push_str("− "),
+                    (_, false) => out.push_str(" + "),
+                    (_, true) => out.push_str(" − "),
+                }
+                out.push_str(s);
+            }
+            out
+        };
         let seats: Vec<String> = (0..usize::from(state.players))
             .map(|player| {
                 let ctx = Ctx {
@@ -269,21 +300,19 @@ impl Rulebook {
                     player,
                     args: Args::NONE,
                 };
-                let values: Vec<i64> = (parts.iter())
-                    .map(|(_, sign, e)| sign * self.eval(e, &ctx))
-                    .collect();
-                let said: Vec<String> = (labels.iter().zip(&values))
-                    .map(|(l, v)| format!("{l} {v}"))
-                    .collect();
+                let values: Vec<i64> = (parts.iter()).map(|(_, _, e)| self.eval(e, &ctx)).collect();
+                let total: i64 = (values.iter().zip(&parts))
+                    .map(|(v, (_, sign, _))| sign * v)
+                    .sum();
+                let said: Vec<String> = values.iter().map(i64::to_string).collect();
                 format!(
-                    "{} {} ({})",
+                    "{} {total} ({})",
                     grail_engine::seats::seat_name(player),
-                    values.iter().sum::<i64>(),
-                    said.join(", ")
+                    joined(&said)
                 )
             })
             .collect();
-        Some(format!("score: {}", seats.join(", ")))
+        Some(format!("score ({}): {}", joined(&labels), seats.join(", ")))
     }
 
     /// Whether `[end] score` reads only zones every player sees (counters are public).

@@ -219,7 +219,15 @@ impl Compiler<'_> {
             },
             program: Box::new(c.program.clone()),
             source: c.expr.clone(),
-            words: c.text.clone().unwrap_or_else(|| format!("`{}`", c.expr)),
+            // The pack's words, else the condition put in words, else as written.
+            words: c.text.clone().unwrap_or_else(|| {
+                (pack.set(&self.sets[set].id).ok())
+                    .and_then(|ps| {
+                        let names: Vec<&str> = ps.cards.iter().map(|c| c.name.as_str()).collect();
+                        grail_engine::cond::words::describe(&c.expr, ps.universe(), &names)
+                    })
+                    .unwrap_or_else(|| format!("`{}`", c.expr))
+            }),
             arg_names: c.args.clone(),
         })
     }

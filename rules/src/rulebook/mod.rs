@@ -58,6 +58,7 @@ mod state;
 mod supply;
 mod syntax;
 mod tallies;
+mod terms;
 mod texts;
 mod unions;
 mod view;

@@ -249,6 +249,10 @@ impl Rules for Rulebook {
         self.score_public()
     }
 
+    fn move_terms(&self, state: &State, action: &Action) -> grail_engine::game::MoveTerms {
+        self.terms_of(state, action)
+    }
+
     fn inspect(&self, state: &State, query: &str) -> Result<String, String> {
         self.answer(state, query)
     }

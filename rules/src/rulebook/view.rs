@@ -442,10 +442,13 @@ impl Rulebook {
     }
 
     /// The table in parts: a zone per zone (and seat), its cards where `seat` sees them,
-    /// else how many; the counters (public); then the score, the ring, the legends and
-    /// whose step it is, as lines.
+    /// else how many; the counters (public); then the score, the ring and the legends as
+    /// lines. The viewer's own hidden zones (their hand) come last, after the notes and just
+    /// before the step being decided, so that on a small screen the hand stays above the
+    /// menu.
     pub(super) fn table_parts(&self, state: &State, seat: Option<Seat>) -> Vec<Part> {
         let mut parts = Vec::new();
+        let mut own = Vec::new();
         for (zi, z) in self.zones.iter().enumerate() {
             let seats: Vec<Option<usize>> = if z.owned {
                 (0..usize::from(state.players)).map(Some).collect()
@@ -470,14 +473,19 @@ impl Rulebook {
                         .collect(),
                     false => Vec::new(),
                 };
-                parts.push(Part::Zone {
+                let hand = z.owned && s == seat && z.visible == Visibility::Owner;
+                let part = Part::Zone {
                     name: z.name.clone(),
                     owner: s,
                     seen: self.sees(first, seat),
                     cards: if rows.is_empty() { cards } else { Vec::new() },
                     hidden: if rows.is_empty() { hidden } else { 0 },
                     rows,
-                });
+                };
+                match hand {
+                    true => own.push(part),
+                    false => parts.push(part),
+                }
             }
         }
         // Counters are public: each with its value, a seat's by seat (`points: P1 3, P2 5`).
@@ -500,6 +508,9 @@ impl Rulebook {
         }
         self.ring_text(state, &mut out);
         self.explain_table(state, seat, &mut out);
+        parts.extend(grail_engine::view::lines_of(&out));
+        parts.extend(own);
+        let mut out = String::new();
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
             (None, Some(step)) => {

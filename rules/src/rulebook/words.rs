@@ -543,8 +543,9 @@ mod tests {
         .find(|m| text.contains(m))
     }
 
-    /// The help and the refusal of every move tried that is not legal, in every state of
-    /// random games of every bundled description, hold no rule language.
+    /// The help, the prompt, what each legal move gives and costs, and the refusal of every
+    /// move tried that is not legal, in every state of random games of every bundled
+    /// description, hold no rule language.
     #[test]
     fn help_and_refusals_are_in_words() {
         use super::super::args::Args;
@@ -560,10 +561,20 @@ mod tests {
             let help = rules.help();
             assert_eq!(raw(&help), None, "{game} {variant:?} help: {help}");
             let mut legal = Vec::new();
-            let mut tried = 0;
+            let (mut tried, mut costs) = (0, 0);
             for seed in 0..3 {
                 play(&rules, 2 + seed as usize % 2, seed, |state, _, n| {
                     rules.list(state, &mut legal, false);
+                    // The prompt, and what each move gives and costs in the menu.
+                    let prompt = rules.step_prompt(state);
+                    assert_eq!(raw(&prompt), None, "{game} move {n}: {prompt}");
+                    for action in &legal {
+                        let terms = rules.terms_of(state, action);
+                        for said in terms.pays.iter().chain(&terms.note) {
+                            assert_eq!(raw(said), None, "{game} move {n}: {said}");
+                            costs += 1;
+                        }
+                    }
                     for a in 0..rules.actions.len() as u16 {
                         let args = [0, 3, 7, 12]
                             .into_iter()
@@ -581,6 +592,11 @@ mod tests {
                 });
             }
             assert!(tried > 1000, "{game}: {tried} refusals");
+            // King Arthur's challenges and adventures are paid for: their costs were said.
+            assert!(
+                game != "king-arthur" || costs > 100,
+                "{game}: {costs} costs"
+            );
         }
     }
 

@@ -389,14 +389,16 @@ impl Virtues {
             "  present <virtue> …        present the quest's virtues (card*2 = twice); the",
             "                            knights with you are asked for what you lack",
             "  give up | stay | wait",
-            "Asked of you: contribute | withhold (cards for a fellow knight), decline (a trial),",
+            "Asked of you: contribute | withhold (cards for a fellow knight),",
+            "  decline (a trial), discard <virtue> (a penalty), expire <quest>,",
             if self.n.joust_prize_from_deck {
-                "  discard <virtue> (a penalty), expire <quest>, prize | pass (a joust: draw one),"
+                "  prize | pass (a joust: draw one),"
             } else {
-                "  discard <virtue> (a penalty), expire <quest>, prize <treasure> | pass (a joust),"
+                "  prize <treasure> | pass (a joust),"
             },
             "  honor P2 | dishonor P2 | pass (the king, after his action)",
-            "Feast: offer P2 <card> [for <card>], ask P2 <card>, accept N, refuse N, cancel N, done",
+            "Feast: offer P2 <card> [for <card>], ask P2 <card>, accept N, refuse N,",
+            "  cancel N, done",
             "Joust or duel: open <virtue>, skip, answer <virtue>, refuse",
             "Sharing a reward: allot P2 (the next item), dispute, agree, disagree",
         ]

@@ -378,6 +378,9 @@ impl Virtues {
             );
         }
         let king = self.king(state);
+        // The viewer's own line (their cards) comes last, after what is under way, so that
+        // on a small screen it stays just above the menu.
+        let mut own = String::new();
         for (p, player) in state.players.iter().enumerate() {
             let p = p as Seat;
             let mine = Some(p) == seat;
@@ -409,7 +412,7 @@ impl Virtues {
                 (Count(player.virtues.total().into(), "card").to_string(), t)
             };
             let _ = writeln!(
-                out,
+                if mine { &mut own } else { &mut out },
                 "P{}{who}: virtues {virtues} · treasures {treasures} · honor {} · dishonor {}",
                 p + 1,
                 player.honor,
@@ -417,6 +420,7 @@ impl Virtues {
             );
         }
         self.table_details(state, seat, &mut out);
+        out.push_str(&own);
         out
     }
 
