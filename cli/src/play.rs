@@ -17,6 +17,7 @@ use grail_engine::play::{PlayError, Played};
 use grail_engine::replay::{MAX_REPLAY_BYTES, Replay, Step};
 use grail_engine::seats::seat_name;
 use grail_engine::sim::MAX_MOVES;
+use grail_engine::view::View;
 
 use crate::exit::{CliError, CliResult, failure, usage};
 use crate::games::{open_game, open_recorded, read_replay};
@@ -416,7 +417,7 @@ pub fn play(
             ),
         ));
     }
-    let table = session.m.render(None);
+    let table = session.m.view(None).table_text();
     writeln!(out, "\n{}", session.screen.wrap(table.trim_end()))?;
     if let Some(stuck) = session.m.stuck() {
         saved?;
@@ -537,23 +538,21 @@ fn write_card_info(
     }
 }
 
-/// The moves as the menu lists them, each with what it gives and costs, and the costs said
-/// once above them (each once, in the order of the moves).
-fn menu_entries(m: &mut Box<dyn DynMatch + '_>, legal: &[String]) -> (Vec<Entry>, Vec<String>) {
-    let terms = m.legal_terms();
+/// The moves of a view as the menu lists them, each with what it gives and costs, and the
+/// costs said once above them (each once, in the order of the moves).
+fn menu_entries(view: &View) -> (Vec<Entry>, Vec<String>) {
     let mut notes: Vec<String> = Vec::new();
-    let entries = (legal.iter().enumerate())
-        .map(|(i, text)| {
-            let terms = terms.get(i).cloned().unwrap_or_default();
-            if let Some(note) = terms.note
-                && !notes.contains(&note)
+    let entries = (view.moves.iter())
+        .map(|m| {
+            if let Some(note) = &m.note
+                && !notes.contains(note)
             {
-                notes.push(note);
+                notes.push(note.clone());
             }
             Entry {
-                text: text.clone(),
-                score: terms.score,
-                pays: terms.pays,
+                text: m.text.clone(),
+                score: m.gain,
+                pays: m.pays.clone(),
             }
         })
         .collect();
@@ -569,8 +568,9 @@ fn human_turn(
 ) -> Result<Option<Played>, CliError> {
     let screen = session.screen;
     let m = &mut session.m;
-    let table = |m: &mut Box<dyn DynMatch + '_>| {
-        let text = m.render(Some(seat));
+    // What the seat may see, as the browser is sent it (`View`): the table, the moves and
+    // what they give and cost, the step being decided.
+    let with_notes = |text: String| {
         let notes = session
             .pack
             .as_ref()
@@ -579,11 +579,13 @@ fn human_turn(
             .trim_end()
             .to_string()
     };
-    let table_text = fold_notes(&table(m), &mut session.shown_notes);
+    let table = |m: &mut Box<dyn DynMatch + '_>| with_notes(m.view(Some(seat)).table_text());
+    let view = m.view(Some(seat));
+    let table_text = fold_notes(&with_notes(view.table_text()), &mut session.shown_notes);
     writeln!(out, "\n{}", screen.wrap(&table_text))?;
-    let mut legal = m.legal_moves();
-    let (mut entries, mut notes) = menu_entries(m, &legal);
-    let prompt = m.prompt();
+    let mut legal: Vec<String> = view.moves.iter().map(|m| m.text.clone()).collect();
+    let (mut entries, mut notes) = menu_entries(&view);
+    let prompt = view.prompt;
     if !prompt.is_empty() {
         writeln!(out, "{}", screen.wrap(&format!("Your decision: {prompt}")))?;
     }
@@ -670,8 +672,9 @@ fn human_turn(
             Err(e) => {
                 say(&e.to_string())?;
                 say("Type a number from the list, or 'help'.")?;
-                legal = m.legal_moves();
-                (entries, notes) = menu_entries(m, &legal);
+                let view = m.view(Some(seat));
+                legal = view.moves.iter().map(|m| m.text.clone()).collect();
+                (entries, notes) = menu_entries(&view);
             }
         }
     }
