@@ -213,8 +213,13 @@ impl Tables {
         format!("{a:016x}{:016x}", h.finish())
     }
 
-    fn insert(&self, table: Table) -> u64 {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
+    /// A new table's number, never given again (its seat's token is made from it before
+    /// the table is stored).
+    fn new_id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn insert(&self, id: u64, table: Table) {
         let mut tables = lock(&self.tables);
         while tables.len() >= MAX_TABLES {
             let oldest = (tables.iter())
@@ -226,7 +231,6 @@ impl Tables {
             };
         }
         tables.insert(id, Arc::new(Mutex::new(table)));
-        id
     }
 
     fn table(&self, id: u64) -> Result<Arc<Mutex<Table>>, Refusal> {
@@ -270,7 +274,7 @@ impl Tables {
         let game_match = game
             .new_match(Setup::new(new.players, seed))
             .map_err(|e| Refusal::bad("cannot-set-up", e))?;
-        let id = self.next.load(Ordering::Relaxed);
+        let id = self.new_id();
         let mode = match new.seat {
             Some(seat) => Mode::Play {
                 seat: seat - 1,
@@ -290,7 +294,7 @@ impl Tables {
             used: self.clock.fetch_add(1, Ordering::Relaxed),
         };
         table.bots_until_person()?;
-        let id = self.insert(table);
+        self.insert(id, table);
         let mut answer = self.answer(id, token.as_deref())?;
         answer.token = token;
         Ok(answer)
@@ -379,16 +383,20 @@ impl Tables {
         let game = self.open(&replay.game, replay.variant.as_deref())?;
         let moves = replay_moves(&replay).len();
         let game_match = resume(game, &replay, 0)?;
-        let id = self.insert(Table {
-            game,
-            game_match,
-            mode: Mode::Replay {
-                replay,
-                moves,
-                at: 0,
+        let id = self.new_id();
+        self.insert(
+            id,
+            Table {
+                game,
+                game_match,
+                mode: Mode::Replay {
+                    replay,
+                    moves,
+                    at: 0,
+                },
+                used: self.clock.fetch_add(1, Ordering::Relaxed),
             },
-            used: self.clock.fetch_add(1, Ordering::Relaxed),
-        });
+        );
         self.answer(id, None)
     }
 
@@ -410,7 +418,7 @@ impl Tables {
         let game_match = game
             .resume(&file, false)
             .map_err(|f| Refusal::new(422, "replay-failed", f.to_string()))?;
-        let id = self.next.load(Ordering::Relaxed);
+        let id = self.new_id();
         let token = self.token(id, seat);
         let mut table = Table {
             game,
@@ -423,7 +431,7 @@ impl Tables {
             used: self.clock.fetch_add(1, Ordering::Relaxed),
         };
         table.bots_until_person()?;
-        let id = self.insert(table);
+        self.insert(id, table);
         let mut answer = self.answer(id, Some(&token))?;
         answer.token = Some(token);
         Ok(answer)
@@ -552,4 +560,50 @@ fn resume(
 /// A CLI error's words, for a page (the terminal's rendering, colour-free).
 fn cli_error_text(e: CliError) -> String {
     e.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_table() -> NewTable {
+        NewTable {
+            game: "king-arthur".into(),
+            variant: None,
+            players: 2,
+            seat: Some(1),
+            bot: Some("random".into()),
+            seed: Some(1),
+        }
+    }
+
+    /// Tables set up at the same moment each get a number and a token of their own, and a
+    /// seat's token opens only its own table.
+    #[test]
+    fn tables_set_up_at_once_have_tokens_of_their_own() {
+        let tables = Tables::new(Content::embedded());
+        let made: Vec<TableAnswer> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| tables.create(new_table()).expect("a table is set up")))
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        for (i, a) in made.iter().enumerate() {
+            for b in &made[i + 1..] {
+                assert_ne!(a.table, b.table);
+                assert_ne!(a.token, b.token);
+            }
+        }
+        for a in &made {
+            for b in &made {
+                let view = tables.answer(b.table, a.token.as_deref()).unwrap().view;
+                let expected = (a.table == b.table).then_some(0);
+                assert_eq!(
+                    view.viewer, expected,
+                    "table {}'s token at table {}",
+                    a.table, b.table
+                );
+            }
+        }
+    }
 }
