@@ -141,8 +141,9 @@ function drawLog(view) {
   if (view.setup_log.length > 0) {
     entries.push(el("li", { class: "setup" }, "setup", el("div", { class: "events", textContent: view.setup_log.join("; ") })));
   }
-  for (const e of view.log) {
-    entries.push(el("li", {}, seatName(e.seat) + ": " + e.text,
+  // Each move numbered as the move it is (the setup is not one).
+  for (const [i, e] of view.log.entries()) {
+    entries.push(el("li", { value: i + 1 }, seatName(e.seat) + ": " + e.text,
       el("div", { class: "events", textContent: e.events.join("; ") })));
   }
   $("log").replaceChildren(...entries);
