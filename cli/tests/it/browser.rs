@@ -686,6 +686,38 @@ fn virtues_is_played_to_its_end_in_the_browser() {
 }
 
 #[test]
+fn bots_are_watched_to_the_end_in_the_browser() {
+    let dir = Scratch::new("watch");
+    let Some(browser) = Browser::open(&dir.0) else {
+        return;
+    };
+    let server = Server::start(&dir.0);
+    browser.open_page(&server);
+    browser.click("#game option[value='artus']");
+    browser.click("#seat option[value='']");
+    browser.type_into("#seed", "4");
+    browser.click("#start");
+    let page = browser.wait_for("a table of bots", |p| {
+        (p.mode.as_deref() == Some("watch")).then(|| p.clone())
+    });
+    assert!(page.status.contains("watching; move 0;"), "{page:#?}");
+    assert_eq!(page.controls, ["watch-controls"]);
+    browser.click("#step");
+    browser.wait_for("one move", |p| (p.log == 1).then_some(()));
+    browser.click("#run");
+    let page = browser.wait_for("the end", |p| p.over.clone().map(|_| p.clone()));
+    assert!(page.over.unwrap().starts_with("The game is over"));
+    assert!(page.moves.is_empty(), "a spectator is offered no move");
+    let disabled =
+        browser.script("return ['step', 'run'].map((id) => document.getElementById(id).disabled);");
+    assert_eq!(
+        disabled,
+        json!([true, true]),
+        "nothing to step on after the end"
+    );
+}
+
+#[test]
 fn a_save_goes_on_in_the_browser_where_it_stopped() {
     let dir = Scratch::new("resume");
     let Some(browser) = Browser::open(&dir.0) else {
