@@ -724,8 +724,8 @@ fn a_save_goes_on_in_the_browser_where_it_stopped() {
         return;
     };
     let server = Server::start(&dir.0);
-    let page = browser.start_game(&server, "king-arthur", 2);
-    let page = browser.play("king-arthur", page, 3);
+    let page = browser.start_game(&server, "artus", 2);
+    let page = browser.play("artus", page, 3);
     let link = browser.save_link();
     let save = browser.script(&format!("return fetch('{link}').then((r) => r.text());"));
     let save = text_of(&save).unwrap();
@@ -762,7 +762,7 @@ fn a_save_goes_on_in_the_browser_where_it_stopped() {
         (p.status != resumed.status).then(|| p.clone())
     });
     assert_eq!(mine(&server.get(&table)["view"]["log"]), before + 1);
-    browser.play_to_end(&server, "king-arthur", page);
+    browser.play_to_end(&server, "artus", page);
 }
 
 #[test]
