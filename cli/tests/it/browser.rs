@@ -330,14 +330,18 @@ impl Browser {
         Some(browser)
     }
 
-    /// chromedriver on a free port, once it says it is ready; its log goes to `dir`.
+    /// chromedriver on a free port, once it says it is ready; its log goes to `dir`, and
+    /// its and the browser's temporary files (the profile) under it.
     fn start_driver(path: &Path, dir: &Path) -> (Child, u16) {
         let log = dir.join("chromedriver.log");
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
         for _ in 0..3 {
             let port = free_port();
             let file = File::create(&log).unwrap();
             let mut child = Command::new(path)
                 .arg(format!("--port={port}"))
+                .env("TMPDIR", &tmp)
                 .stdin(Stdio::null())
                 .stdout(file.try_clone().unwrap())
                 .stderr(file)
@@ -608,10 +612,20 @@ impl Browser {
 }
 
 impl Drop for Browser {
+    /// Closes the browser and asks chromedriver to stop (it then removes the profile);
+    /// kills it if it has not stopped after a while.
     fn drop(&mut self) {
         if !self.session.is_empty() {
             let path = format!("/session/{}", self.session);
             let _ = http(self.port, "DELETE", &path, None);
+        }
+        let _ = http(self.port, "GET", "/shutdown", None);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if !matches!(self.driver.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(POLL);
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
