@@ -213,8 +213,13 @@ impl Tables {
         format!("{a:016x}{:016x}", h.finish())
     }
 
-    fn insert(&self, table: Table) -> u64 {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
+    /// A new table's number, never given again (its seat's token is made from it before
+    /// the table is stored).
+    fn new_id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn insert(&self, id: u64, table: Table) {
         let mut tables = lock(&self.tables);
         while tables.len() >= MAX_TABLES {
             let oldest = (tables.iter())
@@ -226,7 +231,6 @@ impl Tables {
             };
         }
         tables.insert(id, Arc::new(Mutex::new(table)));
-        id
     }
 
     fn table(&self, id: u64) -> Result<Arc<Mutex<Table>>, Refusal> {
@@ -270,7 +274,7 @@ impl Tables {
         let game_match = game
             .new_match(Setup::new(new.players, seed))
             .map_err(|e| Refusal::bad("cannot-set-up", e))?;
-        let id = self.next.load(Ordering::Relaxed);
+        let id = self.new_id();
         let mode = match new.seat {
             Some(seat) => Mode::Play {
                 seat: seat - 1,
@@ -290,7 +294,7 @@ impl Tables {
             used: self.clock.fetch_add(1, Ordering::Relaxed),
         };
         table.bots_until_person()?;
-        let id = self.insert(table);
+        self.insert(id, table);
         let mut answer = self.answer(id, token.as_deref())?;
         answer.token = token;
         Ok(answer)
@@ -301,76 +305,60 @@ impl Tables {
     pub fn answer(&self, id: u64, token: Option<&str>) -> Result<TableAnswer, Refusal> {
         let table = self.table(id)?;
         let mut table = lock(&table);
-        let viewer = table.viewer(token);
-        let (length, at) = match &table.mode {
-            Mode::Replay { moves, at, .. } => (Some(*moves), Some(*at)),
-            _ => (None, None),
-        };
-        Ok(TableAnswer {
-            table: id,
-            token: None,
-            mode: table.mode_name(),
-            length,
-            at,
-            view: table.game_match.view(viewer),
-        })
+        Ok(table.answer(id, token))
     }
 
     /// The person holding `token` makes `text`; then the bots move until it is their turn
     /// again or the game ends.
     pub fn play(&self, id: u64, token: &str, text: &str) -> Result<TableAnswer, Refusal> {
-        {
-            let table = self.table(id)?;
-            let mut table = lock(&table);
-            let Mode::Play { seat, .. } = table.mode else {
-                return Err(Refusal::new(
-                    409,
-                    "not-yours",
-                    "nobody plays at this table: its bots are watched",
-                ));
-            };
-            if table.viewer(Some(token)) != Some(seat) {
-                return Err(Refusal::new(
-                    403,
-                    "not-yours",
-                    "that is not your seat's token",
-                ));
-            }
-            if table.game_match.to_move() != Some(seat) {
-                return Err(Refusal::new(409, "not-your-turn", "it is not your turn"));
-            }
-            table
-                .game_match
-                .play_text(text)
-                .map_err(|e| Refusal::new(422, "illegal-move", e.to_string()))?;
-            table.bots_until_person()?;
+        let table = self.table(id)?;
+        let mut table = lock(&table);
+        let Mode::Play { seat, .. } = table.mode else {
+            return Err(Refusal::new(
+                409,
+                "not-yours",
+                "nobody plays at this table: its bots are watched",
+            ));
+        };
+        if table.viewer(Some(token)) != Some(seat) {
+            return Err(Refusal::new(
+                403,
+                "not-yours",
+                "that is not your seat's token",
+            ));
         }
-        self.answer(id, Some(token))
+        if table.game_match.to_move() != Some(seat) {
+            return Err(Refusal::new(409, "not-your-turn", "it is not your turn"));
+        }
+        table
+            .game_match
+            .play_text(text)
+            .map_err(|e| Refusal::new(422, "illegal-move", e.to_string()))?;
+        table.bots_until_person()?;
+        Ok(table.answer(id, Some(token)))
     }
 
     /// At a table of bots: the next `moves` moves (at least one).
     pub fn step(&self, id: u64, moves: usize) -> Result<TableAnswer, Refusal> {
-        {
-            let table = self.table(id)?;
-            let mut table = lock(&table);
-            let Mode::Watch { bot } = table.mode else {
-                return Err(Refusal::new(
-                    409,
-                    "not-watched",
-                    "only a table of bots is stepped on",
-                ));
-            };
-            for _ in 0..moves.clamp(1, MAX_BOT_MOVES) {
-                if table.game_match.to_move().is_none() {
-                    break;
-                }
-                table
-                    .game_match
-                    .bot_move(bot)
-                    .map_err(|e| Refusal::new(500, "bot-failed", e.to_string()))?;
+        let table = self.table(id)?;
+        let mut table = lock(&table);
+        let Mode::Watch { bot } = table.mode else {
+            return Err(Refusal::new(
+                409,
+                "not-watched",
+                "only a table of bots is stepped on",
+            ));
+        };
+        for _ in 0..moves.clamp(1, MAX_BOT_MOVES) {
+            if table.game_match.to_move().is_none() {
+                break;
             }
+            table
+                .game_match
+                .bot_move(bot)
+                .map_err(|e| Refusal::new(500, "bot-failed", e.to_string()))?;
         }
-        self.answer(id, None)
+        Ok(table.answer(id, None))
     }
 
     /// Opens a replay or a save (its text) to step through, shown before its first move.
@@ -379,16 +367,20 @@ impl Tables {
         let game = self.open(&replay.game, replay.variant.as_deref())?;
         let moves = replay_moves(&replay).len();
         let game_match = resume(game, &replay, 0)?;
-        let id = self.insert(Table {
-            game,
-            game_match,
-            mode: Mode::Replay {
-                replay,
-                moves,
-                at: 0,
+        let id = self.new_id();
+        self.insert(
+            id,
+            Table {
+                game,
+                game_match,
+                mode: Mode::Replay {
+                    replay,
+                    moves,
+                    at: 0,
+                },
+                used: self.clock.fetch_add(1, Ordering::Relaxed),
             },
-            used: self.clock.fetch_add(1, Ordering::Relaxed),
-        });
+        );
         self.answer(id, None)
     }
 
@@ -410,7 +402,7 @@ impl Tables {
         let game_match = game
             .resume(&file, false)
             .map_err(|f| Refusal::new(422, "replay-failed", f.to_string()))?;
-        let id = self.next.load(Ordering::Relaxed);
+        let id = self.new_id();
         let token = self.token(id, seat);
         let mut table = Table {
             game,
@@ -423,7 +415,7 @@ impl Tables {
             used: self.clock.fetch_add(1, Ordering::Relaxed),
         };
         table.bots_until_person()?;
-        let id = self.insert(table);
+        self.insert(id, table);
         let mut answer = self.answer(id, Some(&token))?;
         answer.token = Some(token);
         Ok(answer)
@@ -459,32 +451,48 @@ impl Tables {
 
     /// A replay shown after its first `at` moves (at most its length).
     pub fn seek(&self, id: u64, at: usize) -> Result<TableAnswer, Refusal> {
-        {
-            let table = self.table(id)?;
-            let mut table = lock(&table);
-            let game = table.game;
-            let Mode::Replay {
-                replay,
-                moves,
-                at: now,
-            } = &mut table.mode
-            else {
-                return Err(Refusal::new(
-                    409,
-                    "not-a-replay",
-                    "only a replay is stepped through",
-                ));
-            };
-            let at = at.min(*moves);
-            let game_match = resume(game, replay, at)?;
-            *now = at;
-            table.game_match = game_match;
-        }
-        self.answer(id, None)
+        let table = self.table(id)?;
+        let mut table = lock(&table);
+        let game = table.game;
+        let Mode::Replay {
+            replay,
+            moves,
+            at: now,
+        } = &mut table.mode
+        else {
+            return Err(Refusal::new(
+                409,
+                "not-a-replay",
+                "only a replay is stepped through",
+            ));
+        };
+        let at = at.min(*moves);
+        let game_match = resume(game, replay, at)?;
+        *now = at;
+        table.game_match = game_match;
+        Ok(table.answer(id, None))
     }
 }
 
 impl Table {
+    /// The table as the holder of `token` sees it, read under the same lock as the change
+    /// that the answer reports (another request's change cannot slip in between).
+    fn answer(&mut self, id: u64, token: Option<&str>) -> TableAnswer {
+        let viewer = self.viewer(token);
+        let (length, at) = match &self.mode {
+            Mode::Replay { moves, at, .. } => (Some(*moves), Some(*at)),
+            _ => (None, None),
+        };
+        TableAnswer {
+            table: id,
+            token: None,
+            mode: self.mode_name(),
+            length,
+            at,
+            view: self.game_match.view(viewer),
+        }
+    }
+
     fn viewer(&self, token: Option<&str>) -> Option<Seat> {
         match (&self.mode, token) {
             (Mode::Play { seat, token: t, .. }, Some(given)) if given == t => Some(*seat),
@@ -552,4 +560,80 @@ fn resume(
 /// A CLI error's words, for a page (the terminal's rendering, colour-free).
 fn cli_error_text(e: CliError) -> String {
     e.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_table() -> NewTable {
+        NewTable {
+            game: "king-arthur".into(),
+            variant: None,
+            players: 2,
+            seat: Some(1),
+            bot: Some("random".into()),
+            seed: Some(1),
+        }
+    }
+
+    /// Tables set up at the same moment each get a number and a token of their own, and a
+    /// seat's token opens only its own table.
+    #[test]
+    fn tables_set_up_at_once_have_tokens_of_their_own() {
+        let tables = Tables::new(Content::embedded());
+        let made: Vec<TableAnswer> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| tables.create(new_table()).expect("a table is set up")))
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        for (i, a) in made.iter().enumerate() {
+            for b in &made[i + 1..] {
+                assert_ne!(a.table, b.table);
+                assert_ne!(a.token, b.token);
+            }
+        }
+        for a in &made {
+            for b in &made {
+                let view = tables.answer(b.table, a.token.as_deref()).unwrap().view;
+                let expected = (a.table == b.table).then_some(0);
+                assert_eq!(
+                    view.viewer, expected,
+                    "table {}'s token at table {}",
+                    a.table, b.table
+                );
+            }
+        }
+    }
+
+    /// Each answer shows the table as the request that it answers left it, though other
+    /// requests move the same replay at the same moment.
+    #[test]
+    fn a_seek_is_answered_with_the_position_it_asked_for() {
+        let tables = Tables::new(Content::embedded());
+        let mut answer = tables.create(new_table()).unwrap();
+        let token = answer.token.clone().unwrap();
+        for _ in 0..10 {
+            let text = answer.view.moves[0].text.clone();
+            answer = tables.play(answer.table, &token, &text).unwrap();
+        }
+        let save = tables.save(answer.table, &token).unwrap();
+        let replay = tables.open_replay(&save).unwrap();
+        let length = replay.length.unwrap();
+        assert!(length >= 10, "{length} moves");
+        std::thread::scope(|s| {
+            for worker in 0..4 {
+                let tables = &tables;
+                s.spawn(move || {
+                    for round in 0..100 {
+                        let at = (worker * 7 + round * 3) % (length + 1);
+                        let answer = tables.seek(replay.table, at).unwrap();
+                        assert_eq!(answer.at, Some(at));
+                        assert_eq!(answer.view.moves_made, at);
+                    }
+                });
+            }
+        });
+    }
 }

@@ -1,6 +1,7 @@
 //! The command-line tests, one binary: each file a module of it, so that a fresh clone links
 //! the `grail` library into one test executable instead of one per file.
 
+mod browser;
 mod cards;
 mod cli;
 mod exit_codes;

@@ -4,8 +4,14 @@
 
 const $ = (id) => document.getElementById(id);
 let games = [];
-// The table on screen: its number, the seat's token (a played table), how it is played.
+// The table on screen: its number, the seat's token (a played table), how it is played;
+// for a replay, its length, the move it is shown after and the one last asked for.
 let current = null;
+// The number of the last request made through act(): only its answer is drawn, so an
+// earlier answer arriving late never replaces a later one.
+let asked = 0;
+// A move of the person's is on its way: another click does not send a second one.
+let moving = false;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -135,8 +141,9 @@ function drawLog(view) {
   if (view.setup_log.length > 0) {
     entries.push(el("li", { class: "setup" }, "setup", el("div", { class: "events", textContent: view.setup_log.join("; ") })));
   }
-  for (const e of view.log) {
-    entries.push(el("li", {}, seatName(e.seat) + ": " + e.text,
+  // Each move numbered as the move it is (the setup is not one).
+  for (const [i, e] of view.log.entries()) {
+    entries.push(el("li", { value: i + 1 }, seatName(e.seat) + ": " + e.text,
       el("div", { class: "events", textContent: e.events.join("; ") })));
   }
   $("log").replaceChildren(...entries);
@@ -174,7 +181,7 @@ function drawMoves(answer) {
 }
 
 function draw(answer) {
-  current = { table: answer.table, token: answer.token || (current && current.table === answer.table ? current.token : null), mode: answer.mode, length: answer.length, at: answer.at };
+  current = { table: answer.table, token: answer.token || (current && current.table === answer.table ? current.token : null), mode: answer.mode, length: answer.length, at: answer.at, want: answer.at };
   if (current.token) localStorage.setItem("grail-table", JSON.stringify({ table: current.table, token: current.token }));
   for (const id of ["new", "replay", "report"]) $(id).hidden = true;
   $("table").hidden = false;
@@ -207,12 +214,21 @@ function draw(answer) {
 // ---- actions ----
 
 async function act(work) {
+  const mine = ++asked;
   showError("");
-  try { draw(await work()); } catch (e) { showError(e.message); }
+  try {
+    const answer = await work();
+    if (mine === asked) draw(answer);
+  } catch (e) {
+    if (mine === asked) showError(e.message);
+  }
 }
 
-function play(text) {
-  return act(() => api("POST", "/api/tables/" + current.table + "/move", { token: current.token, text }));
+async function play(text) {
+  if (moving) return;
+  moving = true;
+  try { await act(() => api("POST", "/api/tables/" + current.table + "/move", { token: current.token, text })); }
+  finally { moving = false; }
 }
 
 async function start(event) {
@@ -247,8 +263,16 @@ async function runToEnd() {
   }
 }
 
+// Shows the replay after its first `at` moves. Steps count from the position last asked
+// for, so clicks made before the answers come each step on from the one before.
 function seek(at) {
-  return act(() => api("POST", "/api/replays/" + current.table + "/seek", { at }));
+  const table = current.table;
+  const want = Math.max(0, Math.min(current.length, at));
+  current.want = want;
+  $("at").value = want;
+  $("back").disabled = want === 0;
+  $("forward").disabled = want >= current.length;
+  return act(() => api("POST", "/api/replays/" + table + "/seek", { at: want }));
 }
 
 async function init() {
@@ -262,8 +286,8 @@ async function init() {
   $("typed-form").addEventListener("submit", (e) => { e.preventDefault(); const t = $("typed").value.trim(); if (t) { $("typed").value = ""; play(t); } });
   $("step").addEventListener("click", () => act(() => api("POST", "/api/tables/" + current.table + "/step", {})));
   $("run").addEventListener("click", runToEnd);
-  $("back").addEventListener("click", () => seek(Math.max(0, current.at - 1)));
-  $("forward").addEventListener("click", () => seek(current.at + 1));
+  $("back").addEventListener("click", () => seek(current.want - 1));
+  $("forward").addEventListener("click", () => seek(current.want + 1));
   $("at").addEventListener("change", () => seek(Number($("at").value)));
   $("replay-form").addEventListener("submit", async (e) => { e.preventDefault(); await act(async () => api("POST", "/api/replays", { text: await readFile() })); });
   $("resume-save").addEventListener("click", async () => act(async () => api("POST", "/api/saves", { text: await readFile() })));
