@@ -800,6 +800,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "cannot-serve",
+        severity: Error,
+        group: Group::Command,
+        summary: "`grail serve` could not listen on 127.0.0.1 (the port is taken) or stopped on an error",
+        fix: "choose another port with `--port`, or leave it out for a free one",
+        no_fixture: None,
+    },
+    Code {
         code: "cannot-write",
         severity: Error,
         group: Group::Command,

@@ -169,13 +169,17 @@ function drawMoves(answer) {
   const v = answer.view;
   const mine = answer.mode === "play" && v.viewer !== null && v.to_move === v.viewer;
   $("prompt").textContent = v.over ? "" : (mine ? (v.prompt || "Your move") : (v.to_move === null ? "" : "Waiting for " + seatName(v.to_move)));
+  // What every move of a kind costs is said once, above the moves.
+  const notes = [];
+  for (const m of v.moves) if (m.note && !notes.includes(m.note)) notes.push(m.note);
   const buttons = v.moves.map((m) => {
     const b = el("button", { type: "button", class: "move", "data-text": m.text }, m.number + ") " + m.text);
     if (m.gain !== null && m.gain !== 0) b.append(el("span", { class: "gain", textContent: (m.gain > 0 ? "+" : "") + m.gain }));
+    if (m.pays) b.append(el("span", { class: "pays", textContent: "pay " + m.pays }));
     b.addEventListener("click", () => play(m.text));
     return b;
   });
-  $("moves").replaceChildren(...buttons);
+  $("moves").replaceChildren(...notes.map((n) => el("p", { class: "note", textContent: n })), ...buttons);
   $("typed").disabled = !mine;
   $("send").disabled = !mine;
 }
