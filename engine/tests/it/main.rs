@@ -1,10 +1,20 @@
-//! Engine tests against the toy game (`tests/toy`): matches, replays, simulation, views.
+//! The engine's integration tests, one binary: against the toy game (`tests/toy`) —
+//! matches, replays, simulation, views —, the condition language and the payment solver held
+//! to the rule texts, and the loops that allocate nothing (`counting_alloc.rs` counts per
+//! thread).
 
+#[path = "../support/mod.rs"]
+mod support;
 #[path = "../toy/mod.rs"]
 mod toy;
 
+mod alloc;
+mod condition_properties;
+mod conditions;
+mod counting_alloc;
 mod facade;
 mod ismcts;
+mod ismcts_alloc;
 mod matches;
 mod observe;
 mod replays;

@@ -2,14 +2,12 @@
 //! printing then parsing gives the same tree; the compiled program agrees with the plain
 //! reference evaluator; the solver finds exactly the legal payments brute force finds.
 
-mod support;
-
+use crate::support::*;
 use grail_engine::cond::ast::{
     ArithOp, CmpOp, Expr, ExprKind, Filter, FilterKind, Literal, LiteralKind, Name,
 };
 use grail_engine::cond::{self, Params, Type, ceiling, reference, solve};
 use proptest::prelude::*;
-use support::*;
 
 fn e(kind: ExprKind) -> Expr {
     Expr { kind, span: 0..0 }

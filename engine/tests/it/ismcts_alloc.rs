@@ -1,20 +1,17 @@
 //! The ISMCTS search allocates nothing per iteration once its buffers have grown: its tree
 //! is an arena kept from decision to decision, and its states are written over with
-//! `clone_from` and `observe_into`. Its own test binary, because it installs a counting
-//! global allocator; the game's states own no heap memory, so every allocation counted is
+//! `clone_from` and `observe_into`. It counts the allocations of the
+//! thread searching (`counting_alloc.rs`); the game's states own no heap memory, so every allocation counted is
 //! the search's (a rollout that reaches the end also calls `Rules::outcome`, whose
 //! allocations are the rules').
 
 use std::ops::RangeInclusive;
-use std::sync::atomic::Ordering;
 
 use grail_engine::agent::{Agent, AgentKind, Budget, Rollout, Search};
 use grail_engine::game::{EventSink, Outcome, Rules, Seat, Setup};
 use grail_engine::rng::GameRng;
 
-#[path = "support/counting_alloc.rs"]
-mod counting_alloc;
-use counting_alloc::ALLOCATIONS;
+use crate::counting_alloc::allocations;
 
 /// Two players take turns adding 1, 2 or 3 to their total, or a random 1-4 ("gamble");
 /// the higher total after 60 moves wins.
@@ -111,6 +108,13 @@ impl Rules for Race {
 
 #[test]
 fn the_search_does_not_allocate_per_iteration() {
+    // The counter sees this thread's allocations.
+    let probe = allocations();
+    drop(std::hint::black_box(Vec::<u8>::with_capacity(8)));
+    assert!(
+        allocations() > probe,
+        "an allocation on this thread is counted"
+    );
     let rules = Race;
     let state = rules.setup(&Setup::new(2, 1)).unwrap();
     let mut legal = Vec::new();
@@ -134,11 +138,11 @@ fn the_search_does_not_allocate_per_iteration() {
         for _ in 0..2 {
             agent.choose(&rules, 0, Some(&mut view), &legal);
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations();
         for _ in 0..3 {
             agent.choose(&rules, 0, Some(&mut view), &legal);
         }
-        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let allocations = allocations() - before;
         // A tree larger than any before may grow the arena once or twice.
         assert!(
             allocations <= 6,

@@ -2,11 +2,9 @@
 //! "pay adversary cards with a total worth of 5", "one value 3 or more and one value 4 or
 //! more", "two value 3 or more, or the red 5", "overpay only when necessary".
 
-mod support;
-
+use crate::support::*;
 use grail_engine::cond::solve::Satisfiable;
 use grail_engine::cond::{self, Params, Type, solve};
-use support::*;
 
 /// Every legal payment, described.
 fn payments(src: &str, cards: &[(&str, u8)]) -> Vec<String> {
