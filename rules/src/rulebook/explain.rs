@@ -188,6 +188,17 @@ impl Rulebook {
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return String::new();
         };
+        // A move chosen and its payment to choose: the move, and what it costs in words
+        // (public words: a card the table cannot see is "a card").
+        if let Some((a, args)) = state.pending {
+            let action = super::state::Action::new(a, args);
+            let chosen = self.notation(state, &action, None, true);
+            let terms = self.terms_of(state, &action);
+            return match terms.pays.or(terms.note) {
+                Some(cost) => format!("pay for `{chosen}`: {cost}"),
+                None => format!("pay for `{chosen}`"),
+            };
+        }
         // The pack's own words for the step, else its name and actions.
         if let Some(prompt) = &step.prompt {
             return prompt.clone();

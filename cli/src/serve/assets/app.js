@@ -255,12 +255,15 @@ async function readFile() {
   return file.text();
 }
 
+// Plays the watched table on to its end; it stops as soon as another table is on screen.
 async function runToEnd() {
   $("run").disabled = true;
-  while (current && current.mode === "watch") {
+  const table = current.table;
+  while (current && current.mode === "watch" && current.table === table) {
     let answer;
-    try { answer = await api("POST", "/api/tables/" + current.table + "/step", { moves: 5 }); }
+    try { answer = await api("POST", "/api/tables/" + table + "/step", { moves: 5 }); }
     catch (e) { showError(e.message); return; }
+    if (!current || current.table !== table) return;
     draw(answer);
     if (answer.view.over) return;
     await new Promise((r) => setTimeout(r, 60));
