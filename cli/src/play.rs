@@ -312,7 +312,12 @@ pub fn play(
         setup.seed,
         names.join(", ")
     );
-    writeln!(out, "{}", session.screen.wrap(&title))?;
+    // A pack named by its folder keeps its path whole on one line (it can be copied), as
+    // the save's path below does.
+    match session.game.game_id().contains(std::path::MAIN_SEPARATOR) {
+        true => writeln!(out, "{title}")?,
+        false => writeln!(out, "{}", session.screen.wrap(&title))?,
+    }
     writeln!(
         out,
         "Saving to {} after every move (continue with: grail play --resume {}).",
