@@ -193,8 +193,8 @@ impl Rulebook {
         if let Some((a, args)) = state.pending {
             let action = super::state::Action::new(a, args);
             let chosen = self.notation(state, &action, None, true);
-            let terms = self.terms_of(state, &action);
-            return match terms.pays.or(terms.note) {
+            let (pays, note) = self.costs_of(state, &action);
+            return match pays.or(note) {
                 Some(cost) => format!("pay for `{chosen}`: {cost}"),
                 None => format!("pay for `{chosen}`"),
             };

@@ -21,29 +21,45 @@ impl Rulebook {
     /// engine works out what a move changes in the score by playing it on a copy).
     pub(super) fn terms_of(&self, state: &State, action: &Action) -> MoveTerms {
         let a = usize::from(action.action);
-        let Some(pay) = self.actions.get(a).and_then(|d| d.pay.as_ref()) else {
+        if self.actions.get(a).is_none_or(|d| d.pay.is_none()) {
             return MoveTerms::default();
+        }
+        let (pays, note) = self.costs_of(state, action);
+        MoveTerms {
+            score: self.paid_gain(state, a, action),
+            pays,
+            note,
+        }
+    }
+
+    /// What `action` costs, in words: its own (the card's condition) and what every move
+    /// of its kind costs (said once); none without a payment. The pay step's prompt says
+    /// them too, without the score change [`Rulebook::terms_of`] plays the move out for.
+    pub(super) fn costs_of(
+        &self,
+        state: &State,
+        action: &Action,
+    ) -> (Option<String>, Option<String>) {
+        let a = usize::from(action.action);
+        let Some(pay) = self.actions.get(a).and_then(|d| d.pay.as_ref()) else {
+            return (None, None);
         };
         let name = &self.actions[a].name;
         let from =
             (self.explain.pay_text(a)).map_or(String::new(), |(f, _)| self.in_words(f, false));
-        let mut terms = MoveTerms {
-            score: self.paid_gain(state, a, action),
-            ..MoveTerms::default()
-        };
         match &pay.meets {
-            Meets::Named { .. } => terms.note = self.named_note(state, a),
+            Meets::Named { .. } => (None, self.named_note(state, a)),
             Meets::Own { sources, .. } => {
                 let card = action.args.card() & i32::from(TYPE_MASK);
                 let set = self.zones[pay.from.zone].set;
-                terms.pays = (usize::try_from(card).ok())
+                let pays = (usize::try_from(card).ok())
                     .and_then(|c| sources.get(c))
                     .filter(|s| !s.trim().is_empty())
                     .map(|s| self.explain.condition(set, s));
-                terms.note = Some(format!("{name} pays from {from} what its card asks"));
+                let note = format!("{name} pays from {from} what its card asks");
+                (pays, Some(note))
             }
         }
-        terms
     }
 
     /// What the actions of this step paying as action `a` does (the same named condition
