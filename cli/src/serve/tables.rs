@@ -16,7 +16,6 @@ use grail_engine::view::View;
 use serde::{Deserialize, Serialize};
 
 use crate::content::Content;
-use crate::exit::CliError;
 
 /// At most this many tables are kept; the one least recently used makes room for a new one.
 const MAX_TABLES: usize = 256;
@@ -198,7 +197,7 @@ impl Tables {
         let opened = crate::games::open_recorded(&self.content, name, variant);
         let game: &'static dyn DynGame = match opened {
             Ok(game) => Box::leak(game),
-            Err(e) => return Err(Refusal::bad("cannot-open", cli_error_text(e))),
+            Err(e) => return Err(Refusal::bad("cannot-open", e.to_string())),
         };
         Ok(*lock(&self.games).entry(key).or_insert(game))
     }
@@ -231,6 +230,21 @@ impl Tables {
             };
         }
         tables.insert(id, Arc::new(Mutex::new(table)));
+    }
+
+    /// Seats a new table under `id` (a played one after the bots' moves up to the person's
+    /// turn) and answers as its person, or a spectator, sees it; the answer carries the
+    /// person's token, given only here.
+    fn place(&self, id: u64, mut table: Table) -> Result<TableAnswer, Refusal> {
+        table.bots_until_person()?;
+        let token = match &table.mode {
+            Mode::Play { token, .. } => Some(token.clone()),
+            _ => None,
+        };
+        let mut answer = table.answer(id, token.as_deref());
+        answer.token = token;
+        self.insert(id, table);
+        Ok(answer)
     }
 
     fn table(&self, id: u64) -> Result<Arc<Mutex<Table>>, Refusal> {
@@ -283,21 +297,13 @@ impl Tables {
             },
             None => Mode::Watch { bot },
         };
-        let token = match &mode {
-            Mode::Play { token, .. } => Some(token.clone()),
-            _ => None,
-        };
-        let mut table = Table {
+        let table = Table {
             game,
             game_match,
             mode,
             used: self.clock.fetch_add(1, Ordering::Relaxed),
         };
-        table.bots_until_person()?;
-        self.insert(id, table);
-        let mut answer = self.answer(id, token.as_deref())?;
-        answer.token = token;
-        Ok(answer)
+        self.place(id, table)
     }
 
     /// The table as the holder of `token` sees it (no token, or another seat's: as a
@@ -313,20 +319,7 @@ impl Tables {
     pub fn play(&self, id: u64, token: &str, text: &str) -> Result<TableAnswer, Refusal> {
         let table = self.table(id)?;
         let mut table = lock(&table);
-        let Mode::Play { seat, .. } = table.mode else {
-            return Err(Refusal::new(
-                409,
-                "not-yours",
-                "nobody plays at this table: its bots are watched",
-            ));
-        };
-        if table.viewer(Some(token)) != Some(seat) {
-            return Err(Refusal::new(
-                403,
-                "not-yours",
-                "that is not your seat's token",
-            ));
-        }
+        let (seat, _) = table.person(token, "nobody plays at this table: its bots are watched")?;
         if table.game_match.to_move() != Some(seat) {
             return Err(Refusal::new(409, "not-your-turn", "it is not your turn"));
         }
@@ -367,21 +360,17 @@ impl Tables {
         let game = self.open(&replay.game, replay.variant.as_deref())?;
         let moves = replay_moves(&replay).len();
         let game_match = resume(game, &replay, 0)?;
-        let id = self.new_id();
-        self.insert(
-            id,
-            Table {
-                game,
-                game_match,
-                mode: Mode::Replay {
-                    replay,
-                    moves,
-                    at: 0,
-                },
-                used: self.clock.fetch_add(1, Ordering::Relaxed),
+        let table = Table {
+            game,
+            game_match,
+            mode: Mode::Replay {
+                replay,
+                moves,
+                at: 0,
             },
-        );
-        self.answer(id, None)
+            used: self.clock.fetch_add(1, Ordering::Relaxed),
+        };
+        self.place(self.new_id(), table)
     }
 
     /// Goes on playing a save (its text) from where it stopped, from the seat a person
@@ -403,42 +392,24 @@ impl Tables {
             .resume(&file, false)
             .map_err(|f| Refusal::new(422, "replay-failed", f.to_string()))?;
         let id = self.new_id();
-        let token = self.token(id, seat);
-        let mut table = Table {
+        let table = Table {
             game,
             game_match,
             mode: Mode::Play {
                 seat,
-                token: token.clone(),
+                token: self.token(id, seat),
                 bot,
             },
             used: self.clock.fetch_add(1, Ordering::Relaxed),
         };
-        table.bots_until_person()?;
-        self.insert(id, table);
-        let mut answer = self.answer(id, Some(&token))?;
-        answer.token = Some(token);
-        Ok(answer)
+        self.place(id, table)
     }
 
     /// The game at a played table as a save file, for the holder of its seat's token.
     pub fn save(&self, id: u64, token: &str) -> Result<String, Refusal> {
         let table = self.table(id)?;
         let table = lock(&table);
-        let Mode::Play { seat, bot, .. } = table.mode else {
-            return Err(Refusal::new(
-                409,
-                "not-yours",
-                "only a played game is saved",
-            ));
-        };
-        if table.viewer(Some(token)) != Some(seat) {
-            return Err(Refusal::new(
-                403,
-                "not-yours",
-                "that is not your seat's token",
-            ));
-        }
+        let (seat, bot) = table.person(token, "only a played game is saved")?;
         let players = table.game_match.setup().players;
         let agents = (0..players)
             .map(|s| match s == seat {
@@ -490,6 +461,22 @@ impl Table {
             length,
             at,
             view: self.game_match.view(viewer),
+        }
+    }
+
+    /// The seat and bot of a played table whose person holds `token`; refused with
+    /// `not_played` at a table nobody plays, and as not theirs for another token.
+    fn person(&self, token: &str, not_played: &str) -> Result<(Seat, AgentKind), Refusal> {
+        let Mode::Play { seat, bot, .. } = self.mode else {
+            return Err(Refusal::new(409, "not-yours", not_played));
+        };
+        match self.viewer(Some(token)) == Some(seat) {
+            true => Ok((seat, bot)),
+            false => Err(Refusal::new(
+                403,
+                "not-yours",
+                "that is not your seat's token",
+            )),
         }
     }
 
@@ -555,11 +542,6 @@ fn resume(
     let file = ReplayFile::from_replay(first);
     game.resume(&file, false)
         .map_err(|f| Refusal::new(422, "replay-failed", f.to_string()))
-}
-
-/// A CLI error's words, for a page (the terminal's rendering, colour-free).
-fn cli_error_text(e: CliError) -> String {
-    e.to_string()
 }
 
 #[cfg(test)]
