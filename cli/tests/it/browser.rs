@@ -9,13 +9,15 @@
 //! Each test has its own server, browser and folder; nothing changes the working folder.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use crate::server::{Scratch, Server, http};
 
 /// How long any one thing the page does may take.
 const WAIT: Duration = Duration::from_secs(30);
@@ -29,27 +31,6 @@ const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A folder of the test's own, removed when the test passes (kept, with chromedriver's
-/// log, when it fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("grail-browser-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 /// Waits until `ready` gives a value, looking every [`POLL`]; after [`WAIT`], fails with
@@ -72,136 +53,11 @@ fn wait_until<T, S: std::fmt::Debug>(
     }
 }
 
-// ---- HTTP, as much of it as chromedriver and `grail serve` need ----
-
-/// One request on a connection of its own: the answer's status and body.
-fn http(
-    port: u16,
-    method: &str,
-    path: &str,
-    body: Option<&Value>,
-) -> std::io::Result<(u16, String)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
-    stream.set_read_timeout(Some(Duration::from_secs(120)))?;
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut request =
-        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
-    if method != "GET" && method != "DELETE" {
-        request += &format!(
-            "Content-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n",
-            body.len()
-        );
-    }
-    request += "\r\n";
-    request += &body;
-    stream.write_all(request.as_bytes())?;
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let status = (line.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("not an HTTP answer: {line:?}")))?;
-    let (mut length, mut chunked) = (None, false);
-    loop {
-        line.clear();
-        reader.read_line(&mut line)?;
-        let Some((name, value)) = line.trim_end().split_once(':') else {
-            break;
-        };
-        match name.trim().to_ascii_lowercase().as_str() {
-            "content-length" => length = value.trim().parse::<usize>().ok(),
-            "transfer-encoding" => chunked = value.trim().eq_ignore_ascii_case("chunked"),
-            _ => {}
-        }
-    }
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            line.clear();
-            reader.read_line(&mut line)?;
-            let size = line.trim().split(';').next().unwrap_or("");
-            let size = usize::from_str_radix(size, 16)
-                .map_err(|_| std::io::Error::other(format!("bad chunk size {line:?}")))?;
-            if size == 0 {
-                break;
-            }
-            let mut chunk = vec![0; size + 2];
-            reader.read_exact(&mut chunk)?;
-            body.extend_from_slice(&chunk[..size]);
-        }
-    } else if let Some(length) = length {
-        body.resize(length, 0);
-        reader.read_exact(&mut body)?;
-    } else {
-        reader.read_to_end(&mut body)?;
-    }
-    Ok((status, String::from_utf8_lossy(&body).into_owned()))
-}
+// ---- chromedriver ----
 
 fn free_port() -> u16 {
     let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
     listener.local_addr().unwrap().port()
-}
-
-// ---- `grail serve` ----
-
-/// `grail serve` on a free port, stopped when dropped.
-struct Server {
-    child: Child,
-    url: String,
-    port: u16,
-}
-
-impl Server {
-    fn start(dir: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_grail"))
-            .arg("serve")
-            .current_dir(dir)
-            .env_remove("GRAIL_CONTENT")
-            .env("XDG_DATA_HOME", dir.join("data"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("grail serve starts");
-        let stdout = child.stdout.take().unwrap();
-        let (send, said) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = send.send(line);
-        });
-        let line = said.recv_timeout(WAIT).unwrap_or_default();
-        let url = (line.strip_prefix("grail serve: "))
-            .and_then(|rest| rest.split_whitespace().next())
-            .map(str::to_string);
-        let Some(url) = url else {
-            let _ = child.kill();
-            let mut err = String::new();
-            let _ = child.stderr.take().unwrap().read_to_string(&mut err);
-            panic!("grail serve said {line:?} (stderr: {err})");
-        };
-        assert!(line.ends_with("(Ctrl-C stops it)\n"), "{line:?}");
-        let port = (url.strip_prefix("http://127.0.0.1:"))
-            .and_then(|rest| rest.strip_suffix('/'))
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("not a loopback address with a port: {url}"));
-        Server { child, url, port }
-    }
-
-    /// A GET of the server's JSON API.
-    fn get(&self, path: &str) -> Value {
-        let (status, body) = http(self.port, "GET", path, None).expect("grail serve answers");
-        assert_eq!(status, 200, "GET {path}: {body}");
-        serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: {e}: {body}"))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 // ---- the browser ----

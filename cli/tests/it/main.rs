@@ -13,3 +13,4 @@ mod readme;
 mod rules_words;
 mod saves;
 mod serve;
+mod server;

@@ -16,13 +16,20 @@ fn readme() -> String {
     std::fs::read_to_string(repo().join("README.md")).unwrap()
 }
 
+/// `$PATH` with the built `grail` first.
+fn path_with_grail() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_grail")).parent().unwrap();
+    std::env::join_paths(
+        std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
+    )
+    .unwrap()
+}
+
 /// Runs one command line as a user would type it, in a shell whose home is `home`.
 fn shell(line: &str, home: &Path) -> Output {
-    let bin = Path::new(env!("CARGO_BIN_EXE_grail")).parent().unwrap();
-    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .unwrap();
+    let path = path_with_grail();
     Command::new("sh")
         .args(["-c", line])
         .current_dir(repo())
@@ -84,11 +91,7 @@ fn every_readme_example_runs_as_written() {
 /// stop cleanly when interrupted.
 fn serves(line: &str, home: &Path) {
     use std::io::BufRead;
-    let bin = Path::new(env!("CARGO_BIN_EXE_grail")).parent().unwrap();
-    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .unwrap();
+    let path = path_with_grail();
     let mut child = Command::new("sh")
         .args(["-c", &format!("exec {line}")])
         .current_dir(repo())

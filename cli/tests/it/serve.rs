@@ -3,112 +3,9 @@
 //! viewers at once are all served, fuzzed requests never bring it down, and Ctrl-C stops it
 //! cleanly.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
-/// A `grail serve` on a free port, stopped (Ctrl-C) when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_grail"))
-            .arg("serve")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("grail serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .split("127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("grail serve prints its address, not {line:?}"));
-        Server { child, port }
-    }
-
-    /// Sends raw bytes; the status and body of the answer (status 0: the connection was
-    /// closed without one).
-    fn raw(&self, bytes: &[u8]) -> (u16, String) {
-        self.send(bytes, false)
-    }
-
-    /// [`Server::raw`]; with `and_close`, the sending side is closed after the bytes, so a
-    /// request cut short ends there instead of waiting for the rest.
-    fn send(&self, bytes: &[u8], and_close: bool) -> (u16, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let _ = stream.write_all(bytes);
-        if and_close {
-            let _ = stream.shutdown(std::net::Shutdown::Write);
-        }
-        let mut answer = Vec::new();
-        let _ = stream.read_to_end(&mut answer);
-        let text = String::from_utf8_lossy(&answer).to_string();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let body = text
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
-    }
-
-    fn request(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-        let body = body.map(Value::to_string);
-        let mut text = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n",
-            self.port
-        );
-        if let Some(b) = &body {
-            text.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n",
-                b.len()
-            ));
-        }
-        text.push_str("\r\n");
-        text.push_str(body.as_deref().unwrap_or(""));
-        let (status, body) = self.raw(text.as_bytes());
-        let value = serde_json::from_str(&body).unwrap_or(Value::String(body));
-        (status, value)
-    }
-
-    /// Ctrl-C; the exit status and what it wrote on stderr.
-    fn stop(mut self) -> (Option<i32>, String) {
-        #[cfg(unix)]
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGINT);
-        }
-        let status = self.child.wait().unwrap();
-        let mut err = String::new();
-        if let Some(mut e) = self.child.stderr.take() {
-            let _ = e.read_to_string(&mut err);
-        }
-        (status.code(), err)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::server::{Scratch, Server};
 
 fn new_table(server: &Server, game: &str, seat: Option<usize>) -> Value {
     let (status, answer) = server.request(
@@ -122,7 +19,8 @@ fn new_table(server: &Server, game: &str, seat: Option<usize>) -> Value {
 
 #[test]
 fn a_seat_is_answered_only_by_its_token_and_anyone_else_sees_the_public_table() {
-    let server = Server::start();
+    let dir = Scratch::new("tokens");
+    let server = Server::start(&dir.0);
     for game in ["king-arthur", "artus", "quests", "virtues"] {
         let answer = new_table(&server, game, Some(1));
         let (id, token) = (&answer["table"], answer["token"].as_str().unwrap());
@@ -166,7 +64,8 @@ fn a_seat_is_answered_only_by_its_token_and_anyone_else_sees_the_public_table() 
 
 #[test]
 fn bad_requests_get_4xx_with_words() {
-    let server = Server::start();
+    let dir = Scratch::new("bad-requests");
+    let server = Server::start(&dir.0);
     let answer = new_table(&server, "king-arthur", Some(1));
     let (id, token) = (&answer["table"], answer["token"].as_str().unwrap());
     let cases: Vec<(&str, String, Option<Value>, u16)> = vec![
@@ -242,24 +141,26 @@ fn bad_requests_get_4xx_with_words() {
         }
     }
     // Another host name pointing here is refused; a post must carry JSON.
-    let (status, _) = server.raw(
+    let (status, _) = server.send(
         format!(
             "GET /api/games HTTP/1.1\r\nHost: evil.example:{}\r\nConnection: close\r\n\r\n",
             server.port
         )
         .as_bytes(),
+        false,
     );
     assert_eq!(status, 403);
     let form = format!(
         "POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\nConnection: close\r\n\r\ngame",
         server.port
     );
-    assert_eq!(server.raw(form.as_bytes()).0, 415);
+    assert_eq!(server.send(form.as_bytes(), false).0, 415);
 }
 
 #[test]
 fn a_hundred_viewers_at_once_are_all_served() {
-    let server = Server::start();
+    let dir = Scratch::new("viewers");
+    let server = Server::start(&dir.0);
     let answer = new_table(&server, "artus", None);
     let id = answer["table"].clone();
     let statuses: Vec<u16> = std::thread::scope(|scope| {
@@ -281,7 +182,8 @@ fn next(state: &mut u64) -> u64 {
 
 #[test]
 fn fuzzed_requests_never_bring_the_server_down() {
-    let server = Server::start();
+    let dir = Scratch::new("fuzz");
+    let server = Server::start(&dir.0);
     let host = format!("Host: 127.0.0.1:{}\r\n", server.port);
     let pieces: [&[u8]; 14] = [
         b"GET ",
