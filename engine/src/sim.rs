@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -225,6 +226,7 @@ fn run_chunk<R: Rules>(
         spare: None,
     };
     let mut tally = Totals::new(players);
+    let mut shared = SharedTallies::default();
     let record = config.record && hooks.record.is_some();
     let mut detail = config.detail.then(|| Detail::new(players));
     for index in games {
@@ -291,12 +293,54 @@ fn run_chunk<R: Rules>(
                 },
             });
         }
-        add_game(&mut tally, end, moves, detail.as_mut());
+        add_game(&mut tally, &mut shared, end, moves, detail.as_mut());
         if let Some(progress) = hooks.progress {
             progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
         }
     }
+    shared.fold_into(&mut tally);
     Ok(tally)
+}
+
+/// A chunk's tallies under names the rules share (an `Arc` they keep and hand out game after
+/// game): found among a few by pointer, not by comparing strings in the totals' maps at every
+/// tally of every game; folded into the totals when the chunk ends. A name made afresh for
+/// each game goes to the maps directly.
+#[derive(Default)]
+struct SharedTallies(Vec<(Arc<str>, Arc<str>, ItemTotals)>);
+
+impl SharedTallies {
+    /// At most this many names are kept; the rest go to the maps.
+    const MOST: usize = 256;
+
+    /// The totals of `kind` and `item`, when both are shared names.
+    #[inline]
+    fn find(&mut self, kind: &Arc<str>, item: &Arc<str>) -> Option<&mut ItemTotals> {
+        let same = |(k, i, _): &(Arc<str>, Arc<str>, ItemTotals)| {
+            Arc::ptr_eq(k, kind) && Arc::ptr_eq(i, item)
+        };
+        let at = match self.0.iter().position(same) {
+            Some(at) => at,
+            // Held by the rules as well as by this outcome: it comes again.
+            None if Arc::strong_count(kind) > 1
+                && Arc::strong_count(item) > 1
+                && self.0.len() < Self::MOST =>
+            {
+                self.0
+                    .push((kind.clone(), item.clone(), ItemTotals::default()));
+                self.0.len() - 1
+            }
+            None => return None,
+        };
+        Some(&mut self.0[at].2)
+    }
+
+    fn fold_into(self, t: &mut Totals) {
+        for (kind, item, totals) in self.0 {
+            let items = t.items.entry(kind.to_string()).or_default();
+            items.entry(item.to_string()).or_default().merge(totals);
+        }
+    }
 }
 
 enum GameEnd {
@@ -523,7 +567,13 @@ impl<R: Rules> Recorder<R> for Detail {
 }
 
 /// Adds one game to the totals. Abandoned games count only as games and by their reason.
-fn add_game(t: &mut Totals, end: GameEnd, moves: u32, detail: Option<&mut Detail>) {
+fn add_game(
+    t: &mut Totals,
+    shared: &mut SharedTallies,
+    end: GameEnd,
+    moves: u32,
+    detail: Option<&mut Detail>,
+) {
     t.games += 1;
     t.moves += u128::from(moves);
     let outcome = match end {
@@ -577,13 +627,18 @@ fn add_game(t: &mut Totals, end: GameEnd, moves: u32, detail: Option<&mut Detail
         }
     };
     for tally in &outcome.tallies {
-        let items = match t.items.get_mut(&*tally.kind) {
-            Some(items) => items,
-            None => t.items.entry(tally.kind.to_string()).or_default(),
-        };
-        let item = match items.get_mut(&*tally.item) {
+        let item = match shared.find(&tally.kind, &tally.item) {
             Some(item) => item,
-            None => items.entry(tally.item.to_string()).or_default(),
+            None => {
+                let items = match t.items.get_mut(&*tally.kind) {
+                    Some(items) => items,
+                    None => t.items.entry(tally.kind.to_string()).or_default(),
+                };
+                match items.get_mut(&*tally.item) {
+                    Some(item) => item,
+                    None => items.entry(tally.item.to_string()).or_default(),
+                }
+            }
         };
         item.count += 1;
         item.turns += u128::from(tally.turn);
@@ -611,6 +666,47 @@ fn add_game(t: &mut Totals, end: GameEnd, moves: u32, detail: Option<&mut Detail
 mod tests {
     use super::*;
 
+    /// A tally counts under its name whether the rules share the name's `Arc` (found by
+    /// pointer, folded in at the chunk's end) or make it afresh (found in the maps).
+    #[test]
+    fn shared_and_fresh_tally_names_count_alike() {
+        let kind: Arc<str> = "adventure".into();
+        let item: Arc<str> = "robbers".into();
+        let tally = |kind: Arc<str>, item: Arc<str>, seat| crate::game::Tally {
+            kind,
+            item,
+            turn: 3,
+            seat: Some(seat),
+        };
+        let game = |tallies| Outcome {
+            scores: vec![1, 0],
+            winners: vec![0],
+            end: "x".into(),
+            turns: 9,
+            tallies,
+        };
+        let mut t = Totals::new(2);
+        let mut shared = SharedTallies::default();
+        let games = [
+            vec![
+                tally(kind.clone(), item.clone(), 0),
+                tally(kind.clone(), item.clone(), 1),
+            ],
+            vec![tally("adventure".into(), "robbers".into(), 0)],
+            vec![tally(kind.clone(), item.clone(), 1)],
+        ];
+        for tallies in games {
+            add_game(&mut t, &mut shared, GameEnd::Over(game(tallies)), 5, None);
+        }
+        assert_eq!(shared.0.len(), 1, "the shared name is kept once");
+        shared.fold_into(&mut t);
+        let robbers = t.items["adventure"]["robbers"];
+        assert_eq!((robbers.count, robbers.turns, robbers.by_seat), (4, 12, 4));
+        // Seat 0 won each game: two of the four tallies are the winner's, a whole win each.
+        assert_eq!(robbers.winner_units, 2 * t.unit);
+        assert_eq!(t.items.len(), 1);
+    }
+
     #[test]
     fn shared_wins_split_exactly() {
         assert_eq!(crate::stats::lcm_upto(4), 12);
@@ -623,8 +719,21 @@ mod tests {
             turns: 1,
             tallies: vec![],
         };
-        add_game(&mut t, GameEnd::Over(outcome(vec![0, 1, 2])), 5, None);
-        add_game(&mut t, GameEnd::Over(outcome(vec![0])), 5, None);
+        let mut shared = SharedTallies::default();
+        add_game(
+            &mut t,
+            &mut shared,
+            GameEnd::Over(outcome(vec![0, 1, 2])),
+            5,
+            None,
+        );
+        add_game(
+            &mut t,
+            &mut shared,
+            GameEnd::Over(outcome(vec![0])),
+            5,
+            None,
+        );
         let r = t.report(3, |_| "random".into());
         let wins: Vec<f64> = r.seats.iter().map(|s| s.wins).collect();
         assert_eq!(wins, vec![1.3333, 0.3333, 0.3333]);

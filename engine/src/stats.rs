@@ -232,7 +232,7 @@ impl Sums {
 }
 
 impl ItemTotals {
-    fn merge(&mut self, o: ItemTotals) {
+    pub(crate) fn merge(&mut self, o: ItemTotals) {
         self.count = self.count.saturating_add(o.count);
         self.turns = self.turns.saturating_add(o.turns);
         self.by_seat = self.by_seat.saturating_add(o.by_seat);
