@@ -402,6 +402,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let row = f.str("row");
         let seat = f.str("seat");
         let target = f.str("target");
+        let number = f.str("number");
         let figure = f.str("figure");
         let steps = f.str("steps");
         let verb = f.str("verb");
@@ -445,6 +446,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             row,
             seat,
             target,
+            number,
             figure,
             steps,
             verb,

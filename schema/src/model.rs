@@ -647,6 +647,10 @@ pub struct ActionDef {
     /// `target`; the move names them: `accuse P2`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<Sp<String>>,
+    /// A number parameter: `"1..12"` (its bounds numbers or `$params`, at most 254), read as
+    /// `number`; the move names it: `bid 4`. Listed rising, those the guard allows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<Sp<String>>,
     /// A figure parameter: `"figure in knight(current) or prince"` (figures on the ring).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub figure: Option<Sp<String>>,

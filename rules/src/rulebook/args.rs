@@ -9,7 +9,7 @@
 pub struct Args {
     /// A card entry: its type, and its mark above `model::MARK_SHIFT`.
     card: u16,
-    /// A row of a `rows` zone, or a seat of the ring.
+    /// A row of a `rows` zone, a seat of the ring, or a number.
     place: u8,
     /// A player: a seat of the game, from 0.
     player: u8,
@@ -50,6 +50,13 @@ impl Args {
     #[inline(always)]
     pub fn of_place(place: usize) -> Args {
         Args::NONE.with_place(place)
+    }
+
+    /// A number (`number = "1..12"`): kept where a row or ring seat is, as an action has
+    /// only one of them.
+    #[inline(always)]
+    pub fn of_number(n: u8) -> Args {
+        Args::NONE.with_place(usize::from(n))
     }
 
     /// A player.
@@ -114,6 +121,12 @@ impl Args {
     /// The row key or ring seat, or -1.
     #[inline(always)]
     pub fn place(self) -> i32 {
+        slot(self.place)
+    }
+
+    /// The number (`number`), or -1.
+    #[inline(always)]
+    pub fn number(self) -> i32 {
         slot(self.place)
     }
 

@@ -115,6 +115,14 @@ impl Rulebook {
                     }
                 }
             }
+            Param::Number { low, high } => {
+                for n in *low..=*high {
+                    let number = Args::of_number(n);
+                    if holds(number) && !f(number) {
+                        return;
+                    }
+                }
+            }
             Param::Player(set) => {
                 // The players as the seat deciding sees them: from itself, or from the next.
                 for p in Self::seats_from(*set, decider, state.players) {

@@ -214,6 +214,13 @@ pub enum Param {
     /// A player (`target = "seat in others"`), from 0, read as `target`; the seats are the
     /// set's from the seat deciding.
     Player(SeatSet),
+    /// A number from `low` to `high` (`number = "1..12"`), read as `number`; listed rising.
+    /// It travels in the arguments' place slot (`Args::of_number`): an action has one
+    /// parameter besides a card.
+    Number {
+        low: u8,
+        high: u8,
+    },
     /// A figure on the ring of one of these kinds (and owners), with a distance from
     /// `steps` when the action has one.
     Figure {
@@ -228,6 +235,9 @@ pub enum Param {
         steps: Vec<i8>,
     },
 }
+
+/// The largest number a `number` parameter takes (255 is an empty argument).
+pub const MOST_NUMBER: u8 = 254;
 
 /// An effect; its numbers and conditions are [`Arg`]s, read directly when their shape allows.
 /// A tag byte of its own (no niche in an expression's), so `run` tells the kinds apart with

@@ -240,6 +240,7 @@ impl Rulebook {
             super::model::Param::None
             | super::model::Param::Seat
             | super::model::Param::Player(_)
+            | super::model::Param::Number { .. }
             | super::model::Param::Figure { .. } => action.args,
             super::model::Param::Row { .. } => return None,
         };

@@ -55,6 +55,7 @@ impl Compiler<'_> {
             player: true,
             seat: ring_seat,
             target: false,
+            number: false,
             figure: false,
             chosen: false,
         };

@@ -12,6 +12,7 @@ use grail_schema::model::{Layout, Visibility, ZoneOwner};
 
 use super::Rulebook;
 use super::compile;
+use super::model::Param;
 
 /// The rules of the game `pack` describes, in words; its compile errors when it does not
 /// compile.
@@ -111,6 +112,51 @@ pub fn rules_in_words(pack: &Pack) -> Result<String, Vec<Diagnostic>> {
 }
 
 impl Rulebook {
+    /// How a move of action `a` is written, and what its parameter is
+    /// (`play <card>   a card from hand`).
+    pub(super) fn move_form(&self, a: &super::model::Action) -> String {
+        match &a.param {
+            Param::None => a.name.clone(),
+            Param::Card(z) => format!(
+                "{} <card>   a card from {}",
+                a.name, self.zones[z.zone].name
+            ),
+            Param::Row { zone, .. } => format!(
+                "{} <row>   a row of {} that holds a card",
+                a.name, self.zones[*zone].name
+            ),
+            Param::Figure { steps, .. } => format!(
+                "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
+                a.name,
+                if steps.is_empty() { "" } else { " <steps>" },
+                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+            ),
+            Param::CardFigure { card, steps, .. } => format!(
+                "{} <card> <figure>{}   a card from {} and a figure on {}",
+                a.name,
+                if steps.is_empty() { "" } else { " <steps>" },
+                self.zones[card.zone].name,
+                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+            ),
+            Param::Player(set) => format!(
+                "{} <player>   {}",
+                a.name,
+                match set {
+                    super::model::SeatSet::Each => "any player (P1, P2, …)",
+                    super::model::SeatSet::Others => "another player (P1, P2, …)",
+                }
+            ),
+            Param::Number { low, high } => {
+                format!("{} <number>   a number from {low} to {high}", a.name)
+            }
+            Param::Seat => format!(
+                "{} <seat>   a seat of {}",
+                a.name,
+                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
+            ),
+        }
+    }
+
     /// What the game is played with: each zone, whose it is, how it lies and who sees it.
     fn components(&self, pack: &Pack, out: &mut String) {
         let _ = writeln!(out, "\nComponents:");

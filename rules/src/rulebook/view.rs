@@ -101,6 +101,7 @@ impl Rulebook {
                 format!("{} {}", a.name, self.row_name(*zone, action.args.place()))
             }
             Param::Seat => format!("{} {}", a.name, action.args.place()),
+            Param::Number { .. } => format!("{} {}", a.name, action.args.number()),
             Param::Player(_) => {
                 let player = action.args.player().max(0) as usize;
                 format!("{} {}", a.name, seat_name(player))
@@ -244,6 +245,18 @@ impl Rulebook {
             (Param::Player(_), None) => {
                 return Err(format!("`{}` needs a player: `{} P2`", a.name, a.name));
             }
+            (Param::Number { low, high }, Some(w)) => match w.parse::<u8>() {
+                Ok(n) if (*low..=*high).contains(&n) => Args::of_number(n),
+                _ => {
+                    return Err(format!(
+                        "`{}` takes a number from {low} to {high}, not `{w}`",
+                        a.name
+                    ));
+                }
+            },
+            (Param::Number { low, .. }, None) => {
+                return Err(format!("`{}` needs a number: `{} {low}`", a.name, a.name));
+            }
             (Param::Seat, None) => {
                 return Err(format!("`{}` needs a seat: `{} <seat>`", a.name, a.name));
             }
@@ -344,7 +357,11 @@ impl Rulebook {
                     return format!("{} is empty", self.pile_name(pile));
                 }
             }
-            Param::Seat | Param::Player(_) | Param::Figure { .. } | Param::None => {}
+            Param::Seat
+            | Param::Player(_)
+            | Param::Number { .. }
+            | Param::Figure { .. }
+            | Param::None => {}
         }
         // A distance the action's `steps` never lists (a card saying `high = 9` where the
         // action steps `1..8`): said so, whatever its guard says.
@@ -704,48 +721,6 @@ impl Rulebook {
             );
         }
         out
-    }
-
-    /// How a move of action `a` is written, and what its parameter is
-    /// (`play <card>   a card from hand`).
-    pub(super) fn move_form(&self, a: &super::model::Action) -> String {
-        match &a.param {
-            Param::None => a.name.clone(),
-            Param::Card(z) => format!(
-                "{} <card>   a card from {}",
-                a.name, self.zones[z.zone].name
-            ),
-            Param::Row { zone, .. } => format!(
-                "{} <row>   a row of {} that holds a card",
-                a.name, self.zones[*zone].name
-            ),
-            Param::Figure { steps, .. } => format!(
-                "{} <figure>{}   a figure on {} (`knight@5`, or a role: `king`)",
-                a.name,
-                if steps.is_empty() { "" } else { " <steps>" },
-                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
-            ),
-            Param::CardFigure { card, steps, .. } => format!(
-                "{} <card> <figure>{}   a card from {} and a figure on {}",
-                a.name,
-                if steps.is_empty() { "" } else { " <steps>" },
-                self.zones[card.zone].name,
-                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
-            ),
-            Param::Player(set) => format!(
-                "{} <player>   {}",
-                a.name,
-                match set {
-                    super::model::SeatSet::Each => "any player (P1, P2, …)",
-                    super::model::SeatSet::Others => "another player (P1, P2, …)",
-                }
-            ),
-            Param::Seat => format!(
-                "{} <seat>   a seat of {}",
-                a.name,
-                self.board.as_ref().map_or("the ring", |b| b.name.as_str())
-            ),
-        }
     }
 
     /// Steps for the help, in order, each with what it offers and how often it repeats.

@@ -214,6 +214,7 @@ impl Words<'_> {
             "row" => "the row".into(),
             "steps" => "the distance".into(),
             "target" => "the player chosen".into(),
+            "number" => "the number chosen".into(),
             "current" => "you".into(),
             "P" => "the player".into(),
             "others" => "the other players".into(),

@@ -330,6 +330,13 @@ fn a_step_that_repeats_without_end() {
 /// of no counter, `next` on a stage before the turns, a `who` or `target` over what is not a
 /// set of seats, a loop on a number, a seat number past the players. Each one error, where it
 /// is written.
+/// A number parameter written wrong: a range upside down, a bound read from the game, one
+/// past the largest number, a number beside a card, and `number` read where none is named.
+#[test]
+fn numbers_written_wrong() {
+    check("rulebook-numbers", &["invalid-value", "unknown-name"]);
+}
+
 #[test]
 fn seats_written_wrong() {
     check(

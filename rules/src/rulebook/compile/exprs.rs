@@ -50,6 +50,8 @@ impl Compiler<'_> {
             // A seat of the ring is a place, as a row is (an action has one of them).
             Ast::Name(n) if n == "seat" && scope.seat => Some((Expr::Row, Kind::Int)),
             Ast::Name(n) if n == "target" && scope.target => Some((Expr::Target, Kind::Int)),
+            // A number travels where a seat does (`Args::of_number`).
+            Ast::Name(n) if n == "number" && scope.number => Some((Expr::Row, Kind::Int)),
             Ast::Name(n) if scope.figure && (n == "figure" || n == "steps") => {
                 Some((crate::rulebook::model::FigureExpr::param(n), Kind::Int))
             }
@@ -62,6 +64,14 @@ impl Compiler<'_> {
                     Expr::Figures(crate::rulebook::model::FigureExpr::Chosen),
                     Kind::Bool,
                 ))
+            }
+            Ast::Name(n) if n == "number" => {
+                let msg = "`number` is the number a move names, read only by an action that \
+                           takes one: `number = \"1..6\"`"
+                    .to_string();
+                let span = at(self);
+                self.error("unknown-name", msg, &s.loc, span);
+                None
             }
             Ast::Name(n) if n == "P" => {
                 let msg = "`P` names a seat only where one is given: in `[end] score`, `[bot] \

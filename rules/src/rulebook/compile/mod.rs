@@ -41,6 +41,8 @@ pub struct Scope {
     pub seat: bool,
     /// The action has a player parameter (`target`).
     pub target: bool,
+    /// The action has a number parameter (`number`).
+    pub number: bool,
     /// The action has a figure parameter (`figure`, and `steps` with a distance).
     pub figure: bool,
     /// The action chooses figures (`choose`): `chosen` reads them.
@@ -53,6 +55,7 @@ pub const NO_SCOPE: Scope = Scope {
     player: false,
     seat: false,
     target: false,
+    number: false,
     figure: false,
     chosen: false,
 };

@@ -126,8 +126,8 @@ impl Compiler<'_> {
     /// `target = "seat in others"`: a player, the action's one parameter.
     pub fn target_param(&mut self, def: &Sp<String>, other: bool) -> Option<Param> {
         if other {
-            let msg = "an action takes one parameter: `card`, `row`, `seat`, `target` or `figure` \
-                       (or a card and a figure)"
+            let msg = "an action takes one parameter: `card`, `row`, `seat`, `target`, `number` \
+                       or `figure` (or a card and a figure)"
                 .to_string();
             self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
             return None;

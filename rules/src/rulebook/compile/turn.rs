@@ -1,6 +1,6 @@
 //! The turn: effects, actions and steps compiled, and the limits a turn keeps.
 
-use crate::rulebook::model::{Action, Effect, Expr, Param, Step, Who};
+use crate::rulebook::model::{Action, Effect, Expr, MOST_NUMBER, Param, Step, Who};
 use crate::rulebook::syntax::{self, Ast, Statement};
 use grail_engine::diag::Diagnostic;
 use grail_schema::model::Sp;
@@ -200,6 +200,61 @@ impl Compiler<'_> {
         }
     }
 
+    /// `number = "1..12"`: a number, the action's one parameter; its bounds are numbers or
+    /// `$params` from 0 to [`MOST_NUMBER`], the lower first.
+    fn number_param(&mut self, def: &Sp<String>, other: bool) -> Option<Param> {
+        if other {
+            let msg = "an action takes one parameter: `card`, `row`, `seat`, `target`, `number` \
+                       or `figure` (or a card and a figure)"
+                .to_string();
+            self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
+            return None;
+        }
+        // A bound that does not compile is reported as it is; one that is not a number is
+        // `None` here, and the range is refused below.
+        let bound = |c: &mut Self, text: &str| -> Result<Option<i64>, ()> {
+            let part = Sp {
+                value: text.trim().to_string(),
+                loc: def.loc.clone(),
+            };
+            match c.expression(&part, NO_SCOPE, false).ok_or(())? {
+                Expr::Const(v) => Ok(Some(v)),
+                _ => Ok(None),
+            }
+        };
+        let Some((lo, hi)) = def.value.split_once("..") else {
+            let msg = format!("`number` is a range like `1..12`, not `{}`", def.value);
+            self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
+            return None;
+        };
+        let msg = match (bound(self, lo).ok()?, bound(self, hi).ok()?) {
+            (Some(low), Some(high))
+                if 0 <= low && low <= high && high <= i64::from(MOST_NUMBER) =>
+            {
+                return Some(Param::Number {
+                    low: low as u8,
+                    high: high as u8,
+                });
+            }
+            (Some(low), Some(high)) if low > high => format!(
+                "`{}` is upside down: the lower bound comes first, `{high}..{low}`",
+                def.value
+            ),
+            (Some(_), Some(_)) => format!(
+                "a move names a number from 0 to {MOST_NUMBER}, so `number` cannot range over `{}`",
+                def.value
+            ),
+            _ => format!(
+                "the bounds of `number` are numbers or `$params`, so that its moves can be listed \
+                 (let the guard ask the rest: `if = \"number <= count(hand(current))\"`), not \
+                 `{}`",
+                def.value
+            ),
+        };
+        self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
+        None
+    }
+
     /// `[actions.*]`.
     pub fn actions(&mut self) -> Vec<Action> {
         let defs = &self.pack.rulebook.actions;
@@ -219,8 +274,16 @@ impl Compiler<'_> {
                     let other = def.card.is_some()
                         || def.row.is_some()
                         || def.seat.is_some()
+                        || def.number.is_some()
                         || def.figure.is_some();
                     self.target_param(t, other)
+                }),
+                _ if def.number.is_some() => def.number.as_ref().and_then(|n| {
+                    let other = def.card.is_some()
+                        || def.row.is_some()
+                        || def.seat.is_some()
+                        || def.figure.is_some();
+                    self.number_param(n, other)
                 }),
                 _ if def.seat.is_some() => {
                     self.seat_param(def.seat.as_ref(), def.card.is_some() || def.row.is_some())
@@ -300,6 +363,7 @@ impl Compiler<'_> {
                 player: decided.contains(&name.value),
                 seat: matches!(param, Param::Seat),
                 target: matches!(param, Param::Player(_)),
+                number: matches!(param, Param::Number { .. }),
                 // A figure parameter refused above is not reported again where it is read.
                 figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
                     || def.figure.is_some(),
