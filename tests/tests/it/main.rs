@@ -3,6 +3,7 @@
 
 mod artus;
 mod baselines;
+mod bidding_war;
 mod bundled;
 mod card_scripts;
 mod diag_codes;
