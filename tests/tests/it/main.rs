@@ -25,6 +25,7 @@ mod rulebook_never_panics;
 mod rulebook_steps;
 mod score_breakdown;
 mod scripts;
+mod sealed_lists;
 mod shards;
 mod trick_taking;
 mod virtues;

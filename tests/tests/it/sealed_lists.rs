@@ -1,0 +1,135 @@
+//! Sealed commitments revealed in unison, written in the rulebook language
+//! (`tests/packs/sealed-lists`), checked from outside the rulebook: in random and greedy
+//! games at 2 to 4 players, while lists are being laid each seat's view shows its own list
+//! card by card and every other list only as a count, nothing is turned up before every seat
+//! has passed, and then every list is turned up at once and the greatest strength (the first
+//! from the player to move among equals) takes the prize.
+
+use grail_engine::agent::AgentKind;
+use grail_engine::facade::DynMatch;
+use grail_engine::game::Setup;
+use grail_engine::view::Part;
+
+const PACK: &str = "tests/packs/sealed-lists";
+
+/// A seat's zone as `viewer` sees it: (whether it sees into it, the cards seen, how many
+/// face down).
+fn zone(
+    m: &mut dyn DynMatch,
+    viewer: usize,
+    name: &str,
+    owner: usize,
+) -> (bool, Vec<String>, usize) {
+    let view = m.view(Some(viewer));
+    view.table
+        .into_iter()
+        .find_map(|part| match part {
+            Part::Zone {
+                name: n,
+                owner: Some(o),
+                seen,
+                cards,
+                hidden,
+                ..
+            } if n == name && o == owner => Some((seen, cards, hidden)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("P{}'s `{name}` is on the table", owner + 1))
+}
+
+fn cards(m: &dyn DynMatch, query: &str) -> Vec<String> {
+    let text = m.inspect(query).unwrap();
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+fn strength(card: &str) -> i64 {
+    match card {
+        "squire" => 1,
+        "knight" => 2,
+        "champion" => 3,
+        other => panic!("no knight `{other}`"),
+    }
+}
+
+#[test]
+fn lists_are_sealed_until_every_seat_has_passed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = root.join(PACK);
+    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
+        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let mut sealed_views = 0;
+    for players in 2..=4 {
+        for seed in 0..8u64 {
+            let bots = if seed % 2 == 0 {
+                AgentKind::Random
+            } else {
+                AgentKind::Greedy
+            };
+            let mut m = game.new_match(Setup::new(players, seed)).unwrap();
+            let mut current = 0;
+            let mut won = vec![0usize; players];
+            while m.to_move().is_some() {
+                let at = format!("{players}p seed {seed}, turn of P{}", current + 1);
+                let lists: Vec<Vec<String>> = (0..players)
+                    .map(|p| cards(m.as_ref(), &format!("list P{}", p + 1)))
+                    .collect();
+                for p in 0..players {
+                    assert!(
+                        cards(m.as_ref(), &format!("shown P{}", p + 1)).is_empty(),
+                        "{at}: nothing is turned up while lists are laid"
+                    );
+                    for v in 0..players {
+                        let (seen, shown, hidden) = zone(m.as_mut(), v, "list", p);
+                        if v == p {
+                            assert!(seen, "{at}: P{} sees its own list", p + 1);
+                            assert_eq!(shown, lists[p], "{at}");
+                        } else {
+                            assert!(
+                                !seen && shown.is_empty(),
+                                "{at}: P{}'s list is sealed",
+                                p + 1
+                            );
+                            assert_eq!(hidden, lists[p].len(), "{at}: its count is seen");
+                            sealed_views += 1;
+                        }
+                    }
+                }
+                let seat = m.to_move().unwrap();
+                let settled = |m: &dyn DynMatch| {
+                    let won: usize = (0..players)
+                        .map(|p| cards(m, &format!("won P{}", p + 1)).len())
+                        .sum();
+                    won + cards(m, "set-aside").len()
+                };
+                let before = settled(m.as_ref());
+                let played = m.bot_move(bots).unwrap();
+                let mut lists = lists;
+                if let Some(card) = played.text.strip_prefix("list ") {
+                    lists[seat].push(card.to_string());
+                }
+                // The turn's prize settled: every list was turned up at once, and the greatest
+                // strength took it (the first from the player to move among equals).
+                if settled(m.as_ref()) > before {
+                    let totals: Vec<i64> = (lists.iter())
+                        .map(|l| l.iter().map(|c| strength(c)).sum())
+                        .collect();
+                    let best = *totals.iter().max().unwrap();
+                    let winner = (0..players)
+                        .map(|k| (current + k) % players)
+                        .find(|&p| totals[p] == best)
+                        .unwrap();
+                    if best > 0 {
+                        won[winner] += 1;
+                    }
+                    for p in 0..players {
+                        let now = cards(m.as_ref(), &format!("won P{}", p + 1)).len();
+                        assert_eq!(now, won[p], "{at}: P{}'s prizes", p + 1);
+                    }
+                    current = (current + 1) % players;
+                }
+            }
+            assert_eq!(m.outcome().expect("the game ends").end, "prizes-gone");
+        }
+    }
+    assert!(sealed_views > 500, "{sealed_views} views of sealed lists");
+}
