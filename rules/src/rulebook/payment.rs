@@ -126,7 +126,7 @@ impl Rulebook {
         // What is known for the whole listing answers without counting the hand again.
         if pay.from.row.is_none() {
             if self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
-                let memo = &state.memo.own[usize::from(state.current).min(MEMO_SEATS - 1)];
+                let memo = &state.memo.own[usize::from(state.decider()).min(MEMO_SEATS - 1)];
                 return memo.met(usize::try_from(args.card()).unwrap_or(usize::MAX));
             }
             if let (
@@ -175,7 +175,7 @@ impl Rulebook {
         };
         let counts = &hand.as_slice()[..n.min(TYPES)];
         if self.memo_action == Some(a) {
-            let seat = usize::from(state.current).min(MEMO_SEATS - 1);
+            let seat = usize::from(state.decider()).min(MEMO_SEATS - 1);
             let memo = &state.memo.own[seat];
             let fits = memo_fits(&state.memo, seat, &hand);
             dearest.memo_fits.set(Some(fits));
@@ -249,7 +249,7 @@ impl Rulebook {
         let ctx = Ctx::current(state, Args::NONE);
         let (hand, n) = self.hand(&pay.from, &ctx);
         let hand = *hand;
-        let seat = usize::from(state.current).min(MEMO_SEATS - 1);
+        let seat = usize::from(state.decider()).min(MEMO_SEATS - 1);
         // The same hand: every answer wanted is known (the zone only loses cards).
         if memo_fits(&state.memo, seat, &hand) {
             return true;
@@ -447,7 +447,7 @@ impl Rulebook {
                 solve::cheapest(program, counts, &[], cost).map_or(NONE, |(c, _)| c)
             }
             Expr::Paying(a) => i64::from(
-                ctx.player == usize::from(ctx.state.current)
+                ctx.player == usize::from(ctx.state.decider())
                     && ctx.state.pending.is_some_and(|(p, _)| usize::from(p) == *a),
             ),
             _ => self.eval_mark(e, ctx),

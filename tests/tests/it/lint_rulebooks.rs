@@ -365,7 +365,8 @@ fn another_players_knight_written_as_others() {
     check("artus-others-knight", &["invalid-expression"]);
 }
 
-/// A step other seats decide (`who`) offering an action paid for: one error at the payment.
+/// A step other seats decide (`who`) offering an action paid for from the player to move's
+/// cards (`knights(current)`): one error at the payment's zone.
 #[test]
 fn a_payment_asked_of_other_seats() {
     check("rulebook-asked-payment", &["invalid-value"]);

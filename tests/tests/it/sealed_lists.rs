@@ -73,7 +73,7 @@ fn lists_are_sealed_until_every_seat_has_passed() {
                 let lists: Vec<Vec<String>> = (0..players)
                     .map(|p| cards(m.as_ref(), &format!("list P{}", p + 1)))
                     .collect();
-                for p in 0..players {
+                for (p, list) in lists.iter().enumerate() {
                     assert!(
                         cards(m.as_ref(), &format!("shown P{}", p + 1)).is_empty(),
                         "{at}: nothing is turned up while lists are laid"
@@ -82,14 +82,14 @@ fn lists_are_sealed_until_every_seat_has_passed() {
                         let (seen, shown, hidden) = zone(m.as_mut(), v, "list", p);
                         if v == p {
                             assert!(seen, "{at}: P{} sees its own list", p + 1);
-                            assert_eq!(shown, lists[p], "{at}");
+                            assert_eq!(&shown, list, "{at}");
                         } else {
                             assert!(
                                 !seen && shown.is_empty(),
                                 "{at}: P{}'s list is sealed",
                                 p + 1
                             );
-                            assert_eq!(hidden, lists[p].len(), "{at}: its count is seen");
+                            assert_eq!(hidden, list.len(), "{at}: its count is seen");
                             sealed_views += 1;
                         }
                     }
@@ -121,9 +121,9 @@ fn lists_are_sealed_until_every_seat_has_passed() {
                     if best > 0 {
                         won[winner] += 1;
                     }
-                    for p in 0..players {
+                    for (p, &prizes) in won.iter().enumerate() {
                         let now = cards(m.as_ref(), &format!("won P{}", p + 1)).len();
-                        assert_eq!(now, won[p], "{at}: P{}'s prizes", p + 1);
+                        assert_eq!(now, prizes, "{at}: P{}'s prizes", p + 1);
                     }
                     current = (current + 1) % players;
                 }

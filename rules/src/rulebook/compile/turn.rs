@@ -372,11 +372,17 @@ impl Compiler<'_> {
             let guard = def.guard.as_ref().and_then(|g| self.guard(g, scope));
             let card_zone = param.card_zone().map(|z| z.zone);
             let effects = self.effects(&def.effects, scope, card_zone, false);
+            // A seat asked pays from its own cards (`from = "hand(P)"`), but the figures a
+            // choice is made of are the player to move's, and a standing action is taken by
+            // whichever seat is deciding.
+            let refused = match def.standing {
+                Some(_) => (def.pay.as_ref().map(|p| &p.from.loc))
+                    .or(def.choose.as_ref().map(|c| &c.figures.loc)),
+                None => def.choose.as_ref().map(|c| &c.figures.loc),
+            };
             if scope.player
-                && let Some(at) = (def.pay.as_ref().map(|p| &p.from.loc))
-                    .or(def.choose.as_ref().map(|c| &c.figures.loc))
+                && let Some(at) = refused
             {
-                // The payment memo and the choices are kept for the player to move.
                 let msg = match def.standing {
                     Some(_) => format!(
                         "action `{}` is a standing action, taken by whichever seat is deciding: \
@@ -385,13 +391,27 @@ impl Compiler<'_> {
                     ),
                     None => format!(
                         "action `{}` is offered to other seats (a step's `who`): it takes no \
-                         payment or choice of figures",
+                         choice of figures (it may take a payment, from the seat's own cards)",
                         name.value
                     ),
                 };
                 self.error("invalid-value", msg, at, at.span.clone());
             }
             let pay = def.pay.as_ref().and_then(|p| self.pay(p, scope));
+            // A seat asked pays from its own cards (the payment memo is the payer's).
+            if let (Some(p), Some(written)) = (&pay, &def.pay)
+                && scope.player
+                && def.standing.is_none()
+                && !matches!(p.from.who, Who::Player | Who::Table)
+            {
+                let msg = format!(
+                    "action `{}` is offered to other seats (a step's `who`): the seat asked pays \
+                     from its own cards, `{}(P)`, or the table's, not `{}`",
+                    name.value, self.zones[p.from.zone].name, written.from.value
+                );
+                let at = &written.from.loc;
+                self.error("invalid-value", msg, at, at.span.clone());
+            }
             let choose = self.action_choice(def, scope);
             let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
             let standing = (def.standing.as_ref())
