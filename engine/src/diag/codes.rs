@@ -544,6 +544,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "turn-public",
+        severity: Warning,
+        group: Group::Rulebook,
+        summary: "rulebook: `turn up Z` or `turn down Z` names a zone every seat sees already (`visible = \"public\"`): the line does nothing",
+        fix: "turn a zone whose cards are hidden (`visible = \"owner\"`, its owner sees them, or `\"count\"`): `turn up stages(P)`",
+        no_fixture: None,
+    },
+    Code {
         code: "type-mismatch",
         severity: Error,
         group: Group::Rulebook,

@@ -198,6 +198,34 @@ impl Rulebook {
                     }
                 }
             }
+            Effect::Turn { zone, up } => {
+                // `Z(each)`: every seat's piles of the zone.
+                let piles = match zone.who {
+                    Who::Each => {
+                        let z = &self.zones[zone.zone];
+                        let first = self.pile(zone.zone, 0, 0);
+                        let seats = if z.owned {
+                            usize::from(state.players)
+                        } else {
+                            1
+                        };
+                        (0..seats)
+                            .flat_map(|s| (0..z.rows).map(move |r| (s, r)))
+                            .map(|(s, r)| first + s * self.seat_piles + r)
+                            .collect::<Vec<_>>()
+                    }
+                    _ => self.piles_of(zone, &ctx).collect(),
+                };
+                for p in piles {
+                    if state.face_up.is_up(p) != *up {
+                        state.face_up.turn(p, *up);
+                        events.emit(|| Event::Turned {
+                            pile: p as u32,
+                            up: *up,
+                        });
+                    }
+                }
+            }
             Effect::Give { role, figure } => {
                 let figure = self.arg(figure, &ctx);
                 self.give(state, *role, figure);

@@ -400,7 +400,7 @@ impl Rulebook {
         }
         let mut noted: Vec<(usize, u16)> = Vec::new();
         for (p, pile) in state.piles.iter().enumerate() {
-            if !self.sees(p, seat) {
+            if !self.sees(state, p, seat) {
                 continue;
             }
             let set = self.zones[self.locate(p).0].set;

@@ -4,6 +4,7 @@
 //! `cheapest` and `paying`.
 
 use grail_engine::cond::ceiling::Ceiling;
+use grail_engine::diag::Diagnostic;
 use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
@@ -513,6 +514,39 @@ impl Compiler<'_> {
                 None
             }
         }
+    }
+
+    /// `turn up Z` / `turn down Z`: the zone's piles seen by all, or hidden again. A zone
+    /// everyone sees already has nothing to turn (a warning: the line does nothing).
+    pub(super) fn turn_effect(
+        &mut self,
+        zone: &Node,
+        up: bool,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        let zone_ref = self.zone_ref(zone, s, scope)?;
+        let z = &mut self.zones[zone_ref.zone];
+        z.turned |= up;
+        if z.visible == grail_schema::model::Visibility::Public {
+            let msg = format!(
+                "`turn` turns a hidden pile up or down, but every seat sees the cards of `{}` \
+                 (`visible = \"public\"`): the line does nothing",
+                z.name
+            );
+            // The zone's name alone, not the line break after it.
+            let mut at = self.span(s, &zone.span);
+            let text = self.pack.sources().get(s.loc.source).text.as_bytes();
+            while at.end > at.start && text.get(at.end - 1).is_some_and(u8::is_ascii_whitespace) {
+                at.end -= 1;
+            }
+            self.diags.push(
+                Diagnostic::warning("turn-public", msg)
+                    .at(s.loc.source, at, "seen by all already")
+                    .with_help("turn up a zone whose cards are hidden (`visible = \"owner\"` or `\"count\"`)"),
+            );
+        }
+        Some(Effect::Turn { zone: zone_ref, up })
     }
 
     /// `award marked rows of Z to Z2`: `Z` a table zone with rows and marks, `Z2` a zone

@@ -51,6 +51,9 @@ pub struct Zone {
     /// Marks each seat may place on its cards; a marked card is stored as its type plus
     /// `(seat + 1) << MARK_SHIFT`.
     pub marks: Option<i64>,
+    /// Some effect turns its piles up (`turn up Z`): a card laid on an empty pile of it
+    /// turns the pile down again.
+    pub turned: bool,
 }
 
 /// A tally entry (`State::tallies`) counting a role given, not a card coming into a zone:
@@ -272,6 +275,12 @@ pub enum Effect {
     },
     /// `mark card`: the current player puts a mark on the action's card.
     Mark,
+    /// `turn up Z` / `turn down Z`: the piles of `Z` (every seat's, for `Z(each)`) seen by
+    /// every seat, or by whom their zone's `visible` says again.
+    Turn {
+        zone: ZoneRef,
+        up: bool,
+    },
     /// `award marked rows of Z to Z2`: each row of `Z` whose cards all carry marks goes,
     /// card by card, to the zone `Z2` of the card's marker, and the marks back to them.
     Award {

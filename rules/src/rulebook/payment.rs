@@ -356,6 +356,8 @@ impl Rulebook {
         let cards = std::mem::take(&mut state.piles[source]);
         // The emptied stack's buffer goes to the source: nothing is allocated.
         state.piles[source] = std::mem::replace(&mut state.piles[pile], cards);
+        // The stack refilled is face down, whatever it was when it ran out.
+        state.face_up.turn(pile, false);
         self.recount_pile(state, pile);
         self.recount_pile(state, source);
         events.emit(|| Event::Shuffled { pile: pile as u32 });

@@ -88,6 +88,10 @@ impl Rulebook {
                 .push((zone as u16, card, state.turn, state.current));
         }
         self.note_put(state, pile, card);
+        // A card laid on an emptied pile that was turned up is laid face down.
+        if z.turned && state.piles[pile].is_empty() {
+            state.face_up.turn(pile, false);
+        }
         let cards = &mut state.piles[pile];
         cards.push(card);
         if z.layout == Layout::Hand {

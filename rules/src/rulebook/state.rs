@@ -52,6 +52,8 @@ pub struct State {
     pub(super) asking: Asking,
     /// The stages steps entered and not yet over: where each returns to (`stages.rs`).
     pub(super) calls: Calls,
+    /// The piles turned up (`turn up Z`), which every seat sees.
+    pub(super) face_up: FaceUp,
 }
 
 impl State {
@@ -154,6 +156,11 @@ pub enum Event {
     },
     Shuffled {
         pile: u32,
+    },
+    /// A pile turned up (`turn up Z`) or down.
+    Turned {
+        pile: u32,
+        up: bool,
     },
     /// A figure moved on the ring (stepping, or displaced by one that did).
     FigureMoved {
@@ -363,6 +370,48 @@ impl std::hash::Hash for Asking {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         if self.active {
             (self.seat, self.start, self.asked).hash(state);
+        }
+    }
+}
+
+/// The piles turned up by `turn up Z`: every seat sees their cards, whatever their zone's
+/// `visible`, until `turn down Z` or until the pile is emptied (the next card laid on it is
+/// laid face down, as a new quest's stages are). A bit per pile, no trailing zero words, so
+/// equal sets compare equal; hashes nothing while no pile is up, so games without `turn`
+/// keep their digests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FaceUp(Vec<u64>);
+
+impl FaceUp {
+    /// Whether pile `pile` is turned up.
+    #[inline]
+    pub fn is_up(&self, pile: usize) -> bool {
+        self.0
+            .get(pile / 64)
+            .is_some_and(|w| w >> (pile % 64) & 1 != 0)
+    }
+
+    /// Turns pile `pile` up or down.
+    pub fn turn(&mut self, pile: usize, up: bool) {
+        let (word, bit) = (pile / 64, 1u64 << (pile % 64));
+        if up {
+            if self.0.len() <= word {
+                self.0.resize(word + 1, 0);
+            }
+            self.0[word] |= bit;
+        } else if let Some(w) = self.0.get_mut(word) {
+            *w &= !bit;
+            while self.0.last() == Some(&0) {
+                self.0.pop();
+            }
+        }
+    }
+}
+
+impl std::hash::Hash for FaceUp {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if !self.0.is_empty() {
+            self.0.hash(state);
         }
     }
 }

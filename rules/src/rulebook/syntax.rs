@@ -122,6 +122,11 @@ pub enum Statement {
     },
     /// `mark card`.
     Mark(Node),
+    /// `turn up Z` or `turn down Z`.
+    Turn {
+        zone: Node,
+        up: bool,
+    },
     /// `award marked rows of Z to Z2`.
     Award {
         zone: Node,
@@ -397,7 +402,7 @@ impl<'t> Parser<'t> {
         let Some((verb, span)) = self.peek_ident() else {
             let at = self.pos;
             return self.error(
-                "expected an effect: shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give, tally or for each",
+                "expected an effect: shuffle, deal, move, draw, reveal, turn, mark, award, place, step, add, set, give, tally or for each",
                 at..at + 1,
             );
         };
@@ -425,6 +430,21 @@ impl<'t> Parser<'t> {
                 Ok(Statement::Reveal { from, into, until })
             }
             "mark" => Ok(Statement::Mark(self.expr()?)),
+            "turn" => {
+                let up = match self.peek_ident() {
+                    Some((w @ ("up" | "down"), span)) => {
+                        self.pos = span.end;
+                        w == "up"
+                    }
+                    _ => {
+                        let at = self.pos;
+                        let end = (at + 1).min(self.text.len()).max(at);
+                        return self.error("expected `up` or `down`: `turn up stages(P)`", at..end);
+                    }
+                };
+                let zone = self.expr()?;
+                Ok(Statement::Turn { zone, up })
+            }
             "award" => {
                 self.word("marked")?;
                 self.word("rows")?;
@@ -506,7 +526,7 @@ impl<'t> Parser<'t> {
             }
             other => self.error(
                 format!(
-                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, mark, award, place, step, add, set, give, tally, for each"
+                    "`{other}` is not an effect; the effects are shuffle, deal, move, draw, reveal, turn, mark, award, place, step, add, set, give, tally, for each"
                 ),
                 span,
             ),
@@ -736,6 +756,23 @@ mod tests {
         assert_eq!(lines[1].span, 15..46);
         let err = statements("shuffle deck\nburn deck").unwrap_err();
         assert_eq!(err.span, 13..17);
+    }
+
+    /// `turn up Z` and `turn down Z`; any other word after `turn` is refused where it stands.
+    #[test]
+    fn turning_a_pile_up_or_down() {
+        let lines = statements("turn up first(current)\nturn down stages(each)").unwrap();
+        assert!(matches!(
+            &lines[0].statement,
+            Statement::Turn { up: true, .. }
+        ));
+        assert!(matches!(
+            &lines[1].statement,
+            Statement::Turn { up: false, .. }
+        ));
+        let err = statements("turn sideways first(current)").unwrap_err();
+        assert_eq!(err.span, 5..6);
+        assert!(err.message.contains("`up` or `down`"), "{}", err.message);
     }
 
     /// `*` and `/` bind alike, left to right: `a / b * c / d` is `((a / b) * c) / d`.

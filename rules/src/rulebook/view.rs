@@ -35,14 +35,16 @@ impl Rulebook {
         name
     }
 
-    /// Whether `viewer` (`None`: a spectator) sees the cards of a pile.
-    pub(super) fn sees(&self, pile: usize, viewer: Option<Seat>) -> bool {
+    /// Whether `viewer` (`None`: a spectator) sees the cards of a pile: by its zone's
+    /// `visible`, or because it was turned up.
+    pub(super) fn sees(&self, state: &State, pile: usize, viewer: Option<Seat>) -> bool {
         let (zone, seat, _) = self.locate(pile);
-        match self.zones[zone].visible {
-            Visibility::Public => true,
-            Visibility::Owner => viewer.is_some() && viewer == seat,
-            Visibility::Count => false,
-        }
+        state.face_up.is_up(pile)
+            || match self.zones[zone].visible {
+                Visibility::Public => true,
+                Visibility::Owner => viewer.is_some() && viewer == seat,
+                Visibility::Count => false,
+            }
     }
 
     pub(super) fn card_id(&self, zone: usize, card: u16) -> &str {
@@ -82,7 +84,7 @@ impl Rulebook {
                 || a.reveals
                 || self
                     .card_pile(state, usize::from(action.action), action.args)
-                    .is_some_and(|p| self.sees(p, viewer));
+                    .is_some_and(|p| self.sees(state, p, viewer));
             if shown {
                 self.card_id(z.zone, u16::try_from(action.args.card()).unwrap_or(0))
                     .to_string()
@@ -398,7 +400,7 @@ impl Rulebook {
 
     pub(super) fn event_text(
         &self,
-        _state: &State,
+        state: &State,
         event: &Event,
         viewer: Option<Seat>,
         all: bool,
@@ -407,7 +409,8 @@ impl Rulebook {
             Event::Moved { card, from, to } => {
                 let (from, to) = (*from as usize, *to as usize);
                 let zone = self.locate(from).0;
-                let card = if all || self.sees(from, viewer) || self.sees(to, viewer) {
+                let card = if all || self.sees(state, from, viewer) || self.sees(state, to, viewer)
+                {
                     self.card_id(zone, *card).to_string()
                 } else {
                     "a card".into()
@@ -415,6 +418,11 @@ impl Rulebook {
                 format!("{card}: {} → {}", self.pile_name(from), self.pile_name(to))
             }
             Event::Shuffled { pile } => format!("{} is shuffled", self.pile_name(*pile as usize)),
+            Event::Turned { pile, up } => format!(
+                "{} is turned face {}",
+                self.pile_name(*pile as usize),
+                if *up { "up" } else { "down" }
+            ),
             Event::Skipped { step, seat } => format!(
                 "{} has nothing to do at step `{}`",
                 seat_name(usize::from(*seat)),
@@ -432,7 +440,7 @@ impl Rulebook {
             Event::FigureMoved { figure, from, to } => {
                 format!(
                     "{}: seat {from} → seat {to}",
-                    self.figure_label(_state, *figure)
+                    self.figure_label(state, *figure)
                 )
             }
             Event::Ended => "the game ends".into(),
@@ -442,7 +450,7 @@ impl Rulebook {
     /// A pile's cards where `viewer` sees them (`[P1]` for a mark), else none and how many.
     fn pile_cards(&self, state: &State, pile: usize, viewer: Option<Seat>) -> (Vec<String>, usize) {
         let cards = &state.piles[pile];
-        if !self.sees(pile, viewer) {
+        if !self.sees(state, pile, viewer) {
             return (Vec::new(), cards.len());
         }
         let zone = self.locate(pile).0;
@@ -482,7 +490,7 @@ impl Rulebook {
                             let name = self.row_name(zi, r as i32).to_string();
                             Row {
                                 name,
-                                seen: self.sees(first + r, seat),
+                                seen: self.sees(state, first + r, seat),
                                 cards,
                                 hidden,
                             }
@@ -494,7 +502,7 @@ impl Rulebook {
                 let part = Part::Zone {
                     name: z.name.clone(),
                     owner: s,
-                    seen: self.sees(first, seat),
+                    seen: self.sees(state, first, seat),
                     cards: if rows.is_empty() { cards } else { Vec::new() },
                     hidden: if rows.is_empty() { hidden } else { 0 },
                     rows,
@@ -627,7 +635,7 @@ impl Rulebook {
         let first = self.pile(zi, seat, 0);
         let all = |p: usize| match viewer {
             Some(v) => match self.pile_cards(state, p, Some(v)) {
-                (_, n) if !self.sees(p, Some(v)) => {
+                (_, n) if !self.sees(state, p, Some(v)) => {
                     format!("{n} card{}", if n == 1 { "" } else { "s" })
                 }
                 (cards, _) => cards.join(" "),
@@ -825,7 +833,7 @@ impl Rulebook {
             let hidden: Vec<usize> = (0..state.piles.len())
                 .filter(|&p| {
                     let (zone, pile_seat, _) = self.locate(p);
-                    !self.sees(p, Some(seat))
+                    !self.sees(state, p, Some(seat))
                         && self.zones[zone].set == set
                         && owner.is_none_or(|o| pile_seat == o)
                 })

@@ -115,6 +115,8 @@ impl Words<'_> {
                 self.sentence(until)
             ),
             Statement::Mark(x) => format!("put your mark on {}", v(x)),
+            Statement::Turn { zone, up: true } => format!("turn {} face up", v(zone)),
+            Statement::Turn { zone, up: false } => format!("turn {} face down", v(zone)),
             Statement::Award { zone, to } => format!(
                 "give each row of {} whose cards all carry marks to {} of the player who marked them",
                 v(zone),

@@ -418,3 +418,10 @@ fn standing_actions_written_wrong() {
 fn a_standing_action_with_no_window() {
     check_warned("rulebook-standing-never", &["standing-never-offered"]);
 }
+
+/// `turn up` of a zone every seat sees already (issue 30, per-pile visibility): a warning
+/// at the zone it names, and the pack plays.
+#[test]
+fn turning_up_a_public_zone() {
+    check_warned("rulebook-turn-public", &["turn-public"]);
+}

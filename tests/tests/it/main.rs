@@ -28,4 +28,5 @@ mod scripts;
 mod sealed_lists;
 mod shards;
 mod trick_taking;
+mod veiled_stages;
 mod virtues;

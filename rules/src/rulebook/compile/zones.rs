@@ -134,6 +134,7 @@ impl Compiler<'_> {
                 refill: None,
                 tally: def.tally.as_ref().map(|t| t.value.clone()),
                 marks,
+                turned: false,
             });
         }
         self.refills();
