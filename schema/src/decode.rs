@@ -503,8 +503,15 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
         );
         let start = f.number_str("start");
+        let climbs = f.str("climbs");
+        let needs = f.number_strs("needs");
         f.finish();
-        Some(CounterDef { owner, start })
+        Some(CounterDef {
+            owner,
+            start,
+            climbs,
+            needs,
+        })
     });
     let endings = f.table("endings", |dec, _, n| {
         let mut f = dec.fields(n, "an ending")?;
@@ -980,6 +987,22 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
         };
         self.dec.diags.push(d);
         None
+    }
+
+    /// A list of [`Fields::number_str`]s (`needs = [5, 7, "$top"]`).
+    fn number_strs(&mut self, key: &'static str) -> Vec<Sp<String>> {
+        let Some(node) = self.node(key) else {
+            return Vec::new();
+        };
+        let NodeKind::Array(items) = &node.kind else {
+            self.dec
+                .wrong_type(node, &format!("`{key}`"), "a list of numbers or params");
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|n| self.dec.number_str(n, key))
+            .collect()
     }
 
     fn strs(&mut self, key: &'static str) -> Vec<Sp<String>> {

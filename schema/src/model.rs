@@ -819,6 +819,15 @@ pub struct CounterDef {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<NumberOrText>")]
     pub start: Option<Sp<String>>,
+    /// A ladder: the counter of the same owner this one's points raise (`climbs = "rank"`),
+    /// one rank each time they reach what the rank needs, the surplus carried over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub climbs: Option<Sp<String>>,
+    /// With `climbs`: the points needed to leave each rank, from rank 0 (numbers or params,
+    /// `[5, 7, "$round_table_shields"]`); leaving the last completes the ladder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<NumberOrText>")]
+    pub needs: Vec<Sp<String>>,
 }
 
 /// `[roles.<name>]`: a role one figure of a kind holds.

@@ -12,7 +12,7 @@ use grail_schema::model::{Sp, ZoneOwner};
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
-use super::model::{Counter, CounterExpr, CounterRef, Effect, Expr, ROLE_TALLY};
+use super::model::{Climb, Counter, CounterExpr, CounterRef, Effect, Expr, ROLE_TALLY};
 use super::state::{Counts, State};
 use super::syntax::{self, Ast, Node, Op};
 
@@ -40,8 +40,10 @@ impl Compiler<'_> {
                 start,
                 slot: 0,
                 stride: 0,
+                climb: None,
             });
         }
+        self.climbs(&mut out);
         // The table's counters first, then a block per seat (`start_counts`).
         let table = out.iter().filter(|c| !c.owned).count();
         let per_seat = out.len() - table;
@@ -56,6 +58,96 @@ impl Compiler<'_> {
             }
         }
         out
+    }
+
+    /// The ladders (`climbs`, `needs`): the rank counter another of the same owner, and for
+    /// each player count the points each rank needs, at least 1 each.
+    fn climbs(&mut self, out: &mut [Counter]) {
+        let pack = self.pack;
+        let (min, max) = pack.players;
+        for (i, (name, def)) in pack.rulebook.counters.iter().enumerate() {
+            let Some(climbs) = &def.climbs else {
+                if let Some(first) = def.needs.first() {
+                    let msg = format!(
+                        "counter `{}` has `needs` but climbs no rank: `climbs = \"<rank counter>\"`",
+                        name.value
+                    );
+                    self.error("missing-field", msg, &first.loc, first.loc.span.clone());
+                }
+                continue;
+            };
+            let known = || out.iter().map(|c| c.name.as_str());
+            let Some(rank) = out.iter().position(|c| c.name == climbs.value) else {
+                let msg = no_such("counter", &climbs.value, known());
+                self.error("unknown-name", msg, &climbs.loc, climbs.loc.span.clone());
+                continue;
+            };
+            if rank == i || out[rank].owned != out[i].owned {
+                let msg = match rank == i {
+                    true => format!(
+                        "counter `{}` cannot climb itself: name its rank counter",
+                        name.value
+                    ),
+                    false => format!(
+                        "counter `{}` climbs `{}`, which is {}: a ladder's points and its rank have the same owner",
+                        name.value,
+                        climbs.value,
+                        if out[rank].owned {
+                            "each seat's"
+                        } else {
+                            "the table's"
+                        }
+                    ),
+                };
+                self.error("invalid-value", msg, &climbs.loc, climbs.loc.span.clone());
+                continue;
+            }
+            if def.needs.len() > 64 {
+                let msg = format!(
+                    "counter `{}` climbs {} ranks; a ladder has at most 64",
+                    name.value,
+                    def.needs.len()
+                );
+                self.error("over-limit", msg, &climbs.loc, climbs.loc.span.clone());
+                continue;
+            }
+            if def.needs.is_empty() {
+                let msg = format!(
+                    "counter `{}` climbs `{}` but says no rank's needs: `needs = [5, 7, 10]`",
+                    name.value, climbs.value
+                );
+                self.error("missing-field", msg, &climbs.loc, climbs.loc.span.clone());
+                continue;
+            }
+            let mut ladders = Vec::with_capacity(usize::from(max) + 1);
+            'players: for n in 0..=max {
+                let mut needs = Vec::with_capacity(def.needs.len());
+                for need in &def.needs {
+                    // Below the fewest players no game is set up: an empty ladder stands in.
+                    if n < min {
+                        break;
+                    }
+                    match self.start_value(need, n) {
+                        Ok(v) if (1..=i64::from(u32::MAX)).contains(&v) => needs.push(v as u32),
+                        Ok(v) => {
+                            let msg = format!(
+                                "counter `{}`: a rank needs at least 1 point to leave, not {v} \
+                                 (with {n} players)",
+                                name.value
+                            );
+                            self.error("invalid-value", msg, &need.loc, need.loc.span.clone());
+                            return;
+                        }
+                        Err(d) => {
+                            self.diags.push(d);
+                            break 'players;
+                        }
+                    }
+                }
+                ladders.push(grail_engine::ladder::Ladder::new(needs));
+            }
+            out[i].climb = Some(Climb { rank, ladders });
+        }
     }
 
     /// A number fixed before play for a player count: a number, a param (plain or by player
@@ -482,6 +574,9 @@ impl Rulebook {
         seat: usize,
     ) {
         match to {
+            CounterRef::Table(c) | CounterRef::Seat(c, _) if self.counters[*c].climb.is_some() => {
+                self.climb(state, *c, amount, seat);
+            }
             CounterRef::Table(c) | CounterRef::Seat(c, _) => {
                 let i = self.counter_slot(state, *c, seat);
                 let was = state.counts.0[i];
@@ -515,6 +610,47 @@ impl Rulebook {
                 }
             }
         }
+    }
+
+    /// Points added to a ladder's counter (`climbs`): the rank rises each time they reach
+    /// what it needs, the surplus carried over (at the top they stay at 0); points taken away
+    /// stop at 0 and never lower the rank. A rank or points set out of the ladder's range
+    /// (`set rank to …`) is read clamped into it.
+    #[inline(never)]
+    fn climb(&self, state: &mut State, counter: usize, amount: i64, seat: usize) {
+        let Some(climb) = &self.counters[counter].climb else {
+            return;
+        };
+        let Some(ladder) = climb.ladders.get(usize::from(state.players)) else {
+            return;
+        };
+        let (p, r) = (
+            self.counter_slot(state, counter, seat),
+            self.counter_slot(state, climb.rank, seat),
+        );
+        let top = ladder.ranks();
+        let mut rank = state.counts.0[r].clamp(0, top as i64) as u8;
+        let mut points = state.counts.0[p].clamp(0, i64::from(u32::MAX)) as u32;
+        match u32::try_from(amount) {
+            Ok(n) => {
+                ladder.gain(&mut rank, &mut points, n);
+            }
+            Err(_) => {
+                let n = u32::try_from(amount.unsigned_abs()).unwrap_or(u32::MAX);
+                grail_engine::ladder::Ladder::lose(&mut points, n);
+            }
+        }
+        // Points past the counters' range (`fault::LIMIT`) fail the move, as any counter's.
+        if i64::from(points) > super::fault::LIMIT {
+            super::fault::fail(super::fault::Fault::Counter {
+                counter: counter as u16,
+                value: state.counts.0[p],
+                amount,
+            });
+            return;
+        }
+        state.counts.0[p] = i64::from(points);
+        state.counts.0[r] = i64::from(rank);
     }
 
     pub(super) fn give(&self, state: &mut State, role: usize, figure: i64) {

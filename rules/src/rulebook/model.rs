@@ -472,6 +472,20 @@ pub struct Counter {
     /// the table's).
     pub slot: usize,
     pub stride: usize,
+    /// Its points climb another counter's ranks (`climbs`).
+    pub climb: Option<Climb>,
+}
+
+/// A ladder (`[counters.shields] climbs = "rank"`, `needs = [5, 7, 10]`): adding points
+/// raises the rank counter each time they reach what its rank needs, the surplus carried
+/// over; taking points away stops at 0 and never lowers the rank (the engine's
+/// [`Ladder`](grail_engine::ladder::Ladder), by player count, as `needs` may name params).
+#[derive(Debug)]
+pub struct Climb {
+    /// The rank counter (same owner).
+    pub rank: usize,
+    /// The ladder for each player count (index).
+    pub ladders: Vec<grail_engine::ladder::Ladder>,
 }
 
 /// A counter as an expression or effect names it.

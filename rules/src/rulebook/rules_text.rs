@@ -200,6 +200,22 @@ impl Rulebook {
                 "on the table"
             };
             let _ = writeln!(out, "  counter {} ({whose})", c.name);
+            // A ladder, as the fewest players play it (`needs` by player count is rare).
+            if let Some(climb) = &c.climb
+                && let Some(ladder) = climb.ladders.iter().find(|l| l.ranks() > 0)
+            {
+                let needs: Vec<String> = (0..ladder.ranks())
+                    .filter_map(|r| ladder.threshold(r))
+                    .map(|n| n.to_string())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "    climbs {}: {} to leave each rank in turn, the surplus carried over; never \
+                     below 0, never down a rank",
+                    self.counters[climb.rank].name,
+                    needs.join(", ")
+                );
+            }
         }
     }
 }

@@ -425,3 +425,14 @@ fn a_standing_action_with_no_window() {
 fn turning_up_a_public_zone() {
     check_warned("rulebook-turn-public", &["turn-public"]);
 }
+
+/// Ladders written wrong (issue 30, ranks with carried-over points): a rank counter that does
+/// not exist, one of another owner, `needs` without `climbs`, a rank needing no points. Each
+/// one error, where it is written.
+#[test]
+fn ladders_written_wrong() {
+    check(
+        "rulebook-ladder",
+        &["invalid-value", "missing-field", "unknown-name"],
+    );
+}

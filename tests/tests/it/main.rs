@@ -27,6 +27,7 @@ mod score_breakdown;
 mod scripts;
 mod sealed_lists;
 mod shards;
+mod shield_ladder;
 mod trick_taking;
 mod veiled_stages;
 mod virtues;
