@@ -166,6 +166,7 @@ impl Rulebook {
             | Expr::Bin(..) => self.eval(e, ctx),
             Expr::Row => i64::from(ctx.args.place()),
             Expr::Target => i64::from(ctx.args.player()),
+            Expr::Situational(s) => self.situational(s, ctx),
             Expr::ActionCard(a) => {
                 if let Some((p, args)) = ctx.state.pending
                     && usize::from(p) == *a

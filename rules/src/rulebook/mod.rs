@@ -53,6 +53,7 @@ mod rules_impl;
 mod rules_text;
 mod seats;
 mod setup;
+mod situations;
 mod stages;
 mod state;
 mod supply;

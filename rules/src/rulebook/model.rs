@@ -129,6 +129,21 @@ pub struct ZoneRef {
     pub row: Option<Box<Expr>>,
 }
 
+/// A situational attribute read: the card, the zones whose cards make the situation (each
+/// at the offset of its set among the set's `when_over`), and the attribute's base values and
+/// overrides.
+#[derive(Debug)]
+pub struct Situated {
+    pub card: Expr,
+    pub zones: Vec<(ZoneRef, usize)>,
+    /// How many card types the situation counts (the `when_over` sets' together).
+    pub size: usize,
+    pub values: grail_engine::situational::Situational,
+}
+
+/// The most card types a situation counts.
+pub const SITUATION_TYPES: usize = 256;
+
 #[derive(Debug)]
 pub enum Expr {
     Const(i64),
@@ -146,6 +161,9 @@ pub enum Expr {
         attr: usize,
         card: Box<Expr>,
     },
+    /// `bp(card, quest + allies(P))`: a card's attribute in the situation the zones make
+    /// (its cards' `overrides`, `situational.rs`).
+    Situational(Box<Situated>),
     Count(ZoneRef),
     Sum {
         attr: usize,

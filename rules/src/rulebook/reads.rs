@@ -113,7 +113,8 @@ pub(super) fn reads(e: &Expr) -> Reads {
         | Expr::Cheapest { .. }
         | Expr::Marked(_)
         | Expr::Mine(_)
-        | Expr::Seat(_) => Reads::ALL,
+        | Expr::Seat(_)
+        | Expr::Situational(_) => Reads::ALL,
     }
 }
 

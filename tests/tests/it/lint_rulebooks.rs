@@ -436,3 +436,10 @@ fn ladders_written_wrong() {
         &["invalid-value", "missing-field", "unknown-name"],
     );
 }
+
+/// A situational read (issue 30, a foe stronger when the quest names it) of a zone whose set
+/// is not among the card set's `when_over`: one error at the zone.
+#[test]
+fn a_situation_of_the_wrong_cards() {
+    check("rulebook-situational", &["invalid-expression"]);
+}

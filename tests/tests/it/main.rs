@@ -16,6 +16,7 @@ mod king_arthur;
 mod layers;
 mod lint;
 mod lint_rulebooks;
+mod named_foes;
 mod never_panics;
 mod pack_scripts;
 mod positions;

@@ -257,10 +257,23 @@ impl Compiler<'_> {
                 // function, named as such before its arguments are read.
                 // (Of a card, `valeu(card)`, it is a misspelt attribute, reported below.)
                 let is_attr = (self.sets.iter()).any(|set| set.attrs.iter().any(|a| a == attr));
-                let of_card = |c: &mut Self| args.len() == 1 && c.is_card(&args[0], s, scope);
+                let of_card =
+                    |c: &mut Self| (1..=2).contains(&args.len()) && c.is_card(&args[0], s, scope);
                 if !is_attr && !of_card(self) {
                     self.unknown_function(node, attr, s, scope);
                     return None;
+                }
+                // In the situation some zones make: `bp(card, quest + allies(P))`.
+                if args.len() == 2 {
+                    let (card, kind) = self.expr(&args[0], s, scope)?;
+                    if let Kind::Card(set) = kind {
+                        let name = Node {
+                            ast: Ast::Name(attr.to_string()),
+                            span: node.span.start..node.span.start + attr.len(),
+                        };
+                        let a = self.attr_of(set, &name, s)?;
+                        return self.situational_attr(set, (attr, a), card, &args[1], s, scope);
+                    }
                 }
                 // An attribute of a card: `value(card)`.
                 if args.len() == 1 {
