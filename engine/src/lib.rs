@@ -13,6 +13,7 @@ pub mod game;
 pub mod ismcts;
 pub mod joint;
 pub mod ladder;
+pub mod odds;
 pub mod offer;
 pub mod pile;
 pub mod play;

@@ -283,18 +283,23 @@ impl Compiler<'_> {
                     };
                     return Some(Some((Expr::Counter(CounterExpr::AtStep(mask)), Kind::Bool)));
                 }
-                ("div" | "mod" | "min" | "max", [a, b]) => {
+                ("div" | "mod" | "min" | "max" | "odds", [a, b]) => {
                     let (Some(a), Some(b)) = (
                         self.typed(a, s, scope, Kind::Int),
                         self.typed(b, s, scope, Kind::Int),
                     ) else {
                         return Some(None);
                     };
-                    if matches!(f.as_str(), "div" | "mod")
+                    if matches!(f.as_str(), "div" | "mod" | "odds")
                         && let Some(Ok(0)) = Self::fixed_count(&b)
                     {
                         let at = self.span(s, &node.span);
-                        let msg = format!("`{f}(…)` by 0: its divisor is always 0");
+                        let msg = match f.as_str() {
+                            "odds" => "`odds(…)` with a spread of 0: it is always 0, and the \
+                                       curve has no width"
+                                .to_string(),
+                            _ => format!("`{f}(…)` by 0: its divisor is always 0"),
+                        };
                         self.error("divide-by-zero", msg, &s.loc, at);
                         return Some(None);
                     }
@@ -302,6 +307,7 @@ impl Compiler<'_> {
                     let e = match f.as_str() {
                         "div" => CounterExpr::Div(a, b),
                         "mod" => CounterExpr::Mod(a, b),
+                        "odds" => CounterExpr::Odds(a, b),
                         "min" => CounterExpr::Min(a, b),
                         _ => CounterExpr::Max(a, b),
                     };
@@ -493,6 +499,13 @@ impl Rulebook {
             CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
             CounterExpr::Players => i64::from(ctx.state.players),
             CounterExpr::ByPlayers(v) => v.get(usize::from(ctx.state.players)).map_or(0, |&v| v),
+            CounterExpr::Odds(a, b) => {
+                let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
+                if b == 0 {
+                    return super::fault::divide("odds", a, b);
+                }
+                i64::from(grail_engine::odds::logistic_permille(a, b))
+            }
             CounterExpr::Div(a, b) => {
                 let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
                 super::fault::divide("div", a, b)

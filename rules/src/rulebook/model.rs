@@ -534,6 +534,9 @@ pub enum CounterExpr {
     /// `div(a, b)`: rounded down (0 when `b` is 0); `mod(a, b)`: from 0 to `b - 1`.
     Div(Box<Expr>, Box<Expr>),
     Mod(Box<Expr>, Box<Expr>),
+    /// `odds(x, spread)`: the logistic chance, in thousandths, that a margin of `x` holds
+    /// up, `spread` the margin that multiplies the odds by e (`engine::odds`).
+    Odds(Box<Expr>, Box<Expr>),
     /// `over`: the game has ended.
     Over,
     /// `taken`: the actions taken so far at the step being played (`repeat`).

@@ -101,6 +101,7 @@ pub(super) fn reads(e: &Expr) -> Reads {
             CounterExpr::Min(a, b)
             | CounterExpr::Max(a, b)
             | CounterExpr::Div(a, b)
+            | CounterExpr::Odds(a, b)
             | CounterExpr::Mod(a, b) => reads(a).and(reads(b)),
             CounterExpr::Holder(_) => Reads::HOLDER,
             CounterExpr::Turn | CounterExpr::Over | CounterExpr::Taken => Reads::STATE,

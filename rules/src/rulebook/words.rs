@@ -262,6 +262,11 @@ impl Words<'_> {
             ("if", 3) => format!("{} if {}, else {}", v(1), self.sentence(&args[0]), v(2)),
             ("div", 2) => format!("{} divided by {}", v(0), v(1)),
             ("mod", 2) => format!("the remainder of {} divided by {}", v(0), v(1)),
+            ("odds", 2) => format!(
+                "the chance, in thousandths, that a margin of {} holds up (odds times e every {})",
+                v(0),
+                v(1)
+            ),
             ("plate", 1) => format!("the plate at {}", v(0)),
             // Figures by kind (`plates(knight(current))`), though a zone share the name.
             ("plates", 1) => match &args[0].ast {
