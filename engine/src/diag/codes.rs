@@ -723,8 +723,8 @@ pub const CODES: &[Code] = &[
         code: "unused-override",
         severity: Error,
         group: Group::Rulebook,
-        summary: "Quests: an override on a card or field the quests rules do not read",
-        fix: "remove the override, or move it to a card and field the rules read",
+        summary: "an override on a card or field the rules do not read (Quests: only bp, bids and min_bid; a rulebook: an attribute no expression reads in a situation, `bp(card, quest + allies(P))`)",
+        fix: "remove the override, or move it to a card and field the rules read; in a rulebook, read the attribute in a situation: `<attribute>(card, <zones>)`",
         no_fixture: None,
     },
     Code {

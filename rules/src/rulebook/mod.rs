@@ -232,6 +232,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let checks = c.checks();
     let next_turn = c.next_turn();
     let endings = c.endings();
+    c.check_overrides();
     let turn_limit = pack
         .param("turn_limit")
         .ok()

@@ -28,6 +28,11 @@ impl Compiler<'_> {
         let pack = self.pack;
         let id = self.sets[set].id.clone();
         let at = self.span(s, &zones.span);
+        // Read, even if written wrong below: its overrides are not reported unused too.
+        let read = (id.clone(), attr.to_string());
+        if !self.situational_reads.contains(&read) {
+            self.situational_reads.push(read);
+        }
         let Some(pack_set) = pack.sets.iter().find(|p| p.id == id) else {
             let msg = format!("`{attr}(card, …)` reads a card of a set of the pack, not `{id}`");
             self.error("invalid-expression", msg, &s.loc, at);
@@ -71,12 +76,12 @@ impl Compiler<'_> {
                 _ => parts.push(n),
             }
         }
-        let mut read = Vec::new();
+        let mut zones_read = Vec::new();
         for part in parts {
             let z = self.zone_ref(part, s, scope)?;
             let held = self.sets[self.zones[z.zone].set].id.clone();
             match places.iter().find(|(w, _)| *w == held) {
-                Some(&(_, offset)) => read.push((z, offset)),
+                Some(&(_, offset)) => zones_read.push((z, offset)),
                 None => {
                     let names: Vec<String> = places.iter().map(|(w, _)| format!("`{w}`")).collect();
                     let msg = format!(
@@ -117,11 +122,38 @@ impl Compiler<'_> {
         }
         let situated = Situated {
             card,
-            zones: read,
+            zones: zones_read,
             size,
             values,
         };
         Some((Expr::Situational(Box::new(situated)), Kind::Int))
+    }
+}
+
+impl Compiler<'_> {
+    /// Every override of a card is read by some situational read of its attribute: one no
+    /// expression reads in a situation would change nothing, a mistake (`unused-override`).
+    pub(super) fn check_overrides(&mut self) {
+        let pack = self.pack;
+        for set in &pack.sets {
+            for card in &set.cards {
+                for o in &card.overrides {
+                    for &(a, _) in &o.values {
+                        let name = &set.universe.attrs[a].name;
+                        let read = (set.id.clone(), name.clone());
+                        if self.situational_reads.contains(&read) {
+                            continue;
+                        }
+                        let msg = format!(
+                            "card `{}` overrides `{name}`, but no expression reads `{name}` in a \
+                             situation: read it as `{name}(card, <zones>)`, or remove the override",
+                            card.id
+                        );
+                        self.error("unused-override", msg, &o.when.loc, o.when.loc.span.clone());
+                    }
+                }
+            }
+        }
     }
 }
 

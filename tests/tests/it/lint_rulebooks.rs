@@ -443,3 +443,10 @@ fn ladders_written_wrong() {
 fn a_situation_of_the_wrong_cards() {
     check("rulebook-situational", &["invalid-expression"]);
 }
+
+/// Overrides on cards whose attribute no expression reads in a situation: they would change
+/// nothing; an error at each override.
+#[test]
+fn overrides_nothing_reads() {
+    check("rulebook-unused-override", &["unused-override"]);
+}

@@ -122,6 +122,9 @@ pub struct Compiler<'p> {
     pub seat_exprs: Vec<super::model::Expr>,
     /// The kinds (and card sets) `tally` lines count under, each once.
     pub effect_tallies: Vec<(String, Option<usize>)>,
+    /// The attributes read in a situation (`bp(card, quest)`): the pack set's id and the
+    /// attribute's name, for `unused-override`.
+    pub situational_reads: Vec<(String, String)>,
     /// Some action's parameter was refused: the analyses of what the actions can take
     /// would only report its consequences.
     pub param_failed: bool,
@@ -145,6 +148,7 @@ impl<'p> Compiler<'p> {
             seat_exprs: Vec::new(),
             param_failed: false,
             effect_tallies: Vec::new(),
+            situational_reads: Vec::new(),
         }
     }
 
