@@ -534,12 +534,7 @@ impl Compiler<'_> {
                  (`visible = \"public\"`): the line does nothing",
                 z.name
             );
-            // The zone's name alone, not the line break after it.
-            let mut at = self.span(s, &zone.span);
-            let text = self.pack.sources().get(s.loc.source).text.as_bytes();
-            while at.end > at.start && text.get(at.end - 1).is_some_and(u8::is_ascii_whitespace) {
-                at.end -= 1;
-            }
+            let at = self.span(s, &zone.span);
             self.diags.push(
                 Diagnostic::warning("turn-public", msg)
                     .at(s.loc.source, at, "seen by all already")

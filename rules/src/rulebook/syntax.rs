@@ -702,6 +702,9 @@ impl<'t> Parser<'t> {
             self.pos = fspan.end;
             return self.node(Ast::Field(name.to_string(), field.to_string()), start);
         }
+        // A name ends where it is written, not after the space (or line break) looked past
+        // for a `(`.
+        let name_end = self.pos;
         if self.eat("(") {
             self.enter(start)?;
             let mut args = Vec::new();
@@ -720,6 +723,7 @@ impl<'t> Parser<'t> {
             self.leave();
             return self.node(Ast::Call(name.to_string(), args), start);
         }
+        self.pos = name_end;
         self.node(Ast::Name(name.to_string()), start)
     }
 }
@@ -770,6 +774,12 @@ mod tests {
             &lines[1].statement,
             Statement::Turn { up: false, .. }
         ));
+        // A name at the end of a line ends there, not at the line break after it.
+        let lines = statements("turn up discards\ndraw 1 from deck to hand(current)").unwrap();
+        let Statement::Turn { zone, .. } = &lines[0].statement else {
+            panic!("a turn");
+        };
+        assert_eq!(zone.span, 8..16);
         let err = statements("turn sideways first(current)").unwrap_err();
         assert_eq!(err.span, 5..6);
         assert!(err.message.contains("`up` or `down`"), "{}", err.message);
