@@ -3,7 +3,8 @@
 //! (`engine/src/ladder.rs`) seat by seat: in random and greedy games at 2 to 4 players, after
 //! every move each seat's rank and shields are those the engine's `Ladder` gives for the same
 //! gains and losses (3, 4 and 5 shields to leave each rank, the surplus carried over, several
-//! ranks at once; a loss stops at none and never costs a rank).
+//! ranks at once; a loss stops at none and never costs a rank), and a call to arms gives a
+//! shield to every seat of the lowest rank as it stood when the card was played.
 
 use grail_engine::agent::AgentKind;
 use grail_engine::game::Setup;
@@ -11,7 +12,8 @@ use grail_engine::ladder::Ladder;
 
 const PACK: &str = "tests/packs/shield-ladder";
 
-/// What a card does: shields gained by the player, or lost by every other.
+/// What a card does: shields gained by the player, or lost by every other (a call to arms,
+/// `None`, is told apart by the caller).
 fn card(id: &str) -> (u32, u32) {
     match id {
         "quest-2" => (2, 0),
@@ -19,6 +21,7 @@ fn card(id: &str) -> (u32, u32) {
         "quest-4" => (4, 0),
         "grail" => (9, 0),
         "plague" => (0, 2),
+        "call-to-arms" => (0, 0),
         other => panic!("no adventure `{other}`"),
     }
 }
@@ -30,7 +33,7 @@ fn shields_climb_as_the_engines_ladder_does() {
     let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
         .unwrap_or_else(|e| panic!("{PACK}: {e}"));
     let ladder = Ladder::new(vec![3, 4, 5]);
-    let (mut cascades, mut losses_stopped) = (0, 0);
+    let (mut cascades, mut losses_stopped, mut calls_to_some) = (0, 0, 0);
     for players in 2..=4 {
         for seed in 0..30u64 {
             let bots = if seed % 3 == 0 {
@@ -44,6 +47,18 @@ fn shields_climb_as_the_engines_ladder_does() {
                 let played = m.bot_move(bots).unwrap();
                 let id = played.text.strip_prefix("play ").expect("a card played");
                 let (gain, loss) = card(id);
+                if id == "call-to-arms" {
+                    // The lowest rank as it stood: every seat at it gains, even one that a
+                    // gain before it in the same call lifted.
+                    let low = seats.iter().map(|&(rank, _)| rank).min().unwrap();
+                    let at_low: Vec<bool> = seats.iter().map(|&(rank, _)| rank == low).collect();
+                    calls_to_some += usize::from(at_low.iter().any(|&l| !l));
+                    for (p, (rank, points)) in seats.iter_mut().enumerate() {
+                        if at_low[p] {
+                            ladder.gain(rank, points, 1);
+                        }
+                    }
+                }
                 if gain > 0 {
                     let (rank, points) = &mut seats[seat];
                     cascades += usize::from(ladder.gain(rank, points, gain) > 1);
@@ -77,4 +92,8 @@ fn shields_climb_as_the_engines_ladder_does() {
     }
     assert!(cascades > 0, "a gain climbing two ranks at once was played");
     assert!(losses_stopped > 0, "a loss stopped at no shields");
+    assert!(
+        calls_to_some > 0,
+        "a call to arms passed over a seat above the lowest rank"
+    );
 }
