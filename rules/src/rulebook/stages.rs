@@ -17,16 +17,28 @@ impl Rulebook {
         if stage.from_last { players - 1 } else { 0 }
     }
 
-    /// Enters the first stage before the turns, if there is one.
+    /// Enters the first stage before the turns, if there is one played.
     pub(super) fn begin_stages(&self, state: &mut State) {
-        if let Some(stage) = self.stages.first().filter(|s| !s.sub) {
+        if let Some(k) = self.played_stage_from(0, state.players) {
+            let stage = &self.stages[k];
             state.stage = StageAt {
-                stage: 1,
+                stage: k as u8 + 1,
                 played: 0,
             };
             state.step = stage.first_step as u8;
             state.current = Self::first_seat(stage, state.players);
         }
+    }
+
+    /// The first stage before the turns from the `k`-th on that `players` play: a stage of
+    /// 0 rounds for that count is passed by, not played once.
+    fn played_stage_from(&self, k: usize, players: u8) -> Option<usize> {
+        (k..self.stages.len())
+            .take_while(|&i| !self.stages[i].sub)
+            .find(|&i| {
+                let rounds = &self.stages[i].rounds;
+                rounds.get(usize::from(players)).copied().unwrap_or(0) > 0
+            })
     }
 
     /// The end of the current stage's steps.
@@ -56,13 +68,13 @@ impl Rulebook {
                 ((current + 1) % seats) as u8
             };
             state.step = stage.first_step as u8;
-        } else if let Some(next) = self.stages.get(k + 1).filter(|s| !s.sub) {
+        } else if let Some(next) = self.played_stage_from(k + 1, n) {
             state.stage = StageAt {
-                stage: k as u8 + 2,
+                stage: next as u8 + 1,
                 played: 0,
             };
-            state.step = next.first_step as u8;
-            state.current = Self::first_seat(next, n);
+            state.step = self.stages[next].first_step as u8;
+            state.current = Self::first_seat(&self.stages[next], n);
         } else {
             state.stage = StageAt::default();
             state.step = 0;

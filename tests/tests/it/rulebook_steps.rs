@@ -101,6 +101,44 @@ fn a_stage_before_the_turns_goes_round_its_way_then_the_turns_begin() {
     assert_eq!(failure, None);
 }
 
+/// A stage of 0 rounds for the player count is passed by, not played once: before another
+/// stage, that one begins the game; alone, the turns do.
+#[test]
+fn a_stage_of_no_rounds_is_not_played() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/ring-places/pack.toml");
+    let text = std::fs::read_to_string(src).unwrap();
+    let warmup = "[stages.warmup]\nsteps = [\"placing\"]\nrounds = 0\n\n";
+    let placement = "[stages.placement]\nsteps = [\"placing\"]\nrounds = \"knights\"\nfirst = \"last\"\norder = \"counter-clockwise\"\n\n";
+    let step = "[steps.placing]\nactions = [\"place\"]\n\n";
+    let cases = [
+        // Passed by: the placement begins with the last seat.
+        (format!("{warmup}{placement}{step}"), "P3 placing"),
+        // Alone: the turns begin with P1.
+        (format!("{warmup}{step}"), "P1 place"),
+    ];
+    for (i, (stages, first)) in cases.iter().enumerate() {
+        let staged = text.replace("[stages.turn]", &format!("{stages}[stages.turn]"));
+        let staged = staged.replace("3 = 2 }", "3 = 1 }");
+        let dir =
+            std::env::temp_dir().join(format!("grail-ring-no-rounds-{i}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("pack.toml"), staged).unwrap();
+        let script = format!(
+            r#"(
+    game: "ring-places",
+    players: 3,
+    seed: 1,
+    steps: [
+        Expect("step", "{first}"),
+    ],
+)"#
+        );
+        let failure = run(&dir, &script);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(failure, None, "case {i}");
+    }
+}
+
 /// A zone per seat with `start = "all"`: every seat has its own copy of the set (its own
 /// deck, as each Artus player has the same cards), shuffled seat by seat with
 /// `shuffle deck(each)`; conservation counts a copy per seat, and a position takes a seat's
