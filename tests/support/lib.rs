@@ -31,6 +31,48 @@ pub fn open(game: &str, variant: Option<&str>) -> Box<dyn grail_engine::facade::
         .unwrap_or_else(|e| panic!("cannot open {game} {variant:?}:\n{e}"))
 }
 
+/// Opens a pack folder of this source tree (`tests/packs/sealed-lists`), as `grail play
+/// <folder>` does.
+pub fn open_pack(folder: &str) -> Box<dyn grail_engine::facade::DynGame> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(folder);
+    grail_cli::games::open_game(&content(), &dir.to_string_lossy(), None)
+        .unwrap_or_else(|e| panic!("{folder}: {e}"))
+}
+
+/// A seat's zone as `viewer` sees it in the view it is shown: whether it sees into it, the
+/// cards seen, how many face down.
+pub fn seen_zone(
+    m: &mut dyn grail_engine::facade::DynMatch,
+    viewer: usize,
+    name: &str,
+    owner: usize,
+) -> (bool, Vec<String>, usize) {
+    use grail_engine::view::Part;
+    let view = m.view(Some(viewer));
+    view.table
+        .into_iter()
+        .find_map(|part| match part {
+            Part::Zone {
+                name: n,
+                owner: Some(o),
+                seen,
+                cards,
+                hidden,
+                ..
+            } if n == name && o == owner => Some((seen, cards, hidden)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("P{}'s `{name}` is on the table", owner + 1))
+}
+
+/// The cards a query answers (`list P1`), one word each.
+pub fn queried_cards(m: &dyn grail_engine::facade::DynMatch, query: &str) -> Vec<String> {
+    let text = m.inspect(query).unwrap();
+    text.split_whitespace().map(str::to_string).collect()
+}
+
 /// Every bundled game and variant: `(game, variant)`.
 pub fn bundled_games() -> Vec<(String, Option<String>)> {
     grail_schema::discover(&Disk, &content_dir())

@@ -151,11 +151,9 @@ impl Rulebook {
                 // `Z(each)`: every seat's, in seat order.
                 let each = z.who == Who::Each;
                 let single = self.piles_of(z, &ctx);
-                let rows = self.zones[z.zone].rows;
                 for seat in 0..if each { usize::from(state.players) } else { 1 } {
                     let piles = if each {
-                        let p = self.pile(z.zone, seat, 0);
-                        p..p + rows
+                        self.seat_rows(z.zone, seat)
                     } else {
                         single.clone()
                     };
@@ -168,8 +166,7 @@ impl Rulebook {
                 // Seat by seat, each seat's zones in the order named.
                 for seat in 0..usize::from(state.players) {
                     for &z in zones {
-                        let p = self.pile(z, seat, 0);
-                        for p in p..p + self.zones[z].rows {
+                        for p in self.seat_rows(z, seat) {
                             Self::shuffle_pile(state, p, on.stack, events);
                         }
                     }
@@ -199,30 +196,23 @@ impl Rulebook {
                 }
             }
             Effect::Turn { zone, up } => {
-                // `Z(each)`: every seat's piles of the zone.
-                let piles = match zone.who {
-                    Who::Each => {
-                        let z = &self.zones[zone.zone];
-                        let first = self.pile(zone.zone, 0, 0);
-                        let seats = if z.owned {
-                            usize::from(state.players)
-                        } else {
-                            1
-                        };
-                        (0..seats)
-                            .flat_map(|s| (0..z.rows).map(move |r| (s, r)))
-                            .map(|(s, r)| first + s * self.seat_piles + r)
-                            .collect::<Vec<_>>()
-                    }
-                    _ => self.piles_of(zone, &ctx).collect(),
-                };
-                for p in piles {
-                    if state.face_up.is_up(p) != *up {
-                        state.face_up.turn(p, *up);
-                        events.emit(|| Event::Turned {
-                            pile: p as u32,
-                            up: *up,
-                        });
+                // `Z(each)`: every seat's piles of the zone (a table zone's once).
+                let each = zone.who == Who::Each && self.zones[zone.zone].owned;
+                let single = self.piles_of(zone, &ctx);
+                for seat in 0..if each { usize::from(state.players) } else { 1 } {
+                    let piles = if each {
+                        self.seat_rows(zone.zone, seat)
+                    } else {
+                        single.clone()
+                    };
+                    for p in piles {
+                        if state.face_up.is_up(p) != *up {
+                            state.face_up.turn(p, *up);
+                            events.emit(|| Event::Turned {
+                                pile: p as u32,
+                                up: *up,
+                            });
+                        }
                     }
                 }
             }

@@ -699,16 +699,7 @@ impl Compiler<'_> {
             return self.zone_ref(z, s, scope).map(Effect::Shuffle);
         };
         let mut parts = Vec::new();
-        let mut stack = vec![z];
-        while let Some(n) = stack.pop() {
-            match &n.ast {
-                Ast::Bin(Op::And, a, b) => {
-                    stack.push(b);
-                    stack.push(a);
-                }
-                _ => parts.push(n),
-            }
-        }
+        super::syntax::chain(z, Op::And, &mut parts);
         let mut zones = Vec::new();
         for part in parts {
             let r = self.zone_ref(part, s, scope)?;

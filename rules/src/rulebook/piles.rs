@@ -21,6 +21,12 @@ impl Rulebook {
         }
     }
 
+    /// The piles of `zone` for seat `seat` (the table's for a table zone): its rows.
+    pub(super) fn seat_rows(&self, zone: usize, seat: usize) -> std::ops::Range<usize> {
+        let p = self.pile(zone, seat, 0);
+        p..p + self.zones[zone].rows
+    }
+
     /// Which zone a pile belongs to, without the division [`Rulebook::locate`] needs.
     #[inline]
     pub(super) fn zone_of(&self, pile: usize) -> usize {

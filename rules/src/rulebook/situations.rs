@@ -12,7 +12,7 @@ use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
 use super::eval::Ctx;
 use super::model::{Expr, SITUATION_TYPES, Situated, TYPE_MASK};
-use super::syntax::{Ast, Node, Op};
+use super::syntax::{Node, Op, chain};
 
 impl Compiler<'_> {
     /// `attr(card, Z1 + Z2 …)`: attribute `attr` (index `a`) of `card`, a card of `set`.
@@ -66,16 +66,7 @@ impl Compiler<'_> {
         }
         // `Z1 + Z2 + …`, in the order written.
         let mut parts = Vec::new();
-        let mut stack = vec![zones];
-        while let Some(n) = stack.pop() {
-            match &n.ast {
-                Ast::Bin(Op::Add, l, r) => {
-                    stack.push(r);
-                    stack.push(l);
-                }
-                _ => parts.push(n),
-            }
-        }
+        chain(zones, Op::Add, &mut parts);
         let mut zones_read = Vec::new();
         for part in parts {
             let z = self.zone_ref(part, s, scope)?;

@@ -93,6 +93,17 @@ pub const MAX_DEPTH: usize = 48;
 /// parsed description walks it recursively: this bounds every such walk.
 pub const MAX_NODES: usize = 256;
 
+/// The operands of a chain of one operator, left to right (`a and b and c`, `Z1 + Z2`).
+pub fn chain<'n>(n: &'n Node, op: Op, out: &mut Vec<&'n Node>) {
+    match &n.ast {
+        Ast::Bin(o, l, r) if *o == op => {
+            chain(l, op, out);
+            chain(r, op, out);
+        }
+        _ => out.push(n),
+    }
+}
+
 /// An effect line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {

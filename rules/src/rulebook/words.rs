@@ -10,7 +10,7 @@ use super::Rulebook;
 use super::conjuncts::chain as expr_chain;
 use super::eval::Ctx;
 use super::model::Action as ActionDef;
-use super::syntax::{self, Ast, Line, Node, Op, Statement};
+use super::syntax::{self, Ast, Line, Node, Op, Statement, chain};
 
 /// What a name of the pack is, as the description declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -454,17 +454,6 @@ fn flipped(op: Op) -> Op {
         Op::Le => Op::Gt,
         Op::Gt => Op::Le,
         _ => Op::Lt,
-    }
-}
-
-/// The operands of a chain of one operator, left to right.
-pub(super) fn chain<'n>(n: &'n Node, op: Op, out: &mut Vec<&'n Node>) {
-    match &n.ast {
-        Ast::Bin(o, l, r) if *o == op => {
-            chain(l, op, out);
-            chain(r, op, out);
-        }
-        _ => out.push(n),
     }
 }
 

@@ -30,10 +30,7 @@ fn won(m: &dyn DynMatch, seat: usize) -> usize {
 
 #[test]
 fn the_bidding_war_asks_as_the_engines_contest_does() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join(PACK);
-    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
-        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let game = grail_tests::open_pack(PACK);
     let mut contests = 0;
     let mut passes_after_the_first = 0;
     for players in 2..=4 {

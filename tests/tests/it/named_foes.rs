@@ -25,10 +25,7 @@ fn strength(foe: &str, quest: &str, allies: &str) -> i64 {
 
 #[test]
 fn foes_score_what_the_situation_makes_them() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join(PACK);
-    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
-        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let game = grail_tests::open_pack(PACK);
     let (mut named, mut plain) = (0, 0);
     for players in 2..=4 {
         for seed in 0..20u64 {

@@ -8,39 +8,9 @@
 use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynMatch;
 use grail_engine::game::Setup;
-use grail_engine::view::Part;
+use grail_tests::{queried_cards, seen_zone};
 
 const PACK: &str = "tests/packs/sealed-lists";
-
-/// A seat's zone as `viewer` sees it: (whether it sees into it, the cards seen, how many
-/// face down).
-fn zone(
-    m: &mut dyn DynMatch,
-    viewer: usize,
-    name: &str,
-    owner: usize,
-) -> (bool, Vec<String>, usize) {
-    let view = m.view(Some(viewer));
-    view.table
-        .into_iter()
-        .find_map(|part| match part {
-            Part::Zone {
-                name: n,
-                owner: Some(o),
-                seen,
-                cards,
-                hidden,
-                ..
-            } if n == name && o == owner => Some((seen, cards, hidden)),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("P{}'s `{name}` is on the table", owner + 1))
-}
-
-fn cards(m: &dyn DynMatch, query: &str) -> Vec<String> {
-    let text = m.inspect(query).unwrap();
-    text.split_whitespace().map(str::to_string).collect()
-}
 
 fn strength(card: &str) -> i64 {
     match card {
@@ -53,10 +23,7 @@ fn strength(card: &str) -> i64 {
 
 #[test]
 fn lists_are_sealed_until_every_seat_has_passed() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join(PACK);
-    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
-        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let game = grail_tests::open_pack(PACK);
     let mut sealed_views = 0;
     for players in 2..=4 {
         for seed in 0..8u64 {
@@ -71,15 +38,15 @@ fn lists_are_sealed_until_every_seat_has_passed() {
             while m.to_move().is_some() {
                 let at = format!("{players}p seed {seed}, turn of P{}", current + 1);
                 let lists: Vec<Vec<String>> = (0..players)
-                    .map(|p| cards(m.as_ref(), &format!("list P{}", p + 1)))
+                    .map(|p| queried_cards(m.as_ref(), &format!("list P{}", p + 1)))
                     .collect();
                 for (p, list) in lists.iter().enumerate() {
                     assert!(
-                        cards(m.as_ref(), &format!("shown P{}", p + 1)).is_empty(),
+                        queried_cards(m.as_ref(), &format!("shown P{}", p + 1)).is_empty(),
                         "{at}: nothing is turned up while lists are laid"
                     );
                     for v in 0..players {
-                        let (seen, shown, hidden) = zone(m.as_mut(), v, "list", p);
+                        let (seen, shown, hidden) = seen_zone(m.as_mut(), v, "list", p);
                         if v == p {
                             assert!(seen, "{at}: P{} sees its own list", p + 1);
                             assert_eq!(&shown, list, "{at}");
@@ -97,9 +64,9 @@ fn lists_are_sealed_until_every_seat_has_passed() {
                 let seat = m.to_move().unwrap();
                 let settled = |m: &dyn DynMatch| {
                     let won: usize = (0..players)
-                        .map(|p| cards(m, &format!("won P{}", p + 1)).len())
+                        .map(|p| queried_cards(m, &format!("won P{}", p + 1)).len())
                         .sum();
-                    won + cards(m, "set-aside").len()
+                    won + queried_cards(m, "set-aside").len()
                 };
                 let before = settled(m.as_ref());
                 let played = m.bot_move(bots).unwrap();
@@ -122,7 +89,7 @@ fn lists_are_sealed_until_every_seat_has_passed() {
                         won[winner] += 1;
                     }
                     for (p, &prizes) in won.iter().enumerate() {
-                        let now = cards(m.as_ref(), &format!("won P{}", p + 1)).len();
+                        let now = queried_cards(m.as_ref(), &format!("won P{}", p + 1)).len();
                         assert_eq!(now, prizes, "{at}: P{}'s prizes", p + 1);
                     }
                     current = (current + 1) % players;

@@ -28,10 +28,7 @@ fn card(id: &str) -> (u32, u32) {
 
 #[test]
 fn shields_climb_as_the_engines_ladder_does() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join(PACK);
-    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
-        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let game = grail_tests::open_pack(PACK);
     let ladder = Ladder::new(vec![3, 4, 5]);
     let (mut cascades, mut losses_stopped, mut calls_to_some) = (0, 0, 0);
     for players in 2..=4 {

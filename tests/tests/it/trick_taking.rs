@@ -35,10 +35,7 @@ fn hand(m: &dyn DynMatch, seat: usize) -> Vec<String> {
 
 #[test]
 fn the_trick_taking_example_follows_suit_and_the_winner_leads() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join(PACK);
-    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
-        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let game = grail_tests::open_pack(PACK);
     assert_eq!(game.players(), 3..=5);
     for players in 3..=5 {
         for seed in 0..10u64 {

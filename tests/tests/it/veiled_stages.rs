@@ -9,46 +9,13 @@
 use grail_engine::agent::AgentKind;
 use grail_engine::facade::DynMatch;
 use grail_engine::game::Setup;
-use grail_engine::view::Part;
+use grail_tests::{queried_cards, seen_zone};
 
 const PACK: &str = "tests/packs/veiled-stages";
 
-/// A seat's zone as `viewer` sees it: (whether it sees into it, the cards seen, how many
-/// face down).
-fn zone(
-    m: &mut dyn DynMatch,
-    viewer: usize,
-    name: &str,
-    owner: usize,
-) -> (bool, Vec<String>, usize) {
-    let view = m.view(Some(viewer));
-    view.table
-        .into_iter()
-        .find_map(|part| match part {
-            Part::Zone {
-                name: n,
-                owner: Some(o),
-                seen,
-                cards,
-                hidden,
-                ..
-            } if n == name && o == owner => Some((seen, cards, hidden)),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("P{}'s `{name}` is on the table", owner + 1))
-}
-
-fn cards(m: &dyn DynMatch, query: &str) -> Vec<String> {
-    let text = m.inspect(query).unwrap();
-    text.split_whitespace().map(str::to_string).collect()
-}
-
 #[test]
 fn stages_are_face_down_until_each_is_turned_up() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join(PACK);
-    let game = grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None)
-        .unwrap_or_else(|e| panic!("{PACK}: {e}"));
+    let game = grail_tests::open_pack(PACK);
     let (mut face_down, mut face_up) = (0, 0);
     for players in 2..=4 {
         for seed in 0..8u64 {
@@ -77,13 +44,13 @@ fn stages_are_face_down_until_each_is_turned_up() {
                     _ => true,
                 };
                 for stage in ["first", "second"] {
-                    let laid = cards(m.as_ref(), &format!("{stage} P{}", builder + 1));
+                    let laid = queried_cards(m.as_ref(), &format!("{stage} P{}", builder + 1));
                     // An empty pile shows nothing, turned up or not.
                     if laid.is_empty() {
                         continue;
                     }
                     for v in 0..players {
-                        let (seen, shown, hidden) = zone(m.as_mut(), v, stage, builder);
+                        let (seen, shown, hidden) = seen_zone(m.as_mut(), v, stage, builder);
                         if v == builder || turned(stage) {
                             assert!(
                                 seen,

@@ -263,8 +263,9 @@ impl Compiler<'_> {
                     self.unknown_function(node, attr, s, scope);
                     return None;
                 }
-                // In the situation some zones make: `bp(card, quest + allies(P))`.
-                if args.len() == 2 {
+                // An attribute of a card, `value(card)`, or of a card in the situation some
+                // zones make, `bp(card, quest + allies(P))`.
+                if (1..=2).contains(&args.len()) {
                     let (card, kind) = self.expr(&args[0], s, scope)?;
                     if let Kind::Card(set) = kind {
                         let name = Node {
@@ -272,18 +273,9 @@ impl Compiler<'_> {
                             span: node.span.start..node.span.start + attr.len(),
                         };
                         let a = self.attr_of(set, &name, s)?;
-                        return self.situational_attr(set, (attr, a), card, &args[1], s, scope);
-                    }
-                }
-                // An attribute of a card: `value(card)`.
-                if args.len() == 1 {
-                    let (card, kind) = self.expr(&args[0], s, scope)?;
-                    if let Kind::Card(set) = kind {
-                        let name = Node {
-                            ast: Ast::Name(attr.to_string()),
-                            span: node.span.start..node.span.start + attr.len(),
-                        };
-                        let a = self.attr_of(set, &name, s)?;
+                        if let Some(zones) = args.get(1) {
+                            return self.situational_attr(set, (attr, a), card, zones, s, scope);
+                        }
                         return Some((
                             Expr::Attr {
                                 set,
