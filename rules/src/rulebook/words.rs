@@ -322,6 +322,18 @@ impl Words<'_> {
                 },
                 Named::Attribute => match args {
                     [x] => format!("the {} of {}", plain(f), self.value(x)),
+                    // `bp(card, quest + allies(P))`: in the situation those zones make.
+                    [x, zones] => {
+                        let mut parts = Vec::new();
+                        chain(zones, Op::Add, &mut parts);
+                        let said: Vec<String> = parts.iter().map(|z| self.value(z)).collect();
+                        format!(
+                            "the {} of {} with what lies in {}",
+                            plain(f),
+                            self.value(x),
+                            join(&said, "and")
+                        )
+                    }
                     _ => format!("the {}", plain(f)),
                 },
                 _ => {
@@ -595,6 +607,18 @@ mod tests {
                 "{game}: {costs} costs"
             );
         }
+    }
+
+    /// A situational read says where the situation lies; `odds` says what it reckons.
+    #[test]
+    fn situations_and_odds_in_words() {
+        assert_eq!(
+            said("value(card, won + hand(current)) > 3"),
+            "the value of the card with what lies in won and your hand is more than 3"
+        );
+        let odds = said("odds(value(card) - 3, 10) > 500");
+        assert!(odds.starts_with("the chance, in thousandths,"), "{odds}");
+        assert!(!odds.contains("odds("), "{odds}");
     }
 
     #[test]
