@@ -7,7 +7,6 @@
 //! observation, the state a search bot plays in).
 
 use grail_engine::agent::AgentKind;
-use grail_engine::facade::DynMatch;
 use grail_engine::game::Setup;
 use grail_tests::{queried_cards, seen_zone};
 
