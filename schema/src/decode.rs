@@ -381,6 +381,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let repeat = f.number_str("repeat");
         let auto = f.bool("auto");
         let who = f.str("who");
+        let must_finish = f.str("must_finish");
         let dispatch = f.str("dispatch");
         let stages = f.table("stages", |dec, _, n| dec.str(n, "a stage"));
         f.finish();
@@ -392,6 +393,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             repeat,
             auto,
             who,
+            must_finish,
             dispatch,
             stages,
         })

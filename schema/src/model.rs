@@ -617,9 +617,16 @@ pub struct StepDef {
     /// Who decides the step, when not the player to move: `"each P in others"` (every other
     /// seat in turn, from the one after the player to move), `"first P in others"` (asked in
     /// turn until one takes an action: an offer), `… in each` (the player to move first),
-    /// `… from <seat>` (the order starting there). `P` names the seat deciding.
+    /// `… from <seat>` (the order starting there), or one seat (`"sponsor"`, a seat
+    /// expression: that seat alone decides). `P` names the seat deciding.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub who: Option<Sp<String>>,
+    /// A stage the seat deciding must still be able to finish: a move is offered only when,
+    /// after it, some way of playing on (the seat's own moves, until the stage is left)
+    /// finishes that stage; `pass` is always offered. "A card is offered only if the quest
+    /// can still be completed with it."
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub must_finish: Option<Sp<String>>,
     /// A step that enters a stage instead of offering actions: the expression read when the
     /// step is reached (`"kind(last(story))"`), whose value picks the stage in `stages`.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -111,6 +111,34 @@ fn run_out() -> bool {
     false
 }
 
+/// A move's note as it stands: kept while a search plays moves that may never be made
+/// (`lookahead.rs`), and put back after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Note {
+    left: u64,
+    failed: bool,
+    fault: Option<Fault>,
+    action: u16,
+}
+
+/// The move's note, to be put back by [`restore`].
+pub fn save() -> Note {
+    Note {
+        left: LEFT.get(),
+        failed: FAILED.get(),
+        fault: FAULT.get(),
+        action: ACTION.get(),
+    }
+}
+
+/// Puts a note [`save`] took back: what happened since is forgotten.
+pub fn restore(note: Note) {
+    LEFT.set(note.left);
+    FAILED.set(note.failed);
+    FAULT.set(note.fault);
+    ACTION.set(note.action);
+}
+
 /// Notes a fault (the first one of a move is kept); the move has no work left.
 #[cold]
 #[inline(never)]

@@ -16,13 +16,24 @@ impl Rulebook {
     fn enter_step(&self, state: &mut State) -> bool {
         let memo_fits = self.refresh_memo(state);
         let mut moves = std::mem::take(&mut state.listed.moves);
-        self.list(state, &mut moves, memo_fits);
-        if !self.standing.is_empty() && !moves.is_empty() {
-            self.list_standing(state, &mut moves);
-        }
+        self.decision_moves(state, &mut moves, memo_fits);
         let fresh = !moves.is_empty();
         state.listed.0 = Listed { fresh, moves };
         fresh
+    }
+
+    /// The moves of the decision the state is at: the step's, then the standing actions
+    /// whose window holds, less those after which a stage the step must leave finishable
+    /// could not be finished (`lookahead.rs`).
+    #[inline(always)]
+    pub(super) fn decision_moves(&self, state: &State, moves: &mut Vec<Action>, memo_fits: bool) {
+        self.list(state, moves, memo_fits);
+        if !self.standing.is_empty() && !moves.is_empty() {
+            self.list_standing(state, moves);
+        }
+        if self.finishes {
+            self.keep_finishable(state, moves);
+        }
     }
 
     /// The standing actions whose window holds for the seat deciding, after a decision's

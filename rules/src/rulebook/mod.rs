@@ -34,6 +34,7 @@ mod flow;
 mod folded;
 mod held;
 mod listing;
+mod lookahead;
 mod marks;
 mod mechanics;
 mod model;
@@ -146,6 +147,8 @@ pub struct Rulebook {
     standing: Vec<usize>,
     /// Some step is a loop (`repeat = "while …"`): only then is its condition asked on entry.
     loops: bool,
+    /// Some step's moves must leave a stage finishable (`must_finish`, `lookahead.rs`).
+    finishes: bool,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
@@ -291,6 +294,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .map(|(i, _)| i)
         .collect();
     let loops = steps.iter().any(|s| s.repeat_while);
+    let finishes = steps.iter().any(|s| s.must_finish.is_some());
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -344,6 +348,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         enters,
         standing,
         loops,
+        finishes,
         paid: Default::default(),
         derived: Default::default(),
     };

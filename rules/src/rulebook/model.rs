@@ -110,6 +110,8 @@ pub struct Deciders {
     /// Where the order starts (`from`); by default the player to move, or the seat after
     /// them for `others`.
     pub from: Option<Expr>,
+    /// One seat decides, the one `from` names (`who = "sponsor"`), as written for the help.
+    pub one: Option<String>,
 }
 
 /// The seats a `for each` goes through, in turn order from the player to move.
@@ -443,6 +445,9 @@ pub struct Step {
     pub who: Option<Deciders>,
     /// A step that enters a stage instead of offering actions (`"stage:<name>"`, `dispatch`).
     pub enter: Option<Enter>,
+    /// `must_finish`: the stage (index into `Rulebook::stages`) its moves must leave the
+    /// seat deciding able to finish (`lookahead.rs`).
+    pub must_finish: Option<usize>,
     /// Where its stage names it, for lint's error when the game sticks there.
     pub loc: grail_schema::model::Loc,
 }
@@ -475,6 +480,7 @@ impl Step {
             auto: false,
             who: None,
             enter: None,
+            must_finish: None,
             loc,
         }
     }

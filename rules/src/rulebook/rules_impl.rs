@@ -60,7 +60,7 @@ impl Rules for Rulebook {
         if state.listed.fresh {
             out.extend_from_slice(&state.listed.moves);
         } else {
-            self.list(state, out, false);
+            self.decision_moves(state, out, false);
         }
     }
 

@@ -113,7 +113,9 @@ impl Rulebook {
     fn ask_from(&self, who: &Deciders, state: &mut State, k: usize) -> bool {
         let n = usize::from(state.players);
         let start = usize::from(state.asking.start);
-        for k in k..n {
+        // One seat decides: it is asked once.
+        let asked = if who.one.is_some() { n.min(1) } else { n };
+        for k in k..asked {
             let seat = (start + k) % n;
             if who.seats == SeatSet::Others && seat == usize::from(state.current) {
                 continue;

@@ -219,9 +219,21 @@ pub fn repeat_while(text: &str) -> Option<Result<Node, SyntaxError>> {
     Some(p.expr().and_then(|node| p.end().map(|()| node)))
 }
 
-/// A step's `who`: `<each|first> P in <seats> [from <seat>]`, as (whether the first to act
-/// ends it, the seats, where the order starts).
-pub fn deciders(text: &str) -> Result<(bool, Node, Option<Node>), SyntaxError> {
+/// A step's `who`, as written.
+pub enum DecidersAst {
+    /// `<each|first> P in <seats> [from <seat>]`: whether the first to act ends it, the
+    /// seats, where the order starts.
+    Seats {
+        first: bool,
+        seats: Node,
+        from: Option<Node>,
+    },
+    /// One seat, any seat expression (`sponsor`, `holder(king)`): it alone decides.
+    One(Node),
+}
+
+/// A step's `who`: `<each|first> P in <seats> [from <seat>]`, or one seat.
+pub fn deciders(text: &str) -> Result<DecidersAst, SyntaxError> {
     let mut p = Parser::new(text, 0);
     let first = match p.peek_ident() {
         Some(("each", span)) => {
@@ -233,12 +245,9 @@ pub fn deciders(text: &str) -> Result<(bool, Node, Option<Node>), SyntaxError> {
             true
         }
         _ => {
-            let at = p.pos;
-            let end = (at + 1).min(text.len()).max(at);
-            return p.error(
-                "expected `each P in …` (every seat decides in turn) or `first P in …` (the first who acts)",
-                at..end,
-            );
+            let seat = p.expr()?;
+            p.end()?;
+            return Ok(DecidersAst::One(seat));
         }
     };
     p.word("P")?;
@@ -250,7 +259,7 @@ pub fn deciders(text: &str) -> Result<(bool, Node, Option<Node>), SyntaxError> {
         None
     };
     p.end()?;
-    Ok((first, seats, from))
+    Ok(DecidersAst::Seats { first, seats, from })
 }
 
 /// Effect lines, one statement a line; blank lines and `#` comments are skipped.

@@ -395,6 +395,15 @@ impl Rulebook {
                 );
             }
         }
+        // Its guard holds: a step that must leave a stage finishable left it out.
+        if let Some(stage) = step.must_finish.and_then(|k| self.stages.get(k))
+            && a.pay.is_none()
+        {
+            return format!(
+                "`{}` is not offered: `{}` could not be finished after it",
+                a.name, stage.name
+            );
+        }
         self.unpayable(state, action)
     }
 
@@ -762,7 +771,9 @@ impl Rulebook {
                     text.push_str(", optional");
                 }
                 // Who decides it, when not the player to move.
-                if let Some(who) = &s.who {
+                if let Some(seat) = s.who.as_ref().and_then(|w| w.one.as_ref()) {
+                    let _ = write!(text, " (decided by {})", self.in_words(seat, false));
+                } else if let Some(who) = &s.who {
                     let seats = match who.seats {
                         super::model::SeatSet::Each => "every player",
                         super::model::SeatSet::Others => "the other players",
@@ -771,6 +782,13 @@ impl Rulebook {
                         true => write!(text, " (offered to {seats} in turn: the first who acts)"),
                         false => write!(text, " (asked of {seats} in turn)"),
                     };
+                }
+                if let Some(stage) = s.must_finish.and_then(|k| self.stages.get(k)) {
+                    let _ = write!(
+                        text,
+                        " (a move only while `{}` can still be finished after it)",
+                        stage.name
+                    );
                 }
                 text
             })

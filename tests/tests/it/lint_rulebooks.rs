@@ -450,3 +450,14 @@ fn a_situation_of_the_wrong_cards() {
 fn overrides_nothing_reads() {
     check("rulebook-unused-override", &["unused-override"]);
 }
+
+/// `must_finish` and a one-seat `who` written wrong (issue 30, whether a hand can sponsor):
+/// a stage that does not exist, the turn, and a `who` that is a condition. Each one error,
+/// where it is written.
+#[test]
+fn must_finish_and_one_decider_written_wrong() {
+    check(
+        "rulebook-must-finish",
+        &["invalid-value", "type-mismatch", "unknown-stage"],
+    );
+}

@@ -29,6 +29,7 @@ mod scripts;
 mod sealed_lists;
 mod shards;
 mod shield_ladder;
+mod sponsorship;
 mod trick_taking;
 mod veiled_stages;
 mod virtues;

@@ -139,7 +139,16 @@ impl Compiler<'_> {
     /// `[steps.*] who`: the seats that decide the step.
     pub fn deciders(&mut self, who: &Sp<String>) -> Option<Deciders> {
         let (first, seats, from) = match syntax::deciders(&who.value) {
-            Ok(parts) => parts,
+            Ok(syntax::DecidersAst::Seats { first, seats, from }) => (first, seats, from),
+            Ok(syntax::DecidersAst::One(node)) => {
+                let seat = self.decider_seat(&node, who)?;
+                return Some(Deciders {
+                    seats: SeatSet::Each,
+                    first: false,
+                    from: Some(seat),
+                    one: Some(who.value.trim().to_string()),
+                });
+            }
             Err(e) => {
                 self.syntax_error(who, e);
                 return None;
@@ -147,14 +156,22 @@ impl Compiler<'_> {
         };
         let seats = self.seat_set(&seats, who)?;
         let from = match from {
-            Some(node) => {
-                let e = self.typed(&node, who, NO_SCOPE, Kind::Int)?;
-                self.fixed_seat(&e, who, &node.span)?;
-                Some(e)
-            }
+            Some(node) => Some(self.decider_seat(&node, who)?),
             None => None,
         };
-        Some(Deciders { seats, first, from })
+        Some(Deciders {
+            seats,
+            first,
+            from,
+            one: None,
+        })
+    }
+
+    /// A seat `who` names (where the order starts, or the one seat deciding).
+    fn decider_seat(&mut self, node: &Node, who: &Sp<String>) -> Option<Expr> {
+        let e = self.typed(node, who, NO_SCOPE, Kind::Int)?;
+        self.fixed_seat(&e, who, &node.span)?;
+        Some(e)
     }
 
     /// The actions some step with `who` offers: `P` in them is the seat deciding.

@@ -72,6 +72,19 @@ impl Compiler<'_> {
         }
     }
 
+    /// `[steps.*] must_finish`: a stage a step enters, which the step's moves must leave
+    /// finishable.
+    pub fn finished_stage(&mut self, names: &StageNames, name: &Sp<String>) -> Option<usize> {
+        if name.value.trim() == "turn" {
+            let msg = "`must_finish` names a stage a step enters; \
+                       the turn is not one"
+                .to_string();
+            self.error("invalid-value", msg, &name.loc, name.loc.span.clone());
+            return None;
+        }
+        self.entered_stage(names, name, name.value.trim())
+    }
+
     /// The step a stage's step list writes as `stage:<name>`: it enters that stage.
     pub fn entering_step(&mut self, names: &StageNames, entry: &Sp<String>) -> Option<Step> {
         let name = entered_name(&entry.value)?;
