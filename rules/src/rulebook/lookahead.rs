@@ -15,7 +15,7 @@
 
 use std::cell::Cell;
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use grail_engine::game::EventSink;
 
@@ -37,10 +37,26 @@ thread_local! {
 struct Search {
     stage: u8,
     seat: u8,
-    dead: HashSet<u64>,
-    on_way: HashSet<u64>,
+    dead: Keys,
+    on_way: Keys,
     met: u32,
     runaway: bool,
+    /// States and move lists done with, whose buffers the next copies reuse.
+    spare: Vec<State>,
+    spare_moves: Vec<Vec<Action>>,
+}
+
+impl Search {
+    /// A copy of `state` in a spare state's buffers.
+    fn copy(&mut self, state: &State) -> State {
+        match self.spare.pop() {
+            Some(mut copy) => {
+                copy.clone_from(state);
+                copy
+            }
+            None => state.clone(),
+        }
+    }
 }
 
 /// Where a state stands for the search.
@@ -71,10 +87,12 @@ impl Rulebook {
         let mut search = Search {
             stage: (stage + 1) as u8,
             seat: state.decider(),
-            dead: HashSet::new(),
-            on_way: HashSet::new(),
+            dead: HashSet::default(),
+            on_way: HashSet::default(),
             met: 0,
             runaway: false,
+            spare: Vec::new(),
+            spare_moves: Vec::new(),
         };
         let entered = self.in_stage(state, search.stage);
         moves.retain(|m| {
@@ -98,14 +116,18 @@ impl Rulebook {
         // The states on the way: each with its moves, the next to try, whether the stage was
         // entered, and its key.
         let mut way: Vec<(State, Vec<Action>, usize, bool, u64)> = Vec::new();
-        let mut next = state.clone();
+        let mut next = s.copy(state);
         let found = 'search: {
             if !self.step_on(&mut next, first, s.seat) {
+                s.spare.push(next);
                 break 'search false;
             }
             match self.verdict(&next, entered, s) {
                 Verdict::Finished => break 'search true,
-                Verdict::Dead => break 'search false,
+                Verdict::Dead => {
+                    s.spare.push(next);
+                    break 'search false;
+                }
                 Verdict::Open(moves, entered, key) => way.push((next, moves, 0, entered, key)),
             }
             while let Some((at, moves, k, entered, key)) = way.last_mut() {
@@ -113,13 +135,17 @@ impl Rulebook {
                     // Every way from here searched: dead.
                     s.on_way.remove(key);
                     s.dead.insert(*key);
-                    way.pop();
+                    if let Some((state, moves, ..)) = way.pop() {
+                        s.spare.push(state);
+                        s.spare_moves.push(moves);
+                    }
                     continue;
                 };
                 *k += 1;
                 let entered = *entered;
-                let mut next = at.clone();
+                let mut next = s.copy(at);
                 if !self.step_on(&mut next, &m, s.seat) {
+                    s.spare.push(next);
                     continue;
                 }
                 s.met += 1;
@@ -129,15 +155,17 @@ impl Rulebook {
                 }
                 match self.verdict(&next, entered, s) {
                     Verdict::Finished => break 'search true,
-                    Verdict::Dead => {}
+                    Verdict::Dead => s.spare.push(next),
                     Verdict::Open(moves, entered, key) => way.push((next, moves, 0, entered, key)),
                 }
             }
             false
         };
         // The way that finished is not dead: its states may be met again from another move.
-        for (.., key) in way {
+        for (state, moves, .., key) in way {
             s.on_way.remove(&key);
+            s.spare.push(state);
+            s.spare_moves.push(moves);
         }
         found
     }
@@ -170,13 +198,15 @@ impl Rulebook {
         if s.dead.contains(&key) || !s.on_way.insert(key) {
             return Verdict::Dead;
         }
-        let mut moves = Vec::new();
+        let mut moves = s.spare_moves.pop().unwrap_or_default();
+        moves.clear();
         if state.listed.fresh {
             moves.extend_from_slice(&state.listed.moves);
         } else {
             self.decision_moves(state, &mut moves, false);
         }
         if moves.is_empty() {
+            s.spare_moves.push(moves);
             s.on_way.remove(&key);
             s.dead.insert(key);
             return Verdict::Dead;
@@ -214,10 +244,105 @@ impl EventSink<Event> for Unmet {
     }
 }
 
+/// A set of state keys (already hashes: hashed again with one multiplication).
+type Keys = HashSet<u64, BuildHasherDefault<Quick>>;
+
 /// A state's key among those met (whether its stage was entered on the way counts too).
 fn key(state: &State, entered: bool) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = Quick::default();
     state.hash(&mut h);
     entered.hash(&mut h);
     h.finish()
+}
+
+/// A word-at-a-time hash (as rustc's own): a state's words mixed in by a rotation, an xor and
+/// a multiplication, each a bijection, so two states differing in one word never collide. Not
+/// a digest: keys live for one listing.
+#[derive(Default)]
+struct Quick(u64);
+
+impl Quick {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Quick {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.mix(u64::from_le_bytes(w.try_into().unwrap_or_default()));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.mix(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.mix(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.mix(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::random_games::{bundled, play};
+    use super::*;
+
+    /// A copy made in another state's buffers is the state: equal, the same digest, the
+    /// same moves listed, the same game from there on (Artus: a ring, figures, counters).
+    #[test]
+    fn a_copy_in_spare_buffers_is_the_state() {
+        let rules = bundled("artus", Some("advanced"));
+        let mut states = Vec::new();
+        for seed in 0..3 {
+            play(&rules, 2 + seed as usize, seed, |state, _, played| {
+                if played % 7 == 0 {
+                    states.push(state.clone());
+                }
+            });
+        }
+        let mut copy = states[states.len() - 1].clone();
+        for state in &states {
+            copy.clone_from(state);
+            assert_eq!(&copy, state);
+            assert_eq!(key(&copy, false), key(state, false));
+            assert_eq!(copy.listed.moves, state.listed.moves);
+            assert_eq!(copy.listed.fresh, state.listed.fresh);
+            assert_eq!(copy.held.0, state.held.0);
+            assert_eq!(format!("{copy:?}"), format!("{state:?}"));
+        }
+    }
+
+    /// Keys of states that differ tell them apart (one word, or one pile's length).
+    #[test]
+    fn keys_tell_states_apart() {
+        let rules = bundled("king-arthur", None);
+        let mut keys = std::collections::BTreeMap::new();
+        play(&rules, 3, 1, |state, _, _| {
+            let k = key(state, false);
+            if let Some(other) = keys.insert(k, state.clone()) {
+                assert_eq!(&other, state, "two states, one key");
+            }
+            assert_ne!(k, key(state, true));
+        });
+        assert!(keys.len() > 20);
+    }
 }

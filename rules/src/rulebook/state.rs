@@ -11,7 +11,7 @@ use super::args::Args;
 use super::model::{MARK_SHIFT, TYPE_MASK};
 use super::paid::Paid;
 
-#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+#[derive(Debug, Hash, PartialEq, Eq)]
 pub struct State {
     /// Card types by pile; the table's piles first, then each seat's block. The last card
     /// of a stack is its top; hands are kept in type order.
@@ -54,6 +54,92 @@ pub struct State {
     pub(super) calls: Calls,
     /// The piles turned up (`turn up Z`), which every seat sees.
     pub(super) face_up: FaceUp,
+}
+
+/// `clone_from` reuses the copy's buffers (a search copies a state per move it tries,
+/// `lookahead.rs`); every field is named, so a new one cannot be left out.
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut copy = State {
+            piles: Vec::new(),
+            players: 0,
+            current: 0,
+            step: 0,
+            done: 0,
+            args: Vec::new(),
+            turn: 0,
+            ended: None,
+            rng: self.rng.clone(),
+            pending: None,
+            tallies: Vec::new(),
+            marks: Vec::new(),
+            memo: self.memo,
+            figures: OnTable(None),
+            counts: Counts(Vec::new()),
+            reps: Repeats(0),
+            stage: StageAt::default(),
+            listed: Default::default(),
+            chosen: Chosen::default(),
+            held: Default::default(),
+            asking: Asking::default(),
+            calls: Calls::default(),
+            face_up: FaceUp::default(),
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        let State {
+            piles,
+            players,
+            current,
+            step,
+            done,
+            args,
+            turn,
+            ended,
+            rng,
+            pending,
+            tallies,
+            marks,
+            memo,
+            figures,
+            counts,
+            reps,
+            stage,
+            listed,
+            chosen,
+            held,
+            asking,
+            calls,
+            face_up,
+        } = source;
+        self.piles.clone_from(piles);
+        self.players = *players;
+        self.current = *current;
+        self.step = *step;
+        self.done = *done;
+        self.args.clone_from(args);
+        self.turn = *turn;
+        self.ended = *ended;
+        self.rng.clone_from(rng);
+        self.pending = *pending;
+        self.tallies.clone_from(tallies);
+        self.marks.clone_from(marks);
+        self.memo = *memo;
+        self.figures.0.clone_from(&figures.0);
+        self.counts.0.clone_from(&counts.0);
+        self.reps = *reps;
+        self.stage = *stage;
+        self.listed.0.fresh = listed.0.fresh;
+        self.listed.0.moves.clone_from(&listed.0.moves);
+        self.chosen = *chosen;
+        self.held.0.clone_from(&held.0);
+        self.asking = *asking;
+        self.calls = *calls;
+        self.face_up.0.clone_from(&face_up.0);
+    }
 }
 
 impl State {
