@@ -13,7 +13,7 @@
 //! [`MOST_STATES`] states is a runaway, and the move being made fails with it, as a draw that
 //! never ends does. Inside a search no listing searches again.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
@@ -26,9 +26,33 @@ use super::state::{Action, Ended, Event, PASS, State};
 /// The most states one listing's search meets.
 pub const MOST_STATES: u32 = 200_000;
 
+/// The most states the memo between listings keeps before it starts again.
+const MOST_REMEMBERED: usize = 1 << 18;
+
 thread_local! {
     /// A search is under way on this thread: the listings it makes keep every move.
     static SEARCHING: Cell<bool> = const { Cell::new(false) };
+    /// What the searches of this game found, for the next listings: the states from which
+    /// the stage can be finished and those from which it cannot (facts of the state, whoever
+    /// asks), kept while the same description plays the same game on this thread.
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+}
+
+#[derive(Default)]
+struct Memo {
+    /// The description whose states these are (`Rulebook::compiled`).
+    rulebook: u64,
+    live: Keys,
+    dead: Keys,
+}
+
+/// A new game begins on this thread: what earlier searches found is forgotten, so that a
+/// game's searches (and a search that runs away) are the same however its thread was used.
+pub fn forget() {
+    MEMO.with_borrow_mut(|memo| {
+        memo.live.clear();
+        memo.dead.clear();
+    });
 }
 
 /// One listing's search: the stage to finish (as `StageAt::stage` numbers it), the seat
@@ -38,6 +62,7 @@ struct Search {
     stage: u8,
     seat: u8,
     dead: Keys,
+    live: Keys,
     on_way: Keys,
     met: u32,
     runaway: bool,
@@ -84,10 +109,24 @@ impl Rulebook {
         }
         SEARCHING.set(true);
         let note = fault::save();
+        let (live, dead) = MEMO.with_borrow_mut(|memo| {
+            if memo.rulebook != self.compiled || memo.live.len() + memo.dead.len() > MOST_REMEMBERED
+            {
+                *memo = Memo {
+                    rulebook: self.compiled,
+                    ..Memo::default()
+                };
+            }
+            (
+                std::mem::take(&mut memo.live),
+                std::mem::take(&mut memo.dead),
+            )
+        });
         let mut search = Search {
             stage: (stage + 1) as u8,
             seat: state.decider(),
-            dead: HashSet::default(),
+            live,
+            dead,
             on_way: HashSet::default(),
             met: 0,
             runaway: false,
@@ -102,6 +141,10 @@ impl Rulebook {
         });
         fault::restore(note);
         SEARCHING.set(false);
+        MEMO.with_borrow_mut(|memo| {
+            memo.live = std::mem::take(&mut search.live);
+            memo.dead = std::mem::take(&mut search.dead);
+        });
 
         if search.runaway {
             fault::fail(fault::Fault::Runaway);
@@ -161,9 +204,13 @@ impl Rulebook {
             }
             false
         };
-        // The way that finished is not dead: its states may be met again from another move.
+        // The way that finished is not dead: its states may be met again from another move,
+        // and lead to the end (unless the search ran away).
         for (state, moves, .., key) in way {
             s.on_way.remove(&key);
+            if found && !s.runaway {
+                s.live.insert(key);
+            }
             s.spare.push(state);
             s.spare_moves.push(moves);
         }
@@ -194,7 +241,10 @@ impl Rulebook {
         if state.decider() != s.seat {
             return Verdict::Dead;
         }
-        let key = key(state, entered);
+        let key = key(state, entered, s.stage, s.seat);
+        if s.live.contains(&key) {
+            return Verdict::Finished;
+        }
         if s.dead.contains(&key) || !s.on_way.insert(key) {
             return Verdict::Dead;
         }
@@ -247,11 +297,12 @@ impl EventSink<Event> for Unmet {
 /// A set of state keys (already hashes: hashed again with one multiplication).
 type Keys = HashSet<u64, BuildHasherDefault<Quick>>;
 
-/// A state's key among those met (whether its stage was entered on the way counts too).
-fn key(state: &State, entered: bool) -> u64 {
+/// A state's key among those met: the state, whether its stage was entered on the way, and
+/// the stage and seat searched for.
+fn key(state: &State, entered: bool, stage: u8, seat: u8) -> u64 {
     let mut h = Quick::default();
     state.hash(&mut h);
-    entered.hash(&mut h);
+    (entered, stage, seat).hash(&mut h);
     h.finish()
 }
 
@@ -323,7 +374,7 @@ mod tests {
         for state in &states {
             copy.clone_from(state);
             assert_eq!(&copy, state);
-            assert_eq!(key(&copy, false), key(state, false));
+            assert_eq!(key(&copy, false, 1, 0), key(state, false, 1, 0));
             assert_eq!(copy.listed.moves, state.listed.moves);
             assert_eq!(copy.listed.fresh, state.listed.fresh);
             assert_eq!(copy.held.0, state.held.0);
@@ -337,11 +388,13 @@ mod tests {
         let rules = bundled("king-arthur", None);
         let mut keys = std::collections::BTreeMap::new();
         play(&rules, 3, 1, |state, _, _| {
-            let k = key(state, false);
+            let k = key(state, false, 1, 0);
             if let Some(other) = keys.insert(k, state.clone()) {
                 assert_eq!(&other, state, "two states, one key");
             }
-            assert_ne!(k, key(state, true));
+            assert_ne!(k, key(state, true, 1, 0));
+            assert_ne!(k, key(state, false, 2, 0));
+            assert_ne!(k, key(state, false, 1, 1));
         });
         assert!(keys.len() > 20);
     }

@@ -149,6 +149,9 @@ pub struct Rulebook {
     loops: bool,
     /// Some step's moves must leave a stage finishable (`must_finish`, `lookahead.rs`).
     finishes: bool,
+    /// This compiled description among those of the process (what a search remembers is
+    /// its states').
+    compiled: u64,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
@@ -349,6 +352,10 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         standing,
         loops,
         finishes,
+        compiled: {
+            static COMPILED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+            COMPILED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        },
         paid: Default::default(),
         derived: Default::default(),
     };
