@@ -485,6 +485,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         Some(BotDef { worth: worth? })
     });
     let queries = f.table("queries", |dec, _, n| dec.str(n, "a query"));
+    let expressions = f.table("expressions", |dec, _, n| dec.str(n, "an expression"));
     let figures = f.table("figures", |dec, _, n| figure(dec, n));
     let roles = f.table("roles", |dec, _, n| {
         let mut f = dec.fields(n, "a role")?;
@@ -575,6 +576,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         endings,
         bot,
         queries,
+        expressions,
         figures,
         roles,
     }

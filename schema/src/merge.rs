@@ -30,6 +30,7 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.counters, from.counters, "counter", diags);
     join(&mut to.checks, from.checks, "check", diags);
     join(&mut to.endings, from.endings, "ending", diags);
+    join(&mut to.expressions, from.expressions, "expression", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -134,6 +135,9 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.endings.0 {
         replace(&mut to.endings, key, value);
+    }
+    for (key, value) in from.expressions.0 {
+        replace(&mut to.expressions, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

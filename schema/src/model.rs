@@ -422,6 +422,11 @@ pub struct RulebookDef {
     /// The greedy bot's heuristic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotDef>,
+    /// Named expressions: `bar = "max(…)"`, or with parameters, `"strength(S)" = "rank(S) *
+    /// 5 + sum(bp, arms(S))"`; a name used in any expression stands for its expression, the
+    /// parameters for what the call gives them.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub expressions: Table<Sp<String>>,
     /// Script and terminal queries by name (`"knights P" = "knights(P)"`, `"seals P" =
     /// "marks(P)"`): `P` stands for a seat and `row` for a row, in the name and the value.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
@@ -456,6 +461,7 @@ impl RulebookDef {
             && self.counters.is_empty()
             && self.checks.is_empty()
             && self.endings.is_empty()
+            && self.expressions.is_empty()
     }
 }
 

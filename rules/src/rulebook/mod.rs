@@ -184,6 +184,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     c.check_empty_sets();
     c.board = c.board();
     c.counter_defs = c.counters();
+    c.named = c.named_expressions();
     let setup = match &rb.setup {
         Some(s) => c.effects(&s.effects, NO_SCOPE, None, true),
         None => Vec::new(),

@@ -87,6 +87,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "counters",
             "end",
             "endings",
+            "expressions",
             "figures",
             "pack",
             "params",

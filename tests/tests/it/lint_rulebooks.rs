@@ -461,3 +461,21 @@ fn must_finish_and_one_decider_written_wrong() {
         &["invalid-value", "type-mismatch", "unknown-stage"],
     );
 }
+
+/// Named expressions written wrong: a name a counter has, a key that is not a name, one that
+/// reads itself, a call with the wrong number of arguments, a body reading a name that means
+/// nothing (shown where it is read, naming the expression), and five reading each other eight
+/// times over (8^5 parts, refused before they are made). Each one error.
+#[test]
+fn named_expressions_written_wrong() {
+    check(
+        "rulebook-named-expressions",
+        &[
+            "expression-too-deep",
+            "expression-too-long",
+            "invalid-expression",
+            "invalid-name",
+            "unknown-name",
+        ],
+    );
+}

@@ -17,6 +17,11 @@ impl Compiler<'_> {
         scope: Scope,
     ) -> Option<(Expr, Kind)> {
         let at = |c: &Self| c.span(s, &node.span);
+        if !self.named.is_empty()
+            && let Some(named) = self.named_expr(node, s, scope)
+        {
+            return named;
+        }
         if matches!(node.ast, Ast::Name(_) | Ast::Call(..))
             && let Some(counter) = self.counter_expr(node, s, scope)
         {

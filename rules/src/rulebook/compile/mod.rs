@@ -13,6 +13,7 @@ use super::model::{CardSet, Zone};
 use super::syntax::{self, Ast, Node};
 
 mod exprs;
+pub mod named;
 mod seats;
 mod stages;
 mod turn;
@@ -128,6 +129,11 @@ pub struct Compiler<'p> {
     /// Some action's parameter was refused: the analyses of what the actions can take
     /// would only report its consequences.
     pub param_failed: bool,
+    /// `[expressions]` (`named.rs`), and those being read in place now (innermost last).
+    pub named: Vec<named::Named>,
+    pub expanding: Vec<usize>,
+    /// The parts the named expressions read in the present place have made (`named.rs`).
+    pub expanded_parts: usize,
 }
 
 impl<'p> Compiler<'p> {
@@ -149,6 +155,9 @@ impl<'p> Compiler<'p> {
             param_failed: false,
             effect_tallies: Vec::new(),
             situational_reads: Vec::new(),
+            named: Vec::new(),
+            expanding: Vec::new(),
+            expanded_parts: 0,
         }
     }
 

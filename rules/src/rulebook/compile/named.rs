@@ -1,0 +1,197 @@
+//! `[expressions]`: named expressions. `bar = "max(…)"` names an expression; `"strength(S)"
+//! = "rank(S) * 5 + sum(bp, arms(S))"` one with parameters. Wherever an expression reads the
+//! name (with as many arguments as it has parameters), the named expression stands there,
+//! each parameter replaced by what the call gives it, and is checked and compiled in that
+//! place: one meaning, written once.
+
+use grail_schema::model::Sp;
+
+use super::{Compiler, FUNCTIONS, Kind, SEAT_FUNCTIONS, Scope};
+use crate::rulebook::model::Expr;
+use crate::rulebook::syntax::{self, Ast, Node};
+
+/// The most named expressions one expression may reach through others (`a` reading `b`
+/// reading `c` …): the trees they make stay small enough to walk.
+pub const MOST_NESTED: usize = 6;
+
+/// The most parts the named expressions read in one place may make together (each may read
+/// others many times: without a bound, six of them could make trillions).
+pub const MOST_PARTS: usize = 16 * syntax::MAX_NODES;
+
+/// A named expression: its name, its parameters and its body, parsed.
+pub struct Named {
+    pub name: String,
+    pub params: Vec<String>,
+    pub body: Node,
+}
+
+impl Compiler<'_> {
+    /// `[expressions]`, parsed; a name another part of the language has, or a key that is
+    /// not `name` or `name(P1, P2 …)`, is an error where it is written.
+    pub fn named_expressions(&mut self) -> Vec<Named> {
+        let mut out: Vec<Named> = Vec::new();
+        for (key, value) in self.pack.rulebook.expressions.iter() {
+            let (name, params) = match syntax::expression(&key.value).map(|n| n.ast) {
+                Ok(Ast::Name(name)) => (name, Vec::new()),
+                Ok(Ast::Call(name, args)) => {
+                    let params: Option<Vec<String>> = (args.iter())
+                        .map(|a| match &a.ast {
+                            Ast::Name(p) => Some(p.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    match params {
+                        Some(p) => (name, p),
+                        None => {
+                            self.bad_key(key);
+                            continue;
+                        }
+                    }
+                }
+                _ => {
+                    self.bad_key(key);
+                    continue;
+                }
+            };
+            if let Some(taken) = self.name_taken(&name) {
+                let msg =
+                    format!("`{name}` is {taken}: a named expression needs a name of its own");
+                self.error("invalid-name", msg, &key.loc, key.loc.span.clone());
+                continue;
+            }
+            let body = match syntax::expression(&value.value) {
+                Ok(body) => body,
+                Err(e) => {
+                    self.syntax_error(value, e);
+                    continue;
+                }
+            };
+            out.push(Named { name, params, body });
+        }
+        out
+    }
+
+    fn bad_key(&mut self, key: &Sp<String>) {
+        let msg = format!(
+            "`{}` is not a name for an expression: write `name` or `name(S, T)` (its parameters)",
+            key.value
+        );
+        self.error("invalid-name", msg, &key.loc, key.loc.span.clone());
+    }
+
+    /// What else a name means, if anything: a zone, a counter, a function of the language.
+    fn name_taken(&self, name: &str) -> Option<&'static str> {
+        if self.zones.iter().any(|z| z.name == name) {
+            return Some("a zone");
+        }
+        if self.counter_defs.iter().any(|c| c.name == name) {
+            return Some("a counter");
+        }
+        if FUNCTIONS.contains(&name) || SEAT_FUNCTIONS.contains(&name) {
+            return Some("a function of the language");
+        }
+        let attribute = self.sets.iter().any(|s| s.attrs.iter().any(|a| a == name));
+        attribute.then_some("a card attribute")
+    }
+
+    /// The node with the named expression it reads in its place, compiled there; `None` when
+    /// it reads none.
+    pub(super) fn named_expr(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Option<(Expr, Kind)>> {
+        let (name, args) = match &node.ast {
+            Ast::Name(n) => (n, &[][..]),
+            Ast::Call(n, args) => (n, &args[..]),
+            _ => return None,
+        };
+        let k = self.named.iter().position(|d| d.name == *name)?;
+        let params = self.named[k].params.len();
+        let at = self.span(s, &node.span);
+        if args.len() != params {
+            let msg = format!(
+                "`{name}` is a named expression of {params} parameter{}: `{name}{}`",
+                if params == 1 { "" } else { "s" },
+                match params {
+                    0 => String::new(),
+                    _ => format!("({})", self.named[k].params.join(", ")),
+                }
+            );
+            self.error("invalid-expression", msg, &s.loc, at);
+            return Some(None);
+        }
+        if self.expanding.contains(&k) || self.expanding.len() >= MOST_NESTED {
+            let msg = match self.expanding.contains(&k) {
+                true => format!("the named expression `{name}` reads itself"),
+                false => format!(
+                    "`{name}` is reached through {MOST_NESTED} named expressions: at most {MOST_NESTED} deep"
+                ),
+            };
+            self.error("expression-too-deep", msg, &s.loc, at);
+            return Some(None);
+        }
+        if self.expanding.is_empty() {
+            self.expanded_parts = 0;
+        }
+        self.expanded_parts += parts(&self.named[k].body);
+        if self.expanded_parts > MOST_PARTS {
+            let msg = format!(
+                "the named expressions read here make more than {MOST_PARTS} parts: keep a running value in a counter instead"
+            );
+            self.error("expression-too-long", msg, &s.loc, at);
+            return Some(None);
+        }
+        // The body, its parameters replaced, every part placed at the call: what goes wrong
+        // in it is shown where it is read.
+        let mut body = self.named[k].body.clone();
+        let with: Vec<(String, Node)> = (self.named[k].params.iter().cloned())
+            .zip(args.iter().cloned())
+            .collect();
+        substitute(&mut body, &with, &node.span);
+        self.expanding.push(k);
+        let before = self.diags.len();
+        let compiled = self.expr(&body, s, scope);
+        self.expanding.pop();
+        // Said where it is read, and of which expression.
+        for d in &mut self.diags[before..] {
+            if !d.message.contains("named expression") {
+                d.message
+                    .push_str(&format!(" (in the named expression `{name}`)"));
+            }
+        }
+        Some(compiled)
+    }
+}
+
+/// Replaces the parameters `with` names in `node` by their arguments, and places every part
+/// not taken from an argument at `span`.
+fn substitute(node: &mut Node, with: &[(String, Node)], span: &std::ops::Range<usize>) {
+    if let Ast::Name(n) = &node.ast
+        && let Some((_, arg)) = with.iter().find(|(p, _)| p == n)
+    {
+        *node = arg.clone();
+        return;
+    }
+    node.span = span.clone();
+    match &mut node.ast {
+        Ast::Call(_, args) => args.iter_mut().for_each(|a| substitute(a, with, span)),
+        Ast::Bin(_, l, r) => {
+            substitute(l, with, span);
+            substitute(r, with, span);
+        }
+        Ast::Not(x) => substitute(x, with, span),
+        Ast::Num(_) | Ast::Param(_) | Ast::Name(_) | Ast::Field(..) => {}
+    }
+}
+
+/// How many parts (values and operators) a parsed expression has.
+fn parts(node: &Node) -> usize {
+    1 + match &node.ast {
+        Ast::Call(_, args) => args.iter().map(parts).sum(),
+        Ast::Bin(_, l, r) => parts(l) + parts(r),
+        Ast::Not(x) => parts(x),
+        Ast::Num(_) | Ast::Param(_) | Ast::Name(_) | Ast::Field(..) => 0,
+    }
+}
