@@ -169,7 +169,22 @@ impl Compiler<'_> {
 
     /// A seat `who` names (where the order starts, or the one seat deciding).
     fn decider_seat(&mut self, node: &Node, who: &Sp<String>) -> Option<Expr> {
-        let e = self.typed(node, who, NO_SCOPE, Kind::Int)?;
+        let (e, kind) = self.expr(node, who, NO_SCOPE)?;
+        if kind != Kind::Int {
+            let found = match kind {
+                Kind::Bool => "a condition",
+                _ => "a card",
+            };
+            let span = self.span(who, &node.span);
+            let msg = format!("`who` names a seat here, not {found}");
+            let d = grail_engine::diag::Diagnostic::error("type-mismatch", msg)
+                .at(who.loc.source, span, "here")
+                .with_help(
+                    "a seat is `current`, `left(…)`, `holder(role)` or a counter holding one (`set sponsor to P`); several seats are `each P in …` or `first P in …`",
+                );
+            self.diags.push(d);
+            return None;
+        }
         self.fixed_seat(&e, who, &node.span)?;
         Some(e)
     }
