@@ -150,16 +150,9 @@ impl Rulebook {
             Effect::Shuffle(z) => {
                 // `Z(each)`: every seat's, in seat order.
                 let each = z.who == Who::Each;
-                let single = self.piles_of(z, &ctx);
-                for seat in 0..if each { usize::from(state.players) } else { 1 } {
-                    let piles = if each {
-                        self.seat_rows(z.zone, seat)
-                    } else {
-                        single.clone()
-                    };
-                    for p in piles {
-                        Self::shuffle_pile(state, p, on.stack, events);
-                    }
+                let named = self.piles_of(z, &ctx);
+                for p in self.piles_reached(z.zone, each, named, state.players) {
+                    Self::shuffle_pile(state, p, on.stack, events);
                 }
             }
             Effect::ShuffleSeats(zones) => {
@@ -198,21 +191,14 @@ impl Rulebook {
             Effect::Turn { zone, up } => {
                 // `Z(each)`: every seat's piles of the zone (a table zone's once).
                 let each = zone.who == Who::Each && self.zones[zone.zone].owned;
-                let single = self.piles_of(zone, &ctx);
-                for seat in 0..if each { usize::from(state.players) } else { 1 } {
-                    let piles = if each {
-                        self.seat_rows(zone.zone, seat)
-                    } else {
-                        single.clone()
-                    };
-                    for p in piles {
-                        if state.face_up.is_up(p) != *up {
-                            state.face_up.turn(p, *up);
-                            events.emit(|| Event::Turned {
-                                pile: p as u32,
-                                up: *up,
-                            });
-                        }
+                let named = self.piles_of(zone, &ctx);
+                for p in self.piles_reached(zone.zone, each, named, state.players) {
+                    if state.face_up.is_up(p) != *up {
+                        state.face_up.turn(p, *up);
+                        events.emit(|| Event::Turned {
+                            pile: p as u32,
+                            up: *up,
+                        });
                     }
                 }
             }

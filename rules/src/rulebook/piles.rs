@@ -27,6 +27,22 @@ impl Rulebook {
         p..p + self.zones[zone].rows
     }
 
+    /// The piles an effect on `zone` reaches: with `each` (`Z(each)`), every seat's rows in
+    /// seat order; else `named`, the piles the reference names.
+    pub(super) fn piles_reached(
+        &self,
+        zone: usize,
+        each: bool,
+        named: std::ops::Range<usize>,
+        players: u8,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let seats = if each { usize::from(players) } else { 1 };
+        (0..seats).flat_map(move |seat| match each {
+            true => self.seat_rows(zone, seat),
+            false => named.clone(),
+        })
+    }
+
     /// Which zone a pile belongs to, without the division [`Rulebook::locate`] needs.
     #[inline]
     pub(super) fn zone_of(&self, pile: usize) -> usize {
