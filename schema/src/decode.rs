@@ -376,6 +376,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let mut f = dec.fields(n, "a step")?;
         let actions = f.strs("actions");
         let optional = f.bool("optional");
+        let pass = f.str("pass");
         let prompt = f.str("prompt");
         let by_card = f.bool("by_card");
         let repeat = f.number_str("repeat");
@@ -388,6 +389,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         Some(StepDef {
             actions,
             optional,
+            pass,
             prompt,
             by_card,
             repeat,

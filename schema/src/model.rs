@@ -604,6 +604,10 @@ pub struct StepDef {
     /// The player may leave the step out: `pass` is offered after its actions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<Sp<bool>>,
+    /// With `optional`: the word for leaving the step out, instead of `pass` (`"decline"`,
+    /// `"done"`); `pass` is understood as well.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass: Option<Sp<String>>,
     /// What the terminal asks while the step is decided (and the script query `phase`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<Sp<String>>,

@@ -429,6 +429,8 @@ pub struct Step {
     pub actions: Vec<usize>,
     /// `pass` is offered after the actions.
     pub optional: bool,
+    /// The word for leaving it out, when not `pass` (`pass = "decline"`).
+    pub pass: Option<String>,
     pub prompt: Option<String>,
     /// Offered card by card (all its actions draw from one zone).
     pub by_card: bool,
@@ -472,6 +474,7 @@ impl Step {
             name,
             actions: Vec::new(),
             optional: false,
+            pass: None,
             prompt: None,
             by_card: false,
             repeat: None,

@@ -19,9 +19,16 @@ impl Rulebook {
         Some(self.zones[pay.from.zone].set)
     }
 
+    /// The word for leaving the step the state is at out (`pass`, or the step's `pass`).
+    pub(super) fn pass_word(&self, state: &State) -> &str {
+        (self.steps.get(usize::from(state.step)))
+            .and_then(|s| s.pass.as_deref())
+            .unwrap_or("pass")
+    }
+
     pub(super) fn move_notation(&self, state: &State, action: &Action) -> Option<String> {
         match action.action {
-            PASS => Some("pass".into()),
+            PASS => Some(self.pass_word(state).into()),
             PAY => {
                 let set = &self.sets[self.paying_set(state).unwrap_or(0)];
                 let mut text = String::from("pay");
@@ -42,10 +49,23 @@ impl Rulebook {
     pub(super) fn parse_move(&self, state: &State, text: &str) -> Option<Result<Action, String>> {
         let mut words = text.split_whitespace();
         match words.next()? {
-            "pass" => Some(match words.next() {
+            // `pass` is understood wherever a step has a word of its own for it.
+            w if w == "pass" || w == self.pass_word(state) => Some(match words.next() {
                 None => Ok(Action::new(PASS, Args::NONE)),
-                Some(w) => Err(format!("`pass` takes nothing after it, not `{w}`")),
+                Some(next) => Err(format!("`{w}` takes nothing after it, not `{next}`")),
             }),
+            // Another step's word for passing, and no action's: said to be that step's.
+            w if let Some(step) = self.steps.iter().find(|s| s.pass.as_deref() == Some(w))
+                && !(self.actions.iter()).any(|a| a.name.split_whitespace().next() == Some(w)) =>
+            {
+                Some(Err(format!(
+                    "`{w}` leaves step `{}` out; now the step is `{}`",
+                    step.name,
+                    self.steps
+                        .get(usize::from(state.step))
+                        .map_or("none", |s| s.name.as_str())
+                )))
+            }
             "pay" if !self.actions.iter().any(|a| a.name == "pay") => Some((|| {
                 let set = &self.sets[self
                     .paying_set(state)

@@ -767,8 +767,12 @@ impl Rulebook {
                     }
                     (Some(_), None) => text.push_str(" repeated"),
                 }
-                if s.optional {
-                    text.push_str(", optional");
+                match (&s.pass, s.optional) {
+                    (Some(word), true) => {
+                        let _ = write!(text, ", optional (`{word}` leaves it out)");
+                    }
+                    (None, true) => text.push_str(", optional"),
+                    (_, false) => {}
                 }
                 // Who decides it, when not the player to move.
                 if let Some(seat) = s.who.as_ref().and_then(|w| w.one.as_ref()) {

@@ -462,6 +462,13 @@ fn must_finish_and_one_decider_written_wrong() {
     );
 }
 
+/// A step's word for passing written wrong: on a step that cannot be passed, two words, and
+/// the verb of the step's own action. Each one error, where it is written.
+#[test]
+fn words_for_passing_written_wrong() {
+    check("rulebook-pass-word", &["invalid-value"]);
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

@@ -85,6 +85,52 @@ impl Compiler<'_> {
         self.entered_stage(names, name, name.value.trim())
     }
 
+    /// `[steps.*] pass`: the word for leaving an optional step out. One word, with which no
+    /// move the step may offer begins (its actions' and the standing actions': a move is
+    /// read by its first word), nor `pay` or `help`. Another step may use it for an action.
+    pub fn pass_word(
+        &mut self,
+        step: &str,
+        def: &grail_schema::model::StepDef,
+        word: &Sp<String>,
+    ) -> Option<String> {
+        let w = word.value.trim();
+        let taken = |name: &String| name.split_whitespace().next() == Some(w);
+        let rb = &self.pack.rulebook;
+        let verb_of = |d: &grail_schema::model::ActionDef, name: &Sp<String>| {
+            d.verb.as_ref().unwrap_or(name).value.clone()
+        };
+        let msg = if !def.optional.as_ref().is_some_and(|o| o.value) {
+            format!(
+                "step `{step}` names a word for passing, `{w}`, but cannot be passed: add \
+                 `optional = true`"
+            )
+        } else if w.is_empty()
+            || !w
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            format!(
+                "the word for passing is one word of lower-case letters, digits and `-`, not `{w}`"
+            )
+        } else if w == "pay" || w == "help" {
+            format!("`{w}` is a move of its own; the word for passing is another")
+        } else if let Some((name, _)) = (rb.actions.iter()).find(|(name, d)| {
+            (d.standing.is_some() || def.actions.iter().any(|a| a.value == name.value))
+                && taken(&verb_of(d, name))
+        }) {
+            format!(
+                "`{w}` begins the moves of action `{}`, which step `{step}` may offer: the word \
+                 for passing is another, so that a move is read one way",
+                name.value
+            )
+        } else {
+            return Some(w.to_string());
+        };
+        self.error("invalid-value", msg, &word.loc, word.loc.span.clone());
+        None
+    }
+
     /// The step a stage's step list writes as `stage:<name>`: it enters that stage.
     pub fn entering_step(&mut self, names: &StageNames, entry: &Sp<String>) -> Option<Step> {
         let name = entered_name(&entry.value)?;

@@ -579,6 +579,10 @@ impl Compiler<'_> {
                 name: step.value.clone(),
                 actions,
                 optional: def.optional.as_ref().is_some_and(|o| o.value),
+                pass: def
+                    .pass
+                    .as_ref()
+                    .and_then(|w| c.pass_word(&step.value, def, w)),
                 prompt: def.prompt.as_ref().map(|p| p.value.clone()),
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
                 auto: def.auto.as_ref().is_some_and(|b| b.value),
