@@ -132,6 +132,25 @@ impl Rulebook {
                     }
                 }
             }
+            Param::PlayerCard { set, card } => {
+                // Player by player, from the seat deciding; each one's cards in zone order.
+                for p in Self::seats_from(*set, decider, state.players) {
+                    let player = Args::of_player(p);
+                    let ctx = Ctx {
+                        state,
+                        player: decider,
+                        args: player,
+                    };
+                    for pile in self.piles_of(card, &ctx) {
+                        for c in Seen::distinct(&state.piles[pile]) {
+                            let args = player.with_card(c);
+                            if holds(args) && !f(args) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
             Param::Row { zone, who } => {
                 let seat = self.seat_of(
                     *who,

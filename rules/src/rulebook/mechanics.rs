@@ -592,10 +592,13 @@ impl Compiler<'_> {
             let zones: Vec<Option<usize>> = step
                 .actions
                 .iter()
-                .map(|&a| match actions[a].param.card_zone() {
-                    Some(z) if z.row.is_none() => Some(z.zone),
-                    _ => None,
-                })
+                .map(
+                    |&a| match (&actions[a].param, actions[a].param.card_zone()) {
+                        (super::model::Param::PlayerCard { .. }, _) => None,
+                        (_, Some(z)) if z.row.is_none() => Some(z.zone),
+                        _ => None,
+                    },
+                )
                 .collect();
             let one = zones.first().copied().flatten();
             if one.is_none() || zones.iter().any(|z| *z != one) {

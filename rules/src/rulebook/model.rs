@@ -237,6 +237,14 @@ pub enum Param {
     /// A player (`target = "seat in others"`), from 0, read as `target`; the seats are the
     /// set's from the seat deciding.
     Player(SeatSet),
+    /// A player and a card of a zone read with them (`card = "card in allies(target)"`): the
+    /// card is drawn from the zone as the player named sees it, so `use mordred P2
+    /// sir-gawain` names one of P2's allies. Listed player by player, from the seat
+    /// deciding, and for each their cards in zone order.
+    PlayerCard {
+        set: SeatSet,
+        card: ZoneRef,
+    },
     /// A number from `low` to `high` (`number = "1..12"`), read as `number`; listed rising.
     /// It travels in the arguments' place slot (`Args::of_number`): an action has one
     /// parameter besides a card.

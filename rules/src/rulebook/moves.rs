@@ -246,9 +246,10 @@ impl Rulebook {
                     .find(|&&c| i32::from(c & super::model::TYPE_MASK) == t)?;
                 Args::of_card(*entry)
             }
-            // A card and a figure: the card must be where it is drawn from, unless the move is
-            // not offered at this step at all (then the guard says why, whatever the card).
-            super::model::Param::CardFigure { .. } => {
+            // A card and a figure, or a player and a card: the card must be where it is drawn
+            // from, unless the move is not offered at this step at all (then the guard says
+            // why, whatever the card).
+            super::model::Param::CardFigure { .. } | super::model::Param::PlayerCard { .. } => {
                 let a = usize::from(action.action);
                 let offered = (self.steps.get(usize::from(state.step)))
                     .is_some_and(|s| s.actions.contains(&a));

@@ -31,7 +31,9 @@ impl Param {
     /// The zone a card parameter is drawn from, alone or with a figure.
     pub fn card_zone(&self) -> Option<&ZoneRef> {
         match self {
-            Param::Card(z) | Param::CardFigure { card: z, .. } => Some(z),
+            Param::Card(z)
+            | Param::CardFigure { card: z, .. }
+            | Param::PlayerCard { card: z, .. } => Some(z),
             _ => None,
         }
     }
@@ -71,6 +73,38 @@ impl Compiler<'_> {
 }
 
 impl Rulebook {
+    /// A player and a card, `P2 sir-gawain`, as the words after an action's verb.
+    pub(super) fn parse_player_card(
+        &self,
+        state: &State,
+        name: &str,
+        card: &ZoneRef,
+        words: &[&str],
+    ) -> Result<Args, String> {
+        let players = usize::from(state.players);
+        let set = &self.sets[self.zones[card.zone].set];
+        let example = set.cards.first().map_or("<card>", String::as_str);
+        let (w, id) = match words {
+            [w, id] => (w, id),
+            [_, _, extra, ..] => {
+                return Err(format!(
+                    "`{name}` takes a player and a card; `{extra}` is one too many"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "`{name}` needs a player and a card: `{name} P2 {example}`"
+                ));
+            }
+        };
+        let seat = grail_engine::seats::parse_seat(w, players)
+            .ok_or_else(|| format!("`{name}` takes a player: P1 to P{players}, not `{w}`"))?;
+        let t = (set.cards.iter().position(|c| c == id)).ok_or_else(|| {
+            grail_engine::diag::no_such("card", id, set.cards.iter().map(String::as_str))
+        })?;
+        Ok(Args::of_player(seat).with_card(t as u16))
+    }
+
     /// Every card of the zone (each distinct card once, in zone order) with every figure and
     /// distance of the action; `f` returns false to stop.
     pub(super) fn card_figure_bindings(

@@ -186,7 +186,9 @@ fn card_value(e: &Expr, sets: &[CardSet], set: usize, t: usize) -> Option<i64> {
 /// The zone an action's card parameter is drawn from (with or without a figure).
 fn card_zone(a: &Action) -> Option<usize> {
     match &a.param {
-        Param::Card(z) | Param::CardFigure { card: z, .. } => Some(z.zone),
+        Param::Card(z) | Param::CardFigure { card: z, .. } | Param::PlayerCard { card: z, .. } => {
+            Some(z.zone)
+        }
         _ => None,
     }
 }

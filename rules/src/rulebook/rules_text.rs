@@ -146,6 +146,15 @@ impl Rulebook {
                     super::model::SeatSet::Others => "another player (P1, P2, …)",
                 }
             ),
+            Param::PlayerCard { set, card } => format!(
+                "{} <player> <card>   {}, and a card from their {}",
+                a.name,
+                match set {
+                    super::model::SeatSet::Each => "any player (P1, P2, …)",
+                    super::model::SeatSet::Others => "another player (P1, P2, …)",
+                },
+                self.zones[card.zone].name
+            ),
             Param::Number { low, high } => {
                 format!("{} <number>   a number from {low} to {high}", a.name)
             }

@@ -108,6 +108,10 @@ impl Rulebook {
                 let player = action.args.player().max(0) as usize;
                 format!("{} {}", a.name, seat_name(player))
             }
+            Param::PlayerCard { card, .. } => {
+                let player = action.args.player().max(0) as usize;
+                format!("{} {} {}", a.name, seat_name(player), card_text(card))
+            }
             Param::Figure { steps, .. } => {
                 self.figure_notation(state, &a.name, action.args, !steps.is_empty())
             }
@@ -180,7 +184,10 @@ impl Rulebook {
         let a = &self.actions[ai];
         let word = words.next();
         if let Some(extra) = words.next()
-            && !matches!(a.param, Param::Figure { .. } | Param::CardFigure { .. })
+            && !matches!(
+                a.param,
+                Param::Figure { .. } | Param::CardFigure { .. } | Param::PlayerCard { .. }
+            )
         {
             return Err(format!(
                 "`{}` takes one word after it; `{extra}` is one too many",
@@ -246,6 +253,9 @@ impl Rulebook {
             }
             (Param::Player(_), None) => {
                 return Err(format!("`{}` needs a player: `{} P2`", a.name, a.name));
+            }
+            (Param::PlayerCard { card, .. }, _) => {
+                self.parse_player_card(state, &a.name, card, &all[n..])?
             }
             (Param::Number { low, high }, Some(w)) => match w.parse::<u8>() {
                 Ok(n) if (*low..=*high).contains(&n) => Args::of_number(n),
@@ -326,7 +336,9 @@ impl Rulebook {
             );
         }
         match &a.param {
-            Param::Card(z) | Param::CardFigure { card: z, .. } => {
+            Param::Card(z)
+            | Param::CardFigure { card: z, .. }
+            | Param::PlayerCard { card: z, .. } => {
                 let card = action.args.card();
                 let ctx = Ctx::current(state, action.args);
                 let types = self.sets[self.zones[z.zone].set].cards.len();

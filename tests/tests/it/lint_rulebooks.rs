@@ -469,6 +469,13 @@ fn words_for_passing_written_wrong() {
     check("rulebook-pass-word", &["invalid-value"]);
 }
 
+/// An action naming a player and a card of theirs written wrong: a number besides, and cards
+/// that carry marks. Each one error, where it is written.
+#[test]
+fn a_player_and_a_card_written_wrong() {
+    check("rulebook-player-card", &["invalid-value"]);
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

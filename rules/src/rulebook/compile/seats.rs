@@ -127,13 +127,49 @@ impl Compiler<'_> {
     pub fn target_param(&mut self, def: &Sp<String>, other: bool) -> Option<Param> {
         if other {
             let msg = "an action takes one parameter: `card`, `row`, `seat`, `target`, `number` \
-                       or `figure` (or a card and a figure)"
+                       or `figure` (or a card and a figure, or a player and a card)"
                 .to_string();
             self.error("invalid-value", msg, &def.loc, def.loc.span.clone());
             return None;
         }
         let node = self.parameter(def, "seat")?;
         self.seat_set(&node, def).map(Param::Player)
+    }
+
+    /// `target` and `card` together: a player, and a card of a zone read with them
+    /// (`card = "card in allies(target)"`, where `target` is the player named).
+    pub fn player_card_param(
+        &mut self,
+        target: &Sp<String>,
+        card: &Sp<String>,
+        other: Option<&Sp<String>>,
+        scope: Scope,
+    ) -> Option<Param> {
+        if let Some(other) = other {
+            let msg = "an action takes a player and a card, or one parameter: not a row, seat, \
+                       number or figure besides"
+                .to_string();
+            self.error("invalid-value", msg, &other.loc, other.loc.span.clone());
+            return None;
+        }
+        let node = self.parameter(target, "seat")?;
+        let set = self.seat_set(&node, target)?;
+        let node = self.parameter(card, "card")?;
+        let scope = Scope {
+            target: true,
+            ..scope
+        };
+        let zone = self.zone_ref(&node, card, scope)?;
+        if self.zones[zone.zone].marks.is_some() {
+            let msg = format!(
+                "cards of `{}` carry marks, which an action taking a player and a card cannot \
+                 name: give the card an action of its own",
+                self.zones[zone.zone].name
+            );
+            self.error("invalid-value", msg, &card.loc, card.loc.span.clone());
+            return None;
+        }
+        Some(Param::PlayerCard { set, card: zone })
     }
 
     /// `[steps.*] who`: the seats that decide the step.

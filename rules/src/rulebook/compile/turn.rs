@@ -271,9 +271,15 @@ impl Compiler<'_> {
                 ..NO_SCOPE
             };
             let param = match (&def.card, &def.row) {
+                (Some(c), _) if def.target.is_some() => def.target.as_ref().and_then(|t| {
+                    let other = (def.row.as_ref())
+                        .or(def.seat.as_ref())
+                        .or(def.number.as_ref())
+                        .or(def.figure.as_ref());
+                    self.player_card_param(t, c, other, param_scope)
+                }),
                 _ if def.target.is_some() => def.target.as_ref().and_then(|t| {
-                    let other = def.card.is_some()
-                        || def.row.is_some()
+                    let other = def.row.is_some()
                         || def.seat.is_some()
                         || def.number.is_some()
                         || def.figure.is_some();
@@ -363,7 +369,7 @@ impl Compiler<'_> {
                 // Offered to other seats (`who`): `P` is the seat deciding.
                 player: decided.contains(&name.value),
                 seat: matches!(param, Param::Seat),
-                target: matches!(param, Param::Player(_)),
+                target: matches!(param, Param::Player(_) | Param::PlayerCard { .. }),
                 number: matches!(param, Param::Number { .. }),
                 // A figure parameter refused above is not reported again where it is read.
                 figure: matches!(param, Param::Figure { .. } | Param::CardFigure { .. })
