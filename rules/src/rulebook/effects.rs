@@ -202,6 +202,17 @@ impl Rulebook {
                     }
                 }
             }
+            Effect::Show { zone, to } => {
+                let seat = self.seat_of(*to, &ctx);
+                for p in self.piles_of(zone, &ctx) {
+                    if state.shown.show(p, seat) {
+                        events.emit(|| Event::Shown {
+                            pile: p as u32,
+                            seat: seat as u8,
+                        });
+                    }
+                }
+            }
             Effect::Give { role, figure } => {
                 let figure = self.arg(figure, &ctx);
                 self.give(state, *role, figure);

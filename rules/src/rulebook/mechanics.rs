@@ -9,7 +9,7 @@ use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
 use super::model::{Action, Effect, Expr, Meets, Pay, Step, Who};
-use super::syntax::{self, Ast, Node};
+use super::syntax::{self, Ast, Node, Op};
 
 impl Compiler<'_> {
     /// `by = "$column_attribute"`: a text param naming the attribute; else the text itself.
@@ -514,6 +514,53 @@ impl Compiler<'_> {
                 None
             }
         }
+    }
+
+    /// `show Z to S`: the zone's piles seen by one seat as well. A zone everyone sees already
+    /// has nothing to show (the same warning as `turn`'s).
+    pub(super) fn show_effect(
+        &mut self,
+        zone: &Node,
+        to: &Node,
+        s: &Sp<String>,
+        scope: Scope,
+    ) -> Option<Effect> {
+        let zone_ref = self.zone_ref(zone, s, scope)?;
+        let condition = match &to.ast {
+            Ast::Not(_) => true,
+            Ast::Bin(op, _, _) => !matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div),
+            _ => false,
+        };
+        if condition {
+            let at = self.span(s, &to.span);
+            let msg = "`show` shows the zone to a seat (`current`, `left(current)`, `P`, a \
+                       counter holding one), not to a condition"
+                .to_string();
+            self.error("type-mismatch", msg, &s.loc, at);
+            return None;
+        }
+        let who = self.owner("show", to, s, scope, false)?;
+        let z = &mut self.zones[zone_ref.zone];
+        z.turned = true;
+        if z.visible == grail_schema::model::Visibility::Public {
+            let msg = format!(
+                "`show` shows a hidden pile to a seat, but every seat sees the cards of `{}` \
+                 (`visible = \"public\"`): the line does nothing",
+                z.name
+            );
+            let at = self.span(s, &zone.span);
+            self.diags.push(
+                Diagnostic::warning("turn-public", msg)
+                    .at(s.loc.source, at, "seen by all already")
+                    .with_help(
+                        "show a zone whose cards are hidden (`visible = \"owner\"` or `\"count\"`)",
+                    ),
+            );
+        }
+        Some(Effect::Show {
+            zone: zone_ref,
+            to: who,
+        })
     }
 
     /// `turn up Z` / `turn down Z`: the zone's piles seen by all, or hidden again. A zone

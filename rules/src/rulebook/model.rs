@@ -51,8 +51,8 @@ pub struct Zone {
     /// Marks each seat may place on its cards; a marked card is stored as its type plus
     /// `(seat + 1) << MARK_SHIFT`.
     pub marks: Option<i64>,
-    /// Some effect turns its piles up (`turn up Z`): a card laid on an empty pile of it
-    /// turns the pile down again.
+    /// Some effect turns its piles up (`turn up Z`) or shows them to a seat (`show Z to
+    /// S`): a card laid on an empty pile of it turns the pile down again, seen by no one.
     pub turned: bool,
 }
 
@@ -308,6 +308,11 @@ pub enum Effect {
     Turn {
         zone: ZoneRef,
         up: bool,
+    },
+    /// `show Z to S`: the piles of `Z` seen by seat `S` as well, until each is emptied.
+    Show {
+        zone: ZoneRef,
+        to: Who,
     },
     /// `award marked rows of Z to Z2`: each row of `Z` whose cards all carry marks goes,
     /// card by card, to the zone `Z2` of the card's marker, and the marks back to them.

@@ -113,6 +113,7 @@ impl Rulebook {
         // A card laid on an emptied pile that was turned up is laid face down.
         if z.turned && state.piles[pile].is_empty() {
             state.face_up.turn(pile, false);
+            state.shown.forget(pile);
         }
         let cards = &mut state.piles[pile];
         cards.push(card);

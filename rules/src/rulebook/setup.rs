@@ -129,6 +129,7 @@ impl Rulebook {
             asking: Default::default(),
             calls: Default::default(),
             face_up: Default::default(),
+            shown: Default::default(),
         };
         // Every copy starts in its set's starting zone, in type order.
         for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {

@@ -54,6 +54,8 @@ pub struct State {
     pub(super) calls: Calls,
     /// The piles turned up (`turn up Z`), which every seat sees.
     pub(super) face_up: FaceUp,
+    /// The piles shown to one seat (`show Z to S`).
+    pub(super) shown: Shown,
 }
 
 /// `clone_from` reuses the copy's buffers (a search copies a state per move it tries,
@@ -84,6 +86,7 @@ impl Clone for State {
             asking: Asking::default(),
             calls: Calls::default(),
             face_up: FaceUp::default(),
+            shown: Shown::default(),
         };
         copy.clone_from(self);
         copy
@@ -114,6 +117,7 @@ impl Clone for State {
             asking,
             calls,
             face_up,
+            shown,
         } = source;
         self.piles.clone_from(piles);
         self.players = *players;
@@ -139,6 +143,7 @@ impl Clone for State {
         self.asking = *asking;
         self.calls = *calls;
         self.face_up.0.clone_from(&face_up.0);
+        self.shown.0.clone_from(&shown.0);
     }
 }
 
@@ -247,6 +252,11 @@ pub enum Event {
     Turned {
         pile: u32,
         up: bool,
+    },
+    /// A pile shown to one seat (`show Z to S`).
+    Shown {
+        pile: u32,
+        seat: u8,
     },
     /// A figure moved on the ring (stepping, or displaced by one that did).
     FigureMoved {
@@ -502,6 +512,58 @@ impl std::hash::Hash for FaceUp {
     }
 }
 
+/// The piles shown to seats by `show Z to S`: a seat shown a pile sees its cards, whatever
+/// their zone's `visible`, until the pile is emptied (as a turned-up pile is laid face down
+/// again). Each pile shown, in pile order, with its seats as bits; hashes nothing while none
+/// is shown, so games without `show` keep their digests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shown(Vec<(u32, u64)>);
+
+impl Shown {
+    /// Whether pile `pile` was shown to `seat`.
+    #[inline]
+    pub fn to(&self, pile: usize, seat: usize) -> bool {
+        !self.0.is_empty()
+            && self
+                .0
+                .binary_search_by_key(&(pile as u32), |&(p, _)| p)
+                .is_ok_and(|i| seat < 64 && self.0[i].1 >> seat & 1 != 0)
+    }
+
+    /// Shows pile `pile` to `seat`; whether it had not been shown to it before.
+    pub fn show(&mut self, pile: usize, seat: usize) -> bool {
+        let Some(bit) = 1u64.checked_shl(seat as u32) else {
+            return false;
+        };
+        match self.0.binary_search_by_key(&(pile as u32), |&(p, _)| p) {
+            Ok(i) => {
+                let new = self.0[i].1 & bit == 0;
+                self.0[i].1 |= bit;
+                new
+            }
+            Err(i) => {
+                self.0.insert(i, (pile as u32, bit));
+                true
+            }
+        }
+    }
+
+    /// Pile `pile` seen by no seat it was shown to.
+    pub fn forget(&mut self, pile: usize) {
+        if let Ok(i) = self.0.binary_search_by_key(&(pile as u32), |&(p, _)| p) {
+            self.0.remove(i);
+        }
+    }
+}
+
+impl std::hash::Hash for Shown {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if !self.0.is_empty() {
+            self.0.hash(state);
+        }
+    }
+}
+
 /// How many seats keep their own memo; further seats share the last one (the hand kept
 /// beside each answer tells whether it fits).
 pub(super) const MEMO_SEATS: usize = 6;
@@ -519,3 +581,32 @@ pub struct Memo {
 /// Per counted pile, its cards by type (entries carrying a mark are not counted, as a payer
 /// cannot pay with them).
 pub type Held = Vec<grail_engine::counts::Counts>;
+
+#[cfg(test)]
+mod tests {
+    use super::Shown;
+
+    /// A pile shown to a seat is seen by that seat alone, until forgotten; the same piles
+    /// shown in any order make equal sets (a search keys states by them).
+    #[test]
+    fn a_pile_shown_to_one_seat() {
+        let mut shown = Shown::default();
+        assert!(shown.show(7, 2));
+        assert!(!shown.show(7, 2), "shown already");
+        assert!(shown.show(3, 0));
+        assert!(shown.to(7, 2) && shown.to(3, 0));
+        assert!(!shown.to(7, 0) && !shown.to(3, 2) && !shown.to(5, 2));
+        let mut other = Shown::default();
+        other.show(3, 0);
+        other.show(7, 2);
+        assert_eq!(shown, other);
+        shown.forget(7);
+        assert!(!shown.to(7, 2) && shown.to(3, 0));
+        shown.forget(3);
+        assert_eq!(shown, Shown::default());
+        // A seat beyond a word's bits is shown nothing, rather than another seat.
+        assert!(!shown.show(1, 64));
+        assert!(!shown.to(1, 0));
+        assert_eq!(shown, Shown::default());
+    }
+}

@@ -138,6 +138,11 @@ pub enum Statement {
         zone: Node,
         up: bool,
     },
+    /// `show Z to S`.
+    Show {
+        zone: Node,
+        to: Node,
+    },
     /// `award marked rows of Z to Z2`.
     Award {
         zone: Node,
@@ -464,6 +469,12 @@ impl<'t> Parser<'t> {
                 };
                 let zone = self.expr()?;
                 Ok(Statement::Turn { zone, up })
+            }
+            "show" => {
+                let zone = self.expr()?;
+                self.word("to")?;
+                let to = self.expr()?;
+                Ok(Statement::Show { zone, to })
             }
             "award" => {
                 self.word("marked")?;
@@ -803,6 +814,18 @@ mod tests {
         let err = statements("turn sideways first(current)").unwrap_err();
         assert_eq!(err.span, 5..6);
         assert!(err.message.contains("`up` or `down`"), "{}", err.message);
+    }
+
+    /// `show Z to S`: a zone, then the seat it is shown to.
+    #[test]
+    fn showing_a_pile_to_a_seat() {
+        let lines = statements("show stage1(sponsor) to current").unwrap();
+        let Statement::Show { zone, to } = &lines[0].statement else {
+            panic!("a show");
+        };
+        assert_eq!((zone.span.clone(), to.span.clone()), (5..20, 24..31));
+        let err = statements("show stage1(sponsor) current").unwrap_err();
+        assert!(err.message.contains("`to`"), "{}", err.message);
     }
 
     /// `*` and `/` bind alike, left to right: `a / b * c / d` is `((a / b) * c) / d`.

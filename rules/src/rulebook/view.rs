@@ -40,6 +40,7 @@ impl Rulebook {
     pub(super) fn sees(&self, state: &State, pile: usize, viewer: Option<Seat>) -> bool {
         let (zone, seat, _) = self.locate(pile);
         state.face_up.is_up(pile)
+            || viewer.is_some_and(|v| state.shown.to(pile, v))
             || match self.zones[zone].visible {
                 Visibility::Public => true,
                 Visibility::Owner => viewer.is_some() && viewer == seat,
@@ -443,6 +444,11 @@ impl Rulebook {
                 "{} is turned face {}",
                 self.pile_name(*pile as usize),
                 if *up { "up" } else { "down" }
+            ),
+            Event::Shown { pile, seat } => format!(
+                "{} is shown to {}",
+                self.pile_name(*pile as usize),
+                seat_name(usize::from(*seat))
             ),
             Event::Skipped { step, seat } => format!(
                 "{} has nothing to do at step `{}`",

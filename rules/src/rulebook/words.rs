@@ -117,6 +117,7 @@ impl Words<'_> {
             Statement::Mark(x) => format!("put your mark on {}", v(x)),
             Statement::Turn { zone, up: true } => format!("turn {} face up", v(zone)),
             Statement::Turn { zone, up: false } => format!("turn {} face down", v(zone)),
+            Statement::Show { zone, to } => format!("show {} to {} alone", v(zone), v(to)),
             Statement::Award { zone, to } => format!(
                 "give each row of {} whose cards all carry marks to {} of the player who marked them",
                 v(zone),

@@ -476,6 +476,16 @@ fn a_player_and_a_card_written_wrong() {
     check("rulebook-player-card", &["invalid-value"]);
 }
 
+/// `show Z to S` written wrong: a condition where the seat goes and a line without `to` (each
+/// an error), and a zone every seat sees already (a warning).
+#[test]
+fn showing_a_pile_written_wrong() {
+    check(
+        "rulebook-show",
+        &["invalid-expression", "turn-public", "type-mismatch"],
+    );
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

@@ -164,6 +164,7 @@ impl Compiler<'_> {
             Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
             Statement::Mark(card) => self.mark(s, card, card_zone),
             Statement::Turn { zone, up } => self.turn_effect(zone, *up, s, scope),
+            Statement::Show { zone, to } => self.show_effect(zone, to, s, scope),
             Statement::Award { zone, to } => self.award(s, zone, to),
             Statement::Move { card, to } => (|| {
                 let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into())) else {
