@@ -761,6 +761,8 @@ pub enum Piece {
     Seat(Who),
     /// The first part whose condition holds, else the last (`else`) part.
     Choice(Vec<(Expr, Vec<Piece>)>, Vec<Piece>),
+    /// The part once for each seat, in seat order (P1, P2, …), with `P` bound to it.
+    ForSeats(Vec<Piece>),
     /// The part once for each figure of a kind (of an owner).
     ForEach {
         kind: usize,

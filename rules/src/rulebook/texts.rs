@@ -14,7 +14,9 @@
 //! attribute by its name (`{color(figure)}`); `{name(<card>)}` shows the card's name for
 //! players, `{current}` and `{P}` a seat (`P2`). `{if c}…{else if c}…{else}…{end}` keeps one
 //! part; `{for figure in <kind>}…{end}` repeats its part for each figure of the kind, in
-//! figure order, with `figure` bound to it.
+//! figure order, with `figure` bound to it, and `{for P in each}…{end}` for each seat, in
+//! seat order, with `P` bound to it (`"questors" = "{for P in each}{if questing(P) = 1}{P}
+//! {end}{end}"`: `P2 P3`).
 
 use grail_schema::model::Sp;
 
@@ -176,6 +178,25 @@ impl Compiler<'_> {
                     let node = self.hole_expr(hole, start, lead + 2, s)?;
                     let cond = self.typed(&node, s, scope, Kind::Bool)?;
                     out.push(self.choice(cond, tokens, at, s, scope, players)?);
+                }
+                ["for", "P", "in", "each"] => {
+                    let inner = Scope {
+                        player: true,
+                        ..scope
+                    };
+                    let (body, stop) = self.part(tokens, at, s, inner, players)?;
+                    if !matches!(stop, Stop::End) {
+                        return self.unclosed(s, start, hole, "for");
+                    }
+                    out.push(Piece::ForSeats(body));
+                }
+                ["for", "P", ..] => {
+                    let at = self.span(s, &(start..start + hole.len()));
+                    let msg = "a text goes through the seats as `{for P in each}…{end}`, in seat \
+                               order"
+                        .into();
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return None;
                 }
                 ["for", "figure", "in", ..] => {
                     let skip = lead + hole.trim_start().find("in")? + 2;
@@ -348,6 +369,12 @@ impl Rulebook {
                         .find(|(c, _)| self.eval(c, ctx) != 0)
                         .map_or(last.as_slice(), |(_, p)| p.as_slice());
                     self.render_text(part, ctx, out);
+                }
+                Piece::ForSeats(body) => {
+                    for p in 0..usize::from(ctx.state.players) {
+                        let inner = Ctx { player: p, ..*ctx };
+                        self.render_text(body, &inner, out);
+                    }
                 }
                 Piece::ForEach { kind, who, body } => {
                     let (Some(board), Some(f)) = (&self.board, &ctx.state.figures.0) else {

@@ -486,6 +486,13 @@ fn showing_a_pile_written_wrong() {
     );
 }
 
+/// A text going through the seats written wrong: `{for P in others}` and a `{for P in each}`
+/// without its `{end}`. Each one error, where it is written.
+#[test]
+fn a_text_through_the_seats_written_wrong() {
+    check("rulebook-text-seats", &["invalid-expression"]);
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight
