@@ -154,7 +154,10 @@ impl Sight {
 /// Cards a move may have shown the viewer though they are hidden on both sides of it: a pile
 /// the viewer saw was shuffled into a hidden one during the move (a deck refilled from its
 /// discards), so a card turned over and discarded in the same move is out of sight again.
-fn reshuffled(before: &Sight, after: &Sight) -> BTreeSet<String> {
+/// The refill is seen as a visible pile emptied during the move, or as the move's own word
+/// that the hidden pile was shuffled (`story is shuffled`: cards may be discarded onto the
+/// emptied pile again before the move ends).
+fn reshuffled(before: &Sight, after: &Sight, events: &[String]) -> BTreeSet<String> {
     let emptied = before
         .zones
         .iter()
@@ -162,12 +165,11 @@ fn reshuffled(before: &Sight, after: &Sight) -> BTreeSet<String> {
         .any(|((name, was), &v)| {
             v && !was.is_empty() && after.zone(name).is_some_and(<[String]>::is_empty)
         });
+    let shuffled = |name: &str| events.iter().any(|e| *e == format!("{name} is shuffled"));
     let mut out = BTreeSet::new();
-    if emptied {
-        for ((name, ids), _) in after.zones.iter().zip(&after.visible).filter(|(_, v)| !**v) {
-            if ids.len() > before.zone(name).map_or(0, <[String]>::len) {
-                out.extend(ids.iter().cloned());
-            }
+    for ((name, ids), _) in after.zones.iter().zip(&after.visible).filter(|(_, v)| !**v) {
+        if (emptied || shuffled(name)) && ids.len() > before.zone(name).map_or(0, <[String]>::len) {
+            out.extend(ids.iter().cloned());
         }
     }
     out
@@ -322,7 +324,7 @@ fn check<R: Rules>(rules: &R, cards: &[Named], label: &str) -> Vec<Leak> {
                     for (i, &viewer) in viewers.iter().enumerate() {
                         let shown = played.shown_to(viewer);
                         let sights = [&before[i], &after[i]];
-                        let mut excused = reshuffled(&before[i], &after[i]);
+                        let mut excused = reshuffled(&before[i], &after[i], &shown.events);
                         excused.extend(turned_up(cards, &played));
                         for text in std::iter::once(&shown.text).chain(&shown.events) {
                             for card in leaks(cards, text, &sights, &excused) {
@@ -498,6 +500,38 @@ fn the_generic_rulebook_names_no_card_a_viewer_cannot_see() {
         .load(&root);
     let pack = loaded.pack.expect("five-trails loads");
     assert_no_leaks(check_loaded(pack, "five-trails", None));
+}
+
+/// A test pack that hides cards by its own means, checked as the bundled games are.
+fn check_test_pack(name: &str) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("packs")
+        .join(name);
+    let loaded = Loader::new(&Disk)
+        .with_content(grail_tests::content_dir())
+        .with_rules(grail_rules::catalog())
+        .load(&root);
+    let pack = loaded.pack.unwrap_or_else(|| panic!("{name} loads"));
+    assert_no_leaks(check_loaded(pack, name, None));
+}
+
+/// Piles laid face down and turned up one at a time (`turn up`).
+#[test]
+fn stages_turned_up_one_at_a_time_name_no_hidden_card() {
+    check_test_pack("veiled-stages");
+}
+
+/// Lists laid face down and revealed in unison.
+#[test]
+fn lists_revealed_in_unison_name_no_hidden_card() {
+    check_test_pack("sealed-lists");
+}
+
+/// The Quests draft: face-down stages and commitments, and a stage shown to one player
+/// (`show Z to P`, Merlin), who alone sees it.
+#[test]
+fn the_quests_draft_names_no_hidden_card() {
+    check_test_pack("quests-rulebook");
 }
 
 #[test]
