@@ -65,6 +65,14 @@ impl Affordable {
         &self.hand
     }
 
+    /// Whether the answers of the conditions `mask` names (bit `i`: condition `i`, the first
+    /// 64) are all known for the hand held: asked since it changed, or not turnable by how it
+    /// changed.
+    #[inline]
+    pub fn knows(&self, mask: u64) -> bool {
+        self.known[0] & mask == mask
+    }
+
     /// Whether condition `i` was payable at the last [`Affordable::refresh`] that wanted it.
     #[inline]
     pub fn met(&self, i: usize) -> bool {

@@ -127,7 +127,9 @@ impl Rulebook {
         if pay.from.row.is_none() {
             if self.memo_action == Some(a) && dearest.memo_fits.get() == Some(true) {
                 let memo = &state.memo.own[usize::from(state.decider()).min(MEMO_SEATS - 1)];
-                return memo.met(usize::try_from(args.card()).unwrap_or(usize::MAX));
+                if let Some(met) = known_answer(memo, args.card()) {
+                    return met;
+                }
             }
             if let (
                 Meets::Named {
@@ -179,8 +181,8 @@ impl Rulebook {
             let memo = &state.memo.own[seat];
             let fits = memo_fits(&state.memo, seat, &hand);
             dearest.memo_fits.set(Some(fits));
-            if fits {
-                return memo.met(usize::try_from(card).unwrap_or(usize::MAX));
+            if fits && let Some(met) = known_answer(memo, card) {
+                return met;
             }
         }
         let (args, len) = self.pay_args(pay, &ctx);
@@ -250,15 +252,16 @@ impl Rulebook {
         let (hand, n) = self.hand(&pay.from, &ctx);
         let hand = *hand;
         let seat = usize::from(state.decider()).min(MEMO_SEATS - 1);
-        // The same hand: every answer wanted is known (the zone only loses cards).
-        if memo_fits(&state.memo, seat, &hand) {
-            return true;
-        }
         let mut wanted = 0u64;
         for p in self.piles_of(zone, &ctx) {
             for &c in &state.piles[p] {
                 wanted |= 1 << (c & 63);
             }
+        }
+        // The same hand, and an answer known for every card of the zone. The zone may have
+        // gained a card since (a quest embarked on, the hand unchanged): its answer is asked.
+        if memo_fits(&state.memo, seat, &hand) && state.memo.own[seat].knows(wanted) {
+            return true;
         }
         let counts = &hand.as_slice()[..n];
         state.memo.made[seat] = true;
@@ -455,6 +458,14 @@ impl Rulebook {
             _ => self.eval_mark(e, ctx),
         }
     }
+}
+
+/// The memo's answer for a card, when it knows one for the hand it was made for: a card
+/// the zone gained since (the hand unchanged) has none yet, and is asked of the solver.
+#[inline]
+fn known_answer(memo: &grail_engine::cond::affordable::Affordable, card: i32) -> Option<bool> {
+    let c = usize::try_from(card).ok().filter(|&c| c < 64)?;
+    memo.knows(1 << c).then(|| memo.met(c))
 }
 
 /// Whether a memo was brought up to date for exactly this hand.

@@ -87,7 +87,7 @@ fn random_games_keep_the_invariants_end_and_replay() {
 /// `tests/packs/card-moves` (cards naming the figure they move), `tests/packs/sorted-rows`
 /// (cards into rows by their attribute), `tests/packs/tribute` (a step every other seat
 /// decides), `tests/packs/omens` (stages steps enter, by a card's kind, one repeating, one
-/// inside another), `tests/packs/auction` (a number parameter), `tests/packs/bidding-war` (rounds of bids until one is left), `tests/packs/sealed-lists` (lists laid face down, turned up at once), `tests/packs/toll-gate` (payments by the seats asked), `tests/packs/veiled-stages` (piles turned up one at a time), `tests/packs/shield-ladder` (ranks climbed with carried-over shields), `tests/packs/named-foes` (situational values), `tests/packs/sponsorship` (moves that must leave a stage finishable), `tests/packs/quests-rulebook` (the draft of Quests as a rulebook), `docs/examples/five-trails` and the trick-taking
+/// inside another), `tests/packs/auction` (a number parameter), `tests/packs/bidding-war` (rounds of bids until one is left), `tests/packs/sealed-lists` (lists laid face down, turned up at once), `tests/packs/toll-gate` (payments by the seats asked), `tests/packs/veiled-stages` (piles turned up one at a time), `tests/packs/shield-ladder` (ranks climbed with carried-over shields), `tests/packs/named-foes` (situational values), `tests/packs/sponsorship` (moves that must leave a stage finishable), `tests/packs/quests-rulebook` (the draft of Quests as a rulebook), `tests/packs/virtues-rulebook` (the draft of Camelot Virtues), `docs/examples/five-trails` and the trick-taking
 /// `docs/examples/round-table-tricks` (who moves next set by the rulebook).
 #[test]
 fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
@@ -108,6 +108,7 @@ fn random_games_of_rulebook_packs_keep_the_invariants_end_and_replay() {
         "tests/packs/named-foes",
         "tests/packs/sponsorship",
         "tests/packs/quests-rulebook",
+        "tests/packs/virtues-rulebook",
         "docs/examples/five-trails",
         "docs/examples/round-table-tricks",
         "docs/examples/merlins-rebuke",

@@ -144,11 +144,12 @@ impl Compiler<'_> {
             return Some(None);
         }
         // The body, its parameters replaced, every part placed at the call: what goes wrong
-        // in it is shown where it is read.
+        // in it is shown where it is read. The arguments are read where they are written,
+        // so the named expressions they read are put in first: `ready(highest(ready(P)))`
+        // reads `ready` twice, not from inside itself.
+        let args: Vec<Node> = args.iter().map(|a| self.put_in(a)).collect();
         let mut body = self.named[k].body.clone();
-        let with: Vec<(String, Node)> = (self.named[k].params.iter().cloned())
-            .zip(args.iter().cloned())
-            .collect();
+        let with: Vec<(String, Node)> = (self.named[k].params.iter().cloned()).zip(args).collect();
         substitute(&mut body, &with, &node.span);
         self.expanding.push(k);
         let before = self.diags.len();
@@ -162,6 +163,54 @@ impl Compiler<'_> {
             }
         }
         Some(compiled)
+    }
+}
+
+impl Compiler<'_> {
+    /// `node` with the named expressions it reads put in place (their arguments first), as
+    /// far as each is read rightly here: one read wrongly (the wrong arity, itself, too deep)
+    /// is left as written, for the compiling to say so.
+    fn put_in(&mut self, node: &Node) -> Node {
+        let mut node = node.clone();
+        if let Ast::Call(_, args) = &mut node.ast {
+            for a in args.iter_mut() {
+                *a = self.put_in(a);
+            }
+        }
+        let (name, args) = match &node.ast {
+            Ast::Name(n) => (n, &[][..]),
+            Ast::Call(n, args) => (n, &args[..]),
+            Ast::Bin(op, l, r) => {
+                let (l, r) = (self.put_in(l), self.put_in(r));
+                node.ast = Ast::Bin(*op, Box::new(l), Box::new(r));
+                return node;
+            }
+            Ast::Not(x) => {
+                node.ast = Ast::Not(Box::new(self.put_in(x)));
+                return node;
+            }
+            Ast::Num(_) | Ast::Param(_) | Ast::Field(..) => return node,
+        };
+        let Some(k) = self.named.iter().position(|d| d.name == *name) else {
+            return node;
+        };
+        let d = &self.named[k];
+        if args.len() != d.params.len()
+            || self.expanding.contains(&k)
+            || self.expanding.len() >= MOST_NESTED
+            || self.expanded_parts + parts(&d.body) > MOST_PARTS
+        {
+            return node;
+        }
+        self.expanded_parts += parts(&d.body);
+        let mut body = d.body.clone();
+        let with: Vec<(String, Node)> =
+            d.params.iter().cloned().zip(args.iter().cloned()).collect();
+        substitute(&mut body, &with, &node.span);
+        self.expanding.push(k);
+        let body = self.put_in(&body);
+        self.expanding.pop();
+        body
     }
 }
 

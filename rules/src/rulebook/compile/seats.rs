@@ -79,10 +79,12 @@ impl Compiler<'_> {
             Ast::Name(w) if w == "each" && each_allowed => return Some(Who::Each),
             Ast::Name(w) if w == "P" && scope.player => return Some(Who::Player),
             // `P` outside a score has its own message (`exprs.rs`).
+            // A counter or a named expression may hold a seat: read below.
             Ast::Name(w)
-                if w != "P"
-                    && !(w == "target" && scope.target)
-                    && !self.counter_defs.iter().any(|c| c.name == *w) =>
+                if !(w == "P"
+                    || (w == "target" && scope.target)
+                    || self.counter_defs.iter().any(|c| c.name == *w)
+                    || self.named.iter().any(|d| d.name == *w)) =>
             {
                 // A bare word that names no counter: say what an owner is, not only that
                 // the word means nothing.
