@@ -443,6 +443,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             })
         });
         let why = f.str("why");
+        let missing = f.str("missing");
         let standing = f.str("standing");
         f.finish();
         Some(ActionDef {
@@ -459,6 +460,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             pay,
             choose,
             why,
+            missing,
             standing,
         })
     });

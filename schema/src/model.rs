@@ -698,6 +698,10 @@ pub struct ActionDef {
     /// outside its step. `$param`s are filled in and `{card}` is the card's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<Sp<String>>,
+    /// What a move naming a card not where the action draws it from is told, for players (a
+    /// text as `why`, `{card}` the card named): `"you hold no {card}"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Sp<String>>,
     /// A standing action: listed in no step, it is offered at every decision of the seat
     /// deciding (`P`) while this condition holds, before any `auto` step could make that
     /// decision alone (`"count(hand(P)) > 4"`).

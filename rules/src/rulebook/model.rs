@@ -427,6 +427,8 @@ pub struct Action {
     /// What a false guard means, for players: a text with holes (`texts.rs`; `{card}` shows
     /// the card's name, `$param`s their values).
     pub why: Option<Vec<Piece>>,
+    /// What a move naming a card not where it is drawn from is told (`missing`), as `why`.
+    pub missing: Option<Vec<Piece>>,
     /// `file:line:column` of its `do` lines, for a move that fails (`fault.rs`), and the
     /// lines themselves, for lint's error.
     pub place: String,

@@ -350,6 +350,16 @@ impl Rulebook {
                     return format!("`{}` needs a card: `{} <card>`", a.name, a.name);
                 }
                 if self.card_pile(state, ai, action.args).is_none() {
+                    // In the pack's words, when it has some (`missing`).
+                    if let Some(words) = &a.missing {
+                        let ctx = Ctx {
+                            player: usize::from(state.decider()),
+                            ..ctx
+                        };
+                        let mut text = String::new();
+                        self.render_text(words, &ctx, &mut text);
+                        return text;
+                    }
                     let first = self.piles_of(z, &ctx).start;
                     // A zone with rows is named whole: the card may be in any of them.
                     let place = if self.zones[z.zone].by.is_some() && z.row.is_none() {

@@ -493,6 +493,13 @@ fn a_text_through_the_seats_written_wrong() {
     check("rulebook-text-seats", &["invalid-expression"]);
 }
 
+/// `missing` written wrong: on an action that takes no card, and a hole without its `}`. Each
+/// one error, where it is written.
+#[test]
+fn words_for_a_card_not_held_written_wrong() {
+    check("rulebook-missing", &["invalid-expression", "invalid-value"]);
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

@@ -355,6 +355,7 @@ impl Compiler<'_> {
                     pay: None,
                     choose: None,
                     why: None,
+                    missing: None,
                     place: self.place(&def.effects),
                     loc: def.effects.loc.clone(),
                     standing: None,
@@ -422,6 +423,18 @@ impl Compiler<'_> {
             }
             let choose = self.action_choice(def, scope);
             let why = def.why.as_ref().and_then(|w| self.template(w, scope, true));
+            let missing = def.missing.as_ref().and_then(|w| {
+                if param.card_zone().is_none() {
+                    let msg = format!(
+                        "action `{}` takes no card: `missing` says what a move naming a card \
+                         not where the action draws it from is told",
+                        name.value
+                    );
+                    self.error("invalid-value", msg, &w.loc, w.loc.span.clone());
+                    return None;
+                }
+                self.template(w, scope, true)
+            });
             let standing = (def.standing.as_ref())
                 .and_then(|w| Some((self.expression(w, scope, true)?, w.value.trim().to_string())));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
@@ -435,6 +448,7 @@ impl Compiler<'_> {
                 pay,
                 choose,
                 why,
+                missing,
                 place: self.place(&def.effects),
                 loc: def.effects.loc.clone(),
                 standing,
