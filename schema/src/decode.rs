@@ -490,6 +490,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     });
     let queries = f.table("queries", |dec, _, n| dec.str(n, "a query"));
     let expressions = f.table("expressions", |dec, _, n| dec.str(n, "an expression"));
+    let texts = f.table("texts", |dec, _, n| dec.str(n, "a text"));
     let figures = f.table("figures", |dec, _, n| figure(dec, n));
     let roles = f.table("roles", |dec, _, n| {
         let mut f = dec.fields(n, "a role")?;
@@ -581,6 +582,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         bot,
         queries,
         expressions,
+        texts,
         figures,
         roles,
     }

@@ -31,6 +31,7 @@ pub fn include(into: &mut PackFile, file: PackFile, diags: &mut Vec<Diagnostic>)
     join(&mut to.checks, from.checks, "check", diags);
     join(&mut to.endings, from.endings, "ending", diags);
     join(&mut to.expressions, from.expressions, "expression", diags);
+    join(&mut to.texts, from.texts, "text", diags);
     to.setup = to.setup.take().or(from.setup);
     to.end = to.end.take().or(from.end);
     to.bot = to.bot.take().or(from.bot);
@@ -138,6 +139,9 @@ pub fn overlay(mut base: PackFile, top: PackFile, diags: &mut Vec<Diagnostic>) -
     }
     for (key, value) in from.expressions.0 {
         replace(&mut to.expressions, key, value);
+    }
+    for (key, value) in from.texts.0 {
+        replace(&mut to.texts, key, value);
     }
     to.setup = from.setup.or(to.setup.take());
     to.end = from.end.or(to.end.take());

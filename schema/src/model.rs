@@ -427,6 +427,10 @@ pub struct RulebookDef {
     /// parameters for what the call gives them.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
     pub expressions: Table<Sp<String>>,
+    /// Named texts: `phase = "{if step(bid)}bidding{else}…{end}"`; a hole `{phase}` in any
+    /// text (a query, a `why`, a check's `says`) stands for it.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub texts: Table<Sp<String>>,
     /// Script and terminal queries by name (`"knights P" = "knights(P)"`, `"seals P" =
     /// "marks(P)"`): `P` stands for a seat and `row` for a row, in the name and the value.
     #[serde(default, skip_serializing_if = "Table::is_empty")]
@@ -462,6 +466,7 @@ impl RulebookDef {
             && self.checks.is_empty()
             && self.endings.is_empty()
             && self.expressions.is_empty()
+            && self.texts.is_empty()
     }
 }
 

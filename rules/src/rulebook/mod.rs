@@ -185,6 +185,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     c.board = c.board();
     c.counter_defs = c.counters();
     c.named = c.named_expressions();
+    c.texts = c.named_texts();
     let setup = match &rb.setup {
         Some(s) => c.effects(&s.effects, NO_SCOPE, None, true),
         None => Vec::new(),

@@ -66,6 +66,9 @@ fn shift(node: &mut Node, by: usize) {
     }
 }
 
+/// The most named texts one text may reach through others.
+const MOST_TEXTS: usize = 6;
+
 /// What ends a part: `{else if …}`, `{else}`, `{end}`, or the end of the text.
 enum Stop {
     ElseIf(Expr),
@@ -217,6 +220,26 @@ impl Compiler<'_> {
                         return self.unclosed(s, start, hole, "for");
                     }
                     out.push(Piece::ForEach { kind, who, body });
+                }
+                [word] if let Some(k) = self.texts.iter().position(|(n, _)| n == word) => {
+                    let text = self.texts[k].1.clone();
+                    if self.reading_texts.contains(&k) || self.reading_texts.len() >= MOST_TEXTS {
+                        let at = self.span(s, &(start..start + hole.len()));
+                        let msg = match self.reading_texts.contains(&k) {
+                            true => format!("the named text `{word}` reads itself"),
+                            false => format!(
+                                "`{word}` is reached through {MOST_TEXTS} named texts: at most {MOST_TEXTS} deep"
+                            ),
+                        };
+                        self.error("expression-too-deep", msg, &s.loc, at);
+                        return None;
+                    }
+                    // Read in this place (its `P`, `card` and words are this text's), and
+                    // said wrong where it is written.
+                    self.reading_texts.push(k);
+                    let pieces = self.template(&text, scope, players);
+                    self.reading_texts.pop();
+                    out.extend(pieces?);
                 }
                 ["current"] => out.push(Piece::Seat(Who::Current)),
                 ["P"] if scope.player => out.push(Piece::Seat(Who::Player)),

@@ -97,6 +97,7 @@ fn schema_lists_the_keys_the_loader_accepts() {
             "setup",
             "stages",
             "steps",
+            "texts",
             "zones"
         ]
     );

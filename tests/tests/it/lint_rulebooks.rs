@@ -500,6 +500,16 @@ fn words_for_a_card_not_held_written_wrong() {
     check("rulebook-missing", &["invalid-expression", "invalid-value"]);
 }
 
+/// Named texts written wrong: a name a zone has, a key of two words, two texts reading each
+/// other. Each one error, where it is written or read.
+#[test]
+fn named_texts_written_wrong() {
+    check(
+        "rulebook-named-texts",
+        &["expression-too-deep", "invalid-name"],
+    );
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

@@ -134,6 +134,9 @@ pub struct Compiler<'p> {
     pub expanding: Vec<usize>,
     /// The parts the named expressions read in the present place have made (`named.rs`).
     pub expanded_parts: usize,
+    /// `[texts]` by name (`texts.rs`), and those being read in place now.
+    pub texts: Vec<(String, Sp<String>)>,
+    pub reading_texts: Vec<usize>,
 }
 
 impl<'p> Compiler<'p> {
@@ -158,6 +161,8 @@ impl<'p> Compiler<'p> {
             named: Vec::new(),
             expanding: Vec::new(),
             expanded_parts: 0,
+            texts: Vec::new(),
+            reading_texts: Vec::new(),
         }
     }
 

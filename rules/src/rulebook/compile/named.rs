@@ -79,6 +79,33 @@ impl Compiler<'_> {
         self.error("invalid-name", msg, &key.loc, key.loc.span.clone());
     }
 
+    /// `[texts]`: a name of its own (no zone, counter, function, attribute or named
+    /// expression has it: a hole `{name}` would read either), else an error where written.
+    pub fn named_texts(&mut self) -> Vec<(String, Sp<String>)> {
+        let mut out = Vec::new();
+        for (key, value) in self.pack.rulebook.texts.iter() {
+            let name = key.value.trim();
+            let word = syntax::expression(name).is_ok_and(|n| matches!(n.ast, Ast::Name(_)));
+            let taken = match self.name_taken(name) {
+                Some(t) => Some(t),
+                None if self.named.iter().any(|d| d.name == name) => Some("a named expression"),
+                None => None,
+            };
+            let msg = match (word, taken) {
+                (false, _) => format!("`{name}` is not a name for a text: one word, `phase`"),
+                (true, Some(t)) => {
+                    format!("`{name}` is {t}: a named text needs a name of its own")
+                }
+                (true, None) => {
+                    out.push((name.to_string(), value.clone()));
+                    continue;
+                }
+            };
+            self.error("invalid-name", msg, &key.loc, key.loc.span.clone());
+        }
+        out
+    }
+
     /// What else a name means, if anything: a zone, a counter, a function of the language.
     fn name_taken(&self, name: &str) -> Option<&'static str> {
         if self.zones.iter().any(|z| z.name == name) {
