@@ -7,7 +7,7 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
-use super::model::{CounterRef, Effect, Who};
+use super::model::{CounterRef, Effect, SeatSet, Who};
 use super::state::{Event, State};
 
 /// What effect lines act on: the action's arguments and the pile its card lies in, at setup
@@ -238,9 +238,16 @@ impl Rulebook {
                 let at = (super::model::EFFECT_TALLY | *entry, card, state.turn, seat);
                 state.tallies.push(at);
             }
-            Effect::ForEach { seats, body } => {
+            Effect::ForEach { seats, from, body } => {
                 let body = std::slice::from_ref(body.as_ref());
-                for p in Self::seats_in(*seats, state) {
+                let start = match from {
+                    None => usize::from(state.current) + usize::from(*seats == SeatSet::Others),
+                    Some(from) => {
+                        let ctx = Ctx::current(state, Args::NONE);
+                        super::fault::seat(self.eval(from, &ctx), state.players)
+                    }
+                };
+                for p in Self::seats_starting(*seats, start, state) {
                     if super::fault::failed() {
                         return;
                     }

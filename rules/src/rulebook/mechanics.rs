@@ -9,7 +9,7 @@ use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
 use super::model::{Action, Effect, Expr, Meets, Pay, Step, Who};
-use super::syntax::{self, Ast, Node, Op};
+use super::syntax::{self, Ast, Node};
 
 impl Compiler<'_> {
     /// `by = "$column_attribute"`: a text param naming the attribute; else the text itself.
@@ -526,17 +526,7 @@ impl Compiler<'_> {
         scope: Scope,
     ) -> Option<Effect> {
         let zone_ref = self.zone_ref(zone, s, scope)?;
-        let condition = match &to.ast {
-            Ast::Not(_) => true,
-            Ast::Bin(op, _, _) => !matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div),
-            _ => false,
-        };
-        if condition {
-            let at = self.span(s, &to.span);
-            let msg = "`show` shows the zone to a seat (`current`, `left(current)`, `P`, a \
-                       counter holding one), not to a condition"
-                .to_string();
-            self.error("type-mismatch", msg, &s.loc, at);
+        if self.condition_for_seat(to, s, "`show` shows the zone to a seat") {
             return None;
         }
         let who = self.owner("show", to, s, scope, false)?;

@@ -352,9 +352,12 @@ pub enum Effect {
         entry: u16,
         item: Option<Expr>,
     },
-    /// `for each P in <seats>: <effect>`: the effect once per seat, `P` naming it.
+    /// `for each P in <seats> [from <seat>]: <effect>`: the effect once per seat, `P` naming
+    /// it, in turn order from the player to move (`others`: from the one after), or from the
+    /// seat `from` names (`others` still leaves the player to move out).
     ForEach {
         seats: SeatSet,
+        from: Option<Expr>,
         body: Box<Effect>,
     },
     /// An effect with `if <condition>`.

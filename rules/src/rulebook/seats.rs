@@ -67,6 +67,18 @@ impl Rulebook {
         Self::seats_from(set, usize::from(state.current), state.players)
     }
 
+    /// Every seat in turn order from `start`, the player to move left out for `others`.
+    pub(super) fn seats_starting(
+        set: SeatSet,
+        start: usize,
+        state: &State,
+    ) -> impl Iterator<Item = usize> + use<> {
+        let (n, current) = (usize::from(state.players), usize::from(state.current));
+        (0..n)
+            .map(move |k| (start + k) % n)
+            .filter(move |&p| set == SeatSet::Each || p != current)
+    }
+
     /// The seats of a set as seen from `seat`: every seat from it, or the others from the
     /// one after it, in turn order.
     pub(super) fn seats_from(

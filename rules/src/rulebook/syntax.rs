@@ -178,10 +178,12 @@ pub enum Statement {
         counter: Node,
         value: Node,
     },
-    /// `for each P in <seats>: <statement>`: the statement once per seat of the set, in
-    /// seat order, `P` naming the seat (the line's `if` is read per seat too).
+    /// `for each P in <seats> [from <seat>]: <statement>`: the statement once per seat of
+    /// the set, in turn order (from the seat named), `P` naming the seat (the line's `if` is
+    /// read per seat too).
     ForEach {
         seats: Node,
+        from: Option<Node>,
         body: Box<Statement>,
     },
 }
@@ -535,6 +537,13 @@ impl<'t> Parser<'t> {
                 self.word("P")?;
                 self.word("in")?;
                 let seats = self.expr()?;
+                let from = match self.peek_ident() {
+                    Some(("from", span)) => {
+                        self.pos = span.end;
+                        Some(self.expr()?)
+                    }
+                    _ => None,
+                };
                 if !self.eat(":") {
                     let at = self.pos;
                     return self.error(
@@ -552,6 +561,7 @@ impl<'t> Parser<'t> {
                 }
                 Ok(Statement::ForEach {
                     seats,
+                    from,
                     body: Box::new(body),
                 })
             }
@@ -814,6 +824,22 @@ mod tests {
         let err = statements("turn sideways first(current)").unwrap_err();
         assert_eq!(err.span, 5..6);
         assert!(err.message.contains("`up` or `down`"), "{}", err.message);
+    }
+
+    /// `for each P in <seats> from <seat>:`: the seat the round starts at, when named.
+    #[test]
+    fn a_round_of_seats_from_one() {
+        let lines = statements("for each P in each from left(sponsor): add 1 to gold(P)").unwrap();
+        let Statement::ForEach { seats, from, .. } = &lines[0].statement else {
+            panic!("a for each");
+        };
+        assert_eq!(seats.ast, Ast::Name("each".into()));
+        assert_eq!(from.as_ref().map(|f| f.span.clone()), Some(24..37));
+        let lines = statements("for each P in others: add 1 to gold(P)").unwrap();
+        assert!(matches!(
+            &lines[0].statement,
+            Statement::ForEach { from: None, .. }
+        ));
     }
 
     /// `show Z to S`: a zone, then the seat it is shown to.

@@ -133,13 +133,19 @@ impl Words<'_> {
                 format!("count it as {} in the balance report", plain_of(kind))
             }
             Statement::Set { counter, value } => format!("set {} to {}", v(counter), v(value)),
-            Statement::ForEach { seats, body } => {
-                format!(
+            Statement::ForEach { seats, from, body } => match from {
+                Some(from) => format!(
+                    "for each player P of {}, from {}: {}",
+                    v(seats),
+                    v(from),
+                    self.statement(body)
+                ),
+                None => format!(
                     "for each player P of {}: {}",
                     v(seats),
                     self.statement(body)
-                )
-            }
+                ),
+            },
         }
     }
 

@@ -510,6 +510,16 @@ fn named_texts_written_wrong() {
     );
 }
 
+/// `for each … from <seat>` written wrong: a condition where the seat goes, and nothing after
+/// `from`. Each one error, where it is written.
+#[test]
+fn a_round_from_a_seat_written_wrong() {
+    check(
+        "rulebook-for-each-from",
+        &["invalid-expression", "type-mismatch"],
+    );
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

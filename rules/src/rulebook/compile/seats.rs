@@ -4,7 +4,7 @@
 
 use crate::rulebook::model::{Deciders, Expr, Param, SeatExpr, SeatSet, Who};
 use crate::rulebook::syntax;
-use crate::rulebook::syntax::{Ast, Node};
+use crate::rulebook::syntax::{Ast, Node, Op};
 use grail_schema::model::Sp;
 
 use super::{Compiler, Kind, NO_SCOPE, Scope};
@@ -174,6 +174,29 @@ impl Compiler<'_> {
         Some(Param::PlayerCard { set, card: zone })
     }
 
+    /// Whether `node`, where a seat goes, is written as a condition (`count(…) > 2`): an
+    /// error saying so, `what` being what the seat is for.
+    pub(in crate::rulebook) fn condition_for_seat(
+        &mut self,
+        node: &Node,
+        s: &Sp<String>,
+        what: &str,
+    ) -> bool {
+        let condition = match &node.ast {
+            Ast::Not(_) => true,
+            Ast::Bin(op, _, _) => !matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div),
+            _ => false,
+        };
+        if condition {
+            let at = self.span(s, &node.span);
+            let msg = format!(
+                "{what} (`current`, `left(current)`, `P`, a counter holding one), not a condition"
+            );
+            self.error("type-mismatch", msg, &s.loc, at);
+        }
+        condition
+    }
+
     /// `[steps.*] who`: the seats that decide the step.
     pub fn deciders(&mut self, who: &Sp<String>) -> Option<Deciders> {
         let (first, seats, from) = match syntax::deciders(&who.value) {
@@ -263,7 +286,7 @@ impl Compiler<'_> {
 
     /// A seat written as a number must be a seat of every game the pack allows (from 0, P1,
     /// to the fewest players less one); `None` (reported) when it is not.
-    fn fixed_seat(
+    pub(in crate::rulebook) fn fixed_seat(
         &mut self,
         e: &Expr,
         s: &Sp<String>,

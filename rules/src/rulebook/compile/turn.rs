@@ -28,7 +28,7 @@ impl Compiler<'_> {
             let effect = self.statement(&line.statement, s, scope, card_zone, &line.span);
             let effect = match (&line.guard, effect) {
                 // A `for each` line's condition is asked of each seat, as `P`.
-                (Some(g), Some(Effect::ForEach { seats, body })) => {
+                (Some(g), Some(Effect::ForEach { seats, from, body })) => {
                     let each = Scope {
                         player: true,
                         ..scope
@@ -36,6 +36,7 @@ impl Compiler<'_> {
                     self.typed(g, s, each, Kind::Bool)
                         .map(|cond| Effect::ForEach {
                             seats,
+                            from,
                             body: Box::new(Effect::If {
                                 cond: cond.into(),
                                 then: body,
@@ -187,8 +188,19 @@ impl Compiler<'_> {
             Statement::Give { role, to } => self.counter_effect(false, role, to, s, scope),
             Statement::Set { counter, value } => self.set_effect(counter, value, s, scope),
             Statement::Tally { kind, item } => self.tally_effect(kind, item.as_ref(), s, scope),
-            Statement::ForEach { seats, body } => {
+            Statement::ForEach { seats, from, body } => {
                 let seats = self.seat_set(seats, s)?;
+                let from = match from {
+                    Some(node) => {
+                        if self.condition_for_seat(node, s, "`from` names the seat to start at") {
+                            return None;
+                        }
+                        let e = self.typed(node, s, scope, Kind::Int)?;
+                        self.fixed_seat(&e, s, &node.span)?;
+                        Some(e)
+                    }
+                    None => None,
+                };
                 let each = Scope {
                     player: true,
                     ..scope
@@ -196,6 +208,7 @@ impl Compiler<'_> {
                 let body = self.statement(body, s, each, card_zone, span)?;
                 Some(Effect::ForEach {
                     seats,
+                    from,
                     body: Box::new(body),
                 })
             }
