@@ -313,6 +313,29 @@ impl Compiler<'_> {
                     };
                     return Some(Some((Expr::Counter(e), Kind::Int)));
                 }
+                ("each", [e]) => {
+                    // `P` is each seat in turn, whatever it is around the call.
+                    let inner = Scope {
+                        player: true,
+                        ..scope
+                    };
+                    // Wrong inside (reported there), not an unknown function.
+                    let Some(e) = self.typed(e, s, inner, Kind::Int) else {
+                        return Some(None);
+                    };
+                    return Some(Some((
+                        Expr::Counter(CounterExpr::Each(Box::new(e))),
+                        Kind::Int,
+                    )));
+                }
+                ("each", _) => {
+                    let at = self.span(s, &node.span);
+                    let msg = "`each(…)` sums one expression over every seat, as `P`: \
+                               `each(count(honor(P)))`"
+                        .into();
+                    self.error("invalid-expression", msg, &s.loc, at);
+                    return Some(None);
+                }
                 ("others", [e]) => {
                     if !scope.player {
                         let at = self.span(s, &node.span);
@@ -320,7 +343,9 @@ impl Compiler<'_> {
                         self.error("invalid-expression", msg, &s.loc, at);
                         return Some(None);
                     }
-                    let e = self.typed(e, s, scope, Kind::Int)?;
+                    let Some(e) = self.typed(e, s, scope, Kind::Int) else {
+                        return Some(None);
+                    };
                     return Some(Some((
                         Expr::Counter(CounterExpr::Others(Box::new(e))),
                         Kind::Int,
@@ -520,6 +545,11 @@ impl Rulebook {
                 i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
             }
             CounterExpr::Turn => i64::from(ctx.state.turn),
+            CounterExpr::Each(e) => (0..usize::from(ctx.state.players))
+                .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))
+                .fold(0i64, |a, b| {
+                    super::fault::in_range(a.checked_add(b), "+", a, b)
+                }),
             CounterExpr::Others(e) => (0..usize::from(ctx.state.players))
                 .filter(|&q| q != ctx.player)
                 .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))

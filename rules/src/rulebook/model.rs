@@ -558,6 +558,8 @@ pub enum CounterExpr {
     Turn,
     /// An expression over `P`, summed over every seat but `P`.
     Others(Box<Expr>),
+    /// An expression over `P`, summed over every seat (`each(count(honor(P)))`), anywhere.
+    Each(Box<Expr>),
     /// `div(a, b)`: rounded down (0 when `b` is 0); `mod(a, b)`: from 0 to `b - 1`.
     Div(Box<Expr>, Box<Expr>),
     Mod(Box<Expr>, Box<Expr>),

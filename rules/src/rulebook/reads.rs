@@ -107,7 +107,7 @@ pub(super) fn reads(e: &Expr) -> Reads {
             CounterExpr::Turn | CounterExpr::Over | CounterExpr::Taken => Reads::STATE,
             // A listing is of the step the game is at: known for each step.
             CounterExpr::AtStep(_) => Reads::STEP,
-            CounterExpr::Read(_) | CounterExpr::Others(_) => Reads::ALL,
+            CounterExpr::Read(_) | CounterExpr::Others(_) | CounterExpr::Each(_) => Reads::ALL,
         },
         Expr::Seat(SeatExpr::Current) => Reads::STATE,
         Expr::Best { .. }

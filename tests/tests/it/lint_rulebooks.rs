@@ -520,6 +520,16 @@ fn a_round_from_a_seat_written_wrong() {
     );
 }
 
+/// A sum over every seat written wrong: a condition summed, and two expressions where one
+/// goes. Each one error, where it is written.
+#[test]
+fn a_sum_over_the_seats_written_wrong() {
+    check(
+        "rulebook-sum-each",
+        &["invalid-expression", "type-mismatch"],
+    );
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

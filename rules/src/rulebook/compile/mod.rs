@@ -85,7 +85,7 @@ pub const MAX_STAGE_TURNS: i64 = u16::MAX as i64;
 /// Functions read by `counters.rs` (`min`, `div`, `step`, …) and, on a ring, by
 /// `ring_check.rs`: what an unknown function's did-you-mean offers besides [`FUNCTIONS`].
 const MORE_FUNCTIONS: &[&str] = &[
-    "min", "max", "div", "mod", "odds", "others", "holder", "step",
+    "min", "max", "div", "mod", "odds", "others", "each", "holder", "step",
 ];
 const RING_FUNCTIONS: &[&str] = &[
     "empty",
