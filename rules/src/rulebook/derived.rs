@@ -93,7 +93,9 @@ mod tests {
     fn general(mut rules: Rulebook) -> Rulebook {
         fn strip(e: &mut Effect) {
             match e {
-                Effect::Deal { count, .. } | Effect::Draw { count, .. } => count.direct = None,
+                Effect::Deal { count, .. }
+                | Effect::Draw { count, .. }
+                | Effect::DrawAtRandom { count, .. } => count.direct = None,
                 Effect::Step { figure, by } => (figure.direct, by.direct) = (None, None),
                 Effect::Add { amount, .. } => amount.direct = None,
                 Effect::Set { value, .. } => value.direct = None,

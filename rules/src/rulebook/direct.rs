@@ -233,7 +233,9 @@ mod tests {
     fn args<'e>(effects: &'e [Effect], out: &mut Vec<&'e Arg>) {
         for e in effects {
             match e {
-                Effect::Deal { count, .. } | Effect::Draw { count, .. } => out.push(count),
+                Effect::Deal { count, .. }
+                | Effect::Draw { count, .. }
+                | Effect::DrawAtRandom { count, .. } => out.push(count),
                 Effect::Step { figure, by } => out.extend([figure, by]),
                 Effect::Add { amount, .. } => out.push(amount),
                 Effect::Set { value, .. } => out.push(value),

@@ -202,6 +202,30 @@ impl Rulebook {
                     }
                 }
             }
+            Effect::DrawAtRandom { count, from, to } => {
+                let n = self.arg(count, &ctx);
+                let into =
+                    (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
+                let (from, to) = (
+                    self.piles_of(from, &ctx).start,
+                    self.piles_of(to, &ctx).start,
+                );
+                for _ in 0..n {
+                    let len = state.piles[from].len();
+                    if len == 0 || !super::fault::spend(1) {
+                        break;
+                    }
+                    let i = state.rng.index(len);
+                    let card = self.take_card(state, from, i);
+                    let to = into.map_or(to, |z| to + self.row_for(z, card));
+                    self.put(state, to, card);
+                    events.emit(|| Event::Moved {
+                        card,
+                        from: from as u32,
+                        to: to as u32,
+                    });
+                }
+            }
             Effect::Show { zone, to } => {
                 let seat = self.seat_of(*to, &ctx);
                 for p in self.piles_of(zone, &ctx) {

@@ -294,6 +294,13 @@ pub enum Effect {
         from: ZoneRef,
         to: ZoneRef,
     },
+    /// `draw N at random from Z to Z2`: each card drawn any of the pile's with the same chance
+    /// (the game's generator), none refilled.
+    DrawAtRandom {
+        count: Arg,
+        from: ZoneRef,
+        to: ZoneRef,
+    },
     /// `reveal Z into R until E`: the top card of `Z` goes to its row of the rows zone `R`,
     /// one at a time, until `E` holds or `Z` is empty.
     Reveal {

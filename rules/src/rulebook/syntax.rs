@@ -119,9 +119,11 @@ pub enum Statement {
         card: Node,
         to: Node,
     },
-    /// `draw N from Z to Z`: from the top of a stack or the end of a row.
+    /// `draw N from Z to Z`: from the top of a stack or the end of a row; `draw N at random
+    /// from Z to Z`: each card any of the pile's, alike.
     Draw {
         count: Node,
+        random: bool,
         from: Node,
         to: Node,
     },
@@ -438,6 +440,15 @@ impl<'t> Parser<'t> {
             "shuffle" => Ok(Statement::Shuffle(self.expr()?)),
             "deal" | "draw" => {
                 let count = self.expr()?;
+                let random = verb == "draw"
+                    && match self.peek_ident() {
+                        Some(("at", span)) => {
+                            self.pos = span.end;
+                            self.word("random")?;
+                            true
+                        }
+                        _ => false,
+                    };
                 self.word("from")?;
                 let from = self.expr()?;
                 self.word("to")?;
@@ -445,7 +456,12 @@ impl<'t> Parser<'t> {
                 Ok(if verb == "deal" {
                     Statement::Deal { count, from, to }
                 } else {
-                    Statement::Draw { count, from, to }
+                    Statement::Draw {
+                        count,
+                        random,
+                        from,
+                        to,
+                    }
                 })
             }
             "reveal" => {
@@ -824,6 +840,23 @@ mod tests {
         let err = statements("turn sideways first(current)").unwrap_err();
         assert_eq!(err.span, 5..6);
         assert!(err.message.contains("`up` or `down`"), "{}", err.message);
+    }
+
+    /// `draw N at random from Z to Z2`: `at random` after the count; `at` alone is refused.
+    #[test]
+    fn a_draw_at_random() {
+        let lines = statements("draw 2 at random from hand(P) to discards").unwrap();
+        assert!(matches!(
+            &lines[0].statement,
+            Statement::Draw { random: true, .. }
+        ));
+        let lines = statements("draw 2 from hand(P) to discards").unwrap();
+        assert!(matches!(
+            &lines[0].statement,
+            Statement::Draw { random: false, .. }
+        ));
+        let err = statements("draw 2 at once from hand(P) to discards").unwrap_err();
+        assert!(err.message.contains("`random`"), "{}", err.message);
     }
 
     /// `for each P in <seats> from <seat>:`: the seat the round starts at, when named.

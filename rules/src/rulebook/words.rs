@@ -105,9 +105,18 @@ impl Words<'_> {
                 format!("deal {} from {} to {}", cards(count), v(from), v(to))
             }
             Statement::Move { card, to } => format!("put {} into {}", v(card), v(to)),
-            Statement::Draw { count, from, to } => {
-                format!("draw {} from {} into {}", cards(count), v(from), v(to))
-            }
+            Statement::Draw {
+                count,
+                random,
+                from,
+                to,
+            } => format!(
+                "draw {}{} from {} into {}",
+                cards(count),
+                if *random { " at random" } else { "" },
+                v(from),
+                v(to)
+            ),
             Statement::Reveal { from, into, until } => format!(
                 "turn up cards from {} into their rows of {} until {}",
                 v(from),

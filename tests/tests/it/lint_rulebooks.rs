@@ -530,6 +530,16 @@ fn a_sum_over_the_seats_written_wrong() {
     );
 }
 
+/// `draw N at random` written wrong: `at` without `random`, and a draw into a zone of another
+/// set. Each one error, where it is written.
+#[test]
+fn a_draw_at_random_written_wrong() {
+    check(
+        "rulebook-draw-at-random",
+        &["invalid-expression", "zone-set-mismatch"],
+    );
+}
+
 /// Named expressions written wrong: a name a counter has, a key that is not a name, one that
 /// reads itself, a call with the wrong number of arguments, a body reading a name that means
 /// nothing (shown where it is read, naming the expression), and five reading each other eight

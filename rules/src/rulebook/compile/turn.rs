@@ -150,17 +150,22 @@ impl Compiler<'_> {
                         to: target.zone,
                     })
             })(),
-            Statement::Draw { count, from, to } => (|| {
+            Statement::Draw {
+                count,
+                random,
+                from,
+                to,
+            } => (|| {
                 let count = self.typed(count, s, scope, Kind::Int)?;
                 let from = self.zone_ref(from, s, scope)?;
                 let to = self.zone_ref(to, s, scope)?;
                 self.check_draw(&count, &from, s, span);
-                self.same_set(from.zone, to.zone, s, span)
-                    .then_some(Effect::Draw {
-                        count: count.into(),
-                        from,
-                        to,
-                    })
+                let same = self.same_set(from.zone, to.zone, s, span);
+                let count = count.into();
+                same.then_some(match random {
+                    true => Effect::DrawAtRandom { count, from, to },
+                    false => Effect::Draw { count, from, to },
+                })
             })(),
             Statement::Reveal { from, into, until } => self.reveal(s, scope, from, into, until),
             Statement::Mark(card) => self.mark(s, card, card_zone),
