@@ -252,16 +252,16 @@ impl Rulebook {
         let (hand, n) = self.hand(&pay.from, &ctx);
         let hand = *hand;
         let seat = usize::from(state.decider()).min(MEMO_SEATS - 1);
+        // The same hand: the answers known are right. A card the zone gained since (a quest
+        // embarked on, the hand unchanged) has none: `payable` asks the solver for it.
+        if memo_fits(&state.memo, seat, &hand) {
+            return true;
+        }
         let mut wanted = 0u64;
         for p in self.piles_of(zone, &ctx) {
             for &c in &state.piles[p] {
                 wanted |= 1 << (c & 63);
             }
-        }
-        // The same hand, and an answer known for every card of the zone. The zone may have
-        // gained a card since (a quest embarked on, the hand unchanged): its answer is asked.
-        if memo_fits(&state.memo, seat, &hand) && state.memo.own[seat].knows(wanted) {
-            return true;
         }
         let counts = &hand.as_slice()[..n];
         state.memo.made[seat] = true;
