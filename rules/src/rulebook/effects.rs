@@ -94,12 +94,7 @@ impl Rulebook {
                 Effect::Draw { count, from, to } => {
                     let n = self.arg(count, &ctx);
                     // Into a zone kept in rows with no row named: each card into its row.
-                    let into =
-                        (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
-                    let (from, to) = (
-                        self.piles_of(from, &ctx).start,
-                        self.piles_of(to, &ctx).start,
-                    );
+                    let (from, to, into) = self.draw_ends(from, to, &ctx);
                     // Only an empty stack is refilled: the call is skipped while it holds cards.
                     // Each card drawn is work: a draw through a supply that refills from
                     // where it draws to ends when the move's budget does (`fault.rs`).
@@ -204,12 +199,7 @@ impl Rulebook {
             }
             Effect::DrawAtRandom { count, from, to } => {
                 let n = self.arg(count, &ctx);
-                let into =
-                    (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
-                let (from, to) = (
-                    self.piles_of(from, &ctx).start,
-                    self.piles_of(to, &ctx).start,
-                );
+                let (from, to, into) = self.draw_ends(from, to, &ctx);
                 for _ in 0..n {
                     let len = state.piles[from].len();
                     if len == 0 || !super::fault::spend(1) {
@@ -217,13 +207,7 @@ impl Rulebook {
                     }
                     let i = state.rng.index(len);
                     let card = self.take_card(state, from, i);
-                    let to = into.map_or(to, |z| to + self.row_for(z, card));
-                    self.put(state, to, card);
-                    events.emit(|| Event::Moved {
-                        card,
-                        from: from as u32,
-                        to: to as u32,
-                    });
+                    self.land(state, card, from, to, into, events);
                 }
             }
             Effect::Show { zone, to } => {

@@ -516,6 +516,36 @@ impl Compiler<'_> {
         }
     }
 
+    /// A warning when `zone` is seen by every seat already: `turn` or `show` (`[verb, what it
+    /// does]`) changes nothing there.
+    fn public_to_no_end(
+        &mut self,
+        zone: usize,
+        node: &Node,
+        s: &Sp<String>,
+        [verb, does]: [&str; 2],
+    ) {
+        let z = &self.zones[zone];
+        if z.visible != grail_schema::model::Visibility::Public {
+            return;
+        }
+        let msg = format!(
+            "`{verb}` {does}, but every seat sees the cards of `{}` (`visible = \"public\"`): \
+             the line does nothing",
+            z.name
+        );
+        let help = format!(
+            "{} a zone whose cards are hidden (`visible = \"owner\"` or `\"count\"`)",
+            if verb == "turn" { "turn up" } else { verb }
+        );
+        let at = self.span(s, &node.span);
+        self.diags.push(
+            Diagnostic::warning("turn-public", msg)
+                .at(s.loc.source, at, "seen by all already")
+                .with_help(help),
+        );
+    }
+
     /// `show Z to S`: the zone's piles seen by one seat as well. A zone everyone sees already
     /// has nothing to show (the same warning as `turn`'s).
     pub(super) fn show_effect(
@@ -530,23 +560,13 @@ impl Compiler<'_> {
             return None;
         }
         let who = self.owner("show", to, s, scope, false)?;
-        let z = &mut self.zones[zone_ref.zone];
-        z.turned = true;
-        if z.visible == grail_schema::model::Visibility::Public {
-            let msg = format!(
-                "`show` shows a hidden pile to a seat, but every seat sees the cards of `{}` \
-                 (`visible = \"public\"`): the line does nothing",
-                z.name
-            );
-            let at = self.span(s, &zone.span);
-            self.diags.push(
-                Diagnostic::warning("turn-public", msg)
-                    .at(s.loc.source, at, "seen by all already")
-                    .with_help(
-                        "show a zone whose cards are hidden (`visible = \"owner\"` or `\"count\"`)",
-                    ),
-            );
-        }
+        self.zones[zone_ref.zone].turned = true;
+        self.public_to_no_end(
+            zone_ref.zone,
+            zone,
+            s,
+            ["show", "shows a hidden pile to a seat"],
+        );
         Some(Effect::Show {
             zone: zone_ref,
             to: who,
@@ -563,21 +583,13 @@ impl Compiler<'_> {
         scope: Scope,
     ) -> Option<Effect> {
         let zone_ref = self.zone_ref(zone, s, scope)?;
-        let z = &mut self.zones[zone_ref.zone];
-        z.turned |= up;
-        if z.visible == grail_schema::model::Visibility::Public {
-            let msg = format!(
-                "`turn` turns a hidden pile up or down, but every seat sees the cards of `{}` \
-                 (`visible = \"public\"`): the line does nothing",
-                z.name
-            );
-            let at = self.span(s, &zone.span);
-            self.diags.push(
-                Diagnostic::warning("turn-public", msg)
-                    .at(s.loc.source, at, "seen by all already")
-                    .with_help("turn up a zone whose cards are hidden (`visible = \"owner\"` or `\"count\"`)"),
-            );
-        }
+        self.zones[zone_ref.zone].turned |= up;
+        self.public_to_no_end(
+            zone_ref.zone,
+            zone,
+            s,
+            ["turn", "turns a hidden pile up or down"],
+        );
         Some(Effect::Turn { zone: zone_ref, up })
     }
 

@@ -169,6 +169,21 @@ impl Rulebook {
         let Some(card) = self.pop_card(state, from) else {
             return false;
         };
+        self.land(state, card, from, to, into, events);
+        true
+    }
+
+    /// A card taken from pile `from` laid on `to` (into its row of zone `into`, if given).
+    #[inline]
+    pub(super) fn land(
+        &self,
+        state: &mut State,
+        card: u16,
+        from: usize,
+        to: usize,
+        into: Option<usize>,
+        events: &mut impl EventSink<Event>,
+    ) {
         let to = into.map_or(to, |z| to + self.row_for(z, card));
         self.put(state, to, card);
         events.emit(|| Event::Moved {
@@ -176,7 +191,23 @@ impl Rulebook {
             from: from as u32,
             to: to as u32,
         });
-        true
+    }
+
+    /// A draw's two piles, and the zone kept in rows its cards go to their rows of (`to`
+    /// with no row named).
+    #[inline]
+    pub(super) fn draw_ends(
+        &self,
+        from: &ZoneRef,
+        to: &ZoneRef,
+        ctx: &Ctx,
+    ) -> (usize, usize, Option<usize>) {
+        let into = (to.row.is_none() && self.zones[to.zone].by.is_some()).then_some(to.zone);
+        (
+            self.piles_of(from, ctx).start,
+            self.piles_of(to, ctx).start,
+            into,
+        )
     }
 
     /// Shuffles a pile; a script's stacked cards then go on top, the first named drawn first.
