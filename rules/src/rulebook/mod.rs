@@ -39,6 +39,7 @@ mod marks;
 mod mechanics;
 mod model;
 mod moves;
+mod observe;
 mod paid;
 mod params;
 mod payment;
