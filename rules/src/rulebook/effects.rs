@@ -250,10 +250,7 @@ impl Rulebook {
                 let body = std::slice::from_ref(body.as_ref());
                 let start = match from {
                     None => usize::from(state.current) + usize::from(*seats == SeatSet::Others),
-                    Some(from) => {
-                        let ctx = Ctx::current(state, Args::NONE);
-                        super::fault::seat(self.eval(from, &ctx), state.players)
-                    }
+                    Some(from) => super::fault::seat(self.eval(from, &ctx), state.players),
                 };
                 for p in Self::seats_starting(*seats, start, state) {
                     if super::fault::failed() {

@@ -187,10 +187,7 @@ impl Compiler<'_> {
                         player: true,
                         ..scope
                     };
-                    let (body, stop) = self.part(tokens, at, s, inner, players)?;
-                    if !matches!(stop, Stop::End) {
-                        return self.unclosed(s, start, hole, "for");
-                    }
+                    let body = self.loop_body(tokens, at, s, inner, players, (start, hole))?;
                     out.push(Piece::ForSeats(body));
                 }
                 ["for", "P", ..] => {
@@ -215,10 +212,7 @@ impl Compiler<'_> {
                         figure: true,
                         ..scope
                     };
-                    let (body, stop) = self.part(tokens, at, s, inner, players)?;
-                    if !matches!(stop, Stop::End) {
-                        return self.unclosed(s, start, hole, "for");
-                    }
+                    let body = self.loop_body(tokens, at, s, inner, players, (start, hole))?;
                     out.push(Piece::ForEach { kind, who, body });
                 }
                 [word] if let Some(k) = self.texts.iter().position(|(n, _)| n == word) => {
@@ -250,6 +244,24 @@ impl Compiler<'_> {
             }
         }
         Some((out, Stop::Done))
+    }
+
+    /// The part a `{for …}` (the hole `opened`, and where it starts) repeats, up to its
+    /// `{end}`.
+    fn loop_body(
+        &mut self,
+        tokens: &[Token],
+        at: &mut usize,
+        s: &Sp<String>,
+        scope: Scope,
+        players: bool,
+        (start, hole): (usize, &str),
+    ) -> Option<Vec<Piece>> {
+        let (body, stop) = self.part(tokens, at, s, scope, players)?;
+        if !matches!(stop, Stop::End) {
+            return self.unclosed(s, start, hole, "for");
+        }
+        Some(body)
     }
 
     fn unclosed<T>(&mut self, s: &Sp<String>, start: usize, hole: &str, what: &str) -> Option<T> {

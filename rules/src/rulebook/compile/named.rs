@@ -25,6 +25,21 @@ pub struct Named {
     pub body: Node,
 }
 
+impl Named {
+    /// The body read at a call (placed at `span`), each parameter replaced by its argument.
+    fn placed(&self, args: &[Node], span: &std::ops::Range<usize>) -> Node {
+        let mut body = self.body.clone();
+        let with: Vec<(String, Node)> = self
+            .params
+            .iter()
+            .cloned()
+            .zip(args.iter().cloned())
+            .collect();
+        substitute(&mut body, &with, span);
+        body
+    }
+}
+
 impl Compiler<'_> {
     /// `[expressions]`, parsed; a name another part of the language has, or a key that is
     /// not `name` or `name(P1, P2 …)`, is an error where it is written.
@@ -175,9 +190,7 @@ impl Compiler<'_> {
         // so the named expressions they read are put in first: `ready(highest(ready(P)))`
         // reads `ready` twice, not from inside itself.
         let args: Vec<Node> = args.iter().map(|a| self.put_in(a)).collect();
-        let mut body = self.named[k].body.clone();
-        let with: Vec<(String, Node)> = (self.named[k].params.iter().cloned()).zip(args).collect();
-        substitute(&mut body, &with, &node.span);
+        let body = self.named[k].placed(&args, &node.span);
         self.expanding.push(k);
         let before = self.diags.len();
         let compiled = self.expr(&body, s, scope);
@@ -230,10 +243,7 @@ impl Compiler<'_> {
             return node;
         }
         self.expanded_parts += parts(&d.body);
-        let mut body = d.body.clone();
-        let with: Vec<(String, Node)> =
-            d.params.iter().cloned().zip(args.iter().cloned()).collect();
-        substitute(&mut body, &with, &node.span);
+        let body = d.placed(args, &node.span);
         self.expanding.push(k);
         let body = self.put_in(&body);
         self.expanding.pop();
