@@ -221,6 +221,11 @@ impl Compiler<'_> {
         };
         if let Some(c) = self.counter_defs.iter().position(|c| c.name == name) {
             let owned = self.counter_defs[c].owned;
+            // A table counter named as a function of the language (`top`) is read bare;
+            // called, the name is the function's (`top(shown)`).
+            if !owned && !args.is_empty() && super::compile::FUNCTIONS.contains(&name) {
+                return None;
+            }
             return Some(match (owned, args) {
                 (false, []) => Some(CounterRef::Table(c)),
                 (true, [owner]) => self

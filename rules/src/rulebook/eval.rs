@@ -197,6 +197,11 @@ impl Rulebook {
                     .next_back()
                     .unwrap_or(0)
             }
+            Expr::Top(zone) => self
+                .piles_of(zone, ctx)
+                .filter_map(|p| ctx.state.piles[p].last())
+                .next_back()
+                .map_or(-1, |&c| i64::from(c)),
             Expr::NonEmpty(z) => self
                 .piles_of(z, ctx)
                 .filter(|&p| !ctx.state.piles[p].is_empty())

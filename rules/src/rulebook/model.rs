@@ -177,6 +177,10 @@ pub enum Expr {
         attr: usize,
         zone: ZoneRef,
     },
+    /// `top(Z)`: a zone's last card (the top of a stack, the end of a row), itself, as a
+    /// card value (`title(top(shown))`, `tally "quest drawn" top(shown)`); no card (-1) when
+    /// the zone is empty.
+    Top(ZoneRef),
     /// How many rows of a `rows` zone hold a card.
     NonEmpty(ZoneRef),
     /// How many cards the fullest row (or pile) of a zone holds.

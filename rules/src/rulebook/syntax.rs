@@ -516,7 +516,7 @@ impl<'t> Parser<'t> {
                 Ok(Statement::Place { figure, seat })
             }
             "tally" => {
-                let kind = self.expr()?;
+                let kind = self.tally_kind()?;
                 self.skip_space();
                 let rest = &self.text[self.pos..];
                 let item = match self.peek_ident() {
@@ -588,6 +588,33 @@ impl<'t> Parser<'t> {
                 span,
             ),
         }
+    }
+
+    /// A tally's kind: a word (`tally trick-won`) or words in quotes, as the balance report
+    /// prints them (`tally "quest completed" shown`).
+    fn tally_kind(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let start = self.pos;
+        let rest = &self.text[start..];
+        let Some(quoted) = rest.strip_prefix('"') else {
+            return self.expr();
+        };
+        let Some(len) = quoted
+            .find(['"', '\n'])
+            .filter(|&n| quoted[n..].starts_with('"'))
+        else {
+            return self.error("the tally's kind has no closing `\"`", start..start + 1);
+        };
+        let words = quoted[..len].trim();
+        if words.is_empty() {
+            return self.error(
+                "the tally's kind is empty: `tally \"quest won\" card`",
+                start..start + len + 2,
+            );
+        }
+        let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.pos = start + len + 2;
+        self.node(Ast::Name(words), start)
     }
 
     fn node(&mut self, ast: Ast, start: usize) -> Result<Node, SyntaxError> {

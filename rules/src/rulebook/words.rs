@@ -273,6 +273,7 @@ impl Words<'_> {
             ("fullest", 1) => format!("the number of cards in the fullest row of {}", v(0)),
             ("nonempty", 1) => format!("the number of rows of {} that hold a card", v(0)),
             ("last", 2) => format!("the {} of the last card of {}", attr(0), v(1)),
+            ("top", 1) => format!("the last card of {}", v(0)),
             ("min", 2) => format!("the smaller of {} and {}", v(0), v(1)),
             ("max", 2) => format!("the larger of {} and {}", v(0), v(1)),
             ("if", 3) => format!("{} if {}, else {}", v(1), self.sentence(&args[0]), v(2)),

@@ -557,3 +557,14 @@ fn named_expressions_written_wrong() {
         ],
     );
 }
+
+/// The top card of a zone and a tally under a kind of several words, written wrong: `top` of
+/// a number, a card added to a number, a kind left unclosed and an empty kind. Each one error,
+/// where it is written.
+#[test]
+fn a_top_card_and_a_tally_kind_written_wrong() {
+    check(
+        "rulebook-top-card",
+        &["invalid-expression", "type-mismatch"],
+    );
+}

@@ -21,6 +21,7 @@ mod never_panics;
 mod pack_scripts;
 mod positions;
 mod product_sets;
+mod quests_draft;
 mod random_games;
 mod rulebook_never_panics;
 mod rulebook_steps;

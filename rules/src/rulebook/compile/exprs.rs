@@ -250,6 +250,24 @@ impl Compiler<'_> {
                     Kind::Int,
                 ))
             }
+            "top" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let z = self.zone_ref(&args[0], s, scope)?;
+                if self.zones[z.zone].by.is_some() && z.row.is_none() {
+                    let span = self.span(s, &args[0].span);
+                    self.error(
+                        "invalid-expression",
+                        "`top` reads one row: name it".into(),
+                        &s.loc,
+                        span,
+                    );
+                    return None;
+                }
+                let set = self.zones[z.zone].set;
+                Some((Expr::Top(z), Kind::Card(set)))
+            }
             "done" => {
                 if !arity(self, 1) {
                     return None;

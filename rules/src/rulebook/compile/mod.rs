@@ -61,9 +61,9 @@ pub const NO_SCOPE: Scope = Scope {
     chosen: false,
 };
 
-const FUNCTIONS: &[&str] = &[
-    "count", "sum", "last", "nonempty", "done", "fullest", "if", "best", "cheapest", "paying",
-    "marked", "mine", "marks",
+pub(in crate::rulebook) const FUNCTIONS: &[&str] = &[
+    "count", "sum", "last", "top", "nonempty", "done", "fullest", "if", "best", "cheapest",
+    "paying", "marked", "mine", "marks",
 ];
 
 /// Most steps in all stages together: the state's step is a byte, and `step(…)` and the card
