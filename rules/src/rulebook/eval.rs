@@ -197,7 +197,7 @@ impl Rulebook {
                     .next_back()
                     .unwrap_or(0)
             }
-            Expr::Top(zone) => self
+            Expr::TopCard(zone) => self
                 .piles_of(zone, ctx)
                 .filter_map(|p| ctx.state.piles[p].last())
                 .next_back()
@@ -209,6 +209,15 @@ impl Rulebook {
             Expr::Figures(f) => self.eval_figures(f, ctx),
             Expr::Counter(c) => self.eval_counter(c, ctx),
             Expr::Seat(seat) => self.eval_seat(seat, ctx),
+            Expr::Top { k, attr, zone } => {
+                let k = self.operand(k, ctx);
+                let values = &self.sets[set_of(zone)].values[*attr];
+                let cards = self
+                    .piles_of(zone, ctx)
+                    .flat_map(|p| ctx.state.piles[p].iter())
+                    .map(|&c| values[usize::from(c & TYPE_MASK)]);
+                top_sum(k, cards)
+            }
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }
@@ -258,5 +267,57 @@ fn arithmetic(op: Op, a: i64, b: i64) -> i64 {
         Op::Add => super::fault::in_range(a.checked_add(b), "+", a, b),
         Op::Sub => super::fault::in_range(a.checked_sub(b), "-", a, b),
         _ => super::fault::in_range(a.checked_mul(b), "*", a, b),
+    }
+}
+
+/// The sum of the `k` highest of `values` (all when there are fewer; none when `k` is 0 or
+/// less): `top(k, attr, Z)`. Kept in a buffer on the stack for a zone of up to 64 cards.
+fn top_sum(k: i64, values: impl Iterator<Item = i64>) -> i64 {
+    let Ok(k) = usize::try_from(k) else {
+        return 0;
+    };
+    if k == 0 {
+        return 0;
+    }
+    let mut few = [0i64; 64];
+    let mut n = 0;
+    let mut more = Vec::new();
+    for v in values {
+        match few.get_mut(n) {
+            Some(slot) => *slot = v,
+            None => more.push(v),
+        }
+        n += 1;
+    }
+    let all: &mut [i64] = if more.is_empty() {
+        &mut few[..n]
+    } else {
+        more.extend_from_slice(&few);
+        &mut more
+    };
+    if k < all.len() {
+        all.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
+    }
+    all[..k.min(all.len())]
+        .iter()
+        .fold(0i64, |s, &v| s.saturating_add(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::top_sum;
+
+    /// The k highest, whatever their order; all when fewer; none for k of 0 or less; past
+    /// 64 values too.
+    #[test]
+    fn top_sums_the_k_highest() {
+        assert_eq!(top_sum(2, [3, 9, 1, 5].into_iter()), 14);
+        assert_eq!(top_sum(3, [3, 9, 1, 5].into_iter()), 17);
+        assert_eq!(top_sum(9, [3, 9].into_iter()), 12);
+        assert_eq!(top_sum(0, [3, 9].into_iter()), 0);
+        assert_eq!(top_sum(-1, [3, 9].into_iter()), 0);
+        assert_eq!(top_sum(1, [-3, -9].into_iter()), -3);
+        assert_eq!(top_sum(2, 0..100), 99 + 98);
+        assert_eq!(top_sum(1, std::iter::empty()), 0);
     }
 }

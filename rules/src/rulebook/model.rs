@@ -177,10 +177,17 @@ pub enum Expr {
         attr: usize,
         zone: ZoneRef,
     },
-    /// `top(Z)`: a zone's last card (the top of a stack, the end of a row), itself, as a
-    /// card value (`title(top(shown))`, `tally "quest drawn" top(shown)`); no card (-1) when
-    /// the zone is empty.
-    Top(ZoneRef),
+    /// `top_card(Z)`: a zone's last card (the top of a stack, the end of a row), itself, as
+    /// a card value (`title(top_card(shown))`, `tally "quest drawn" top_card(shown)`); no
+    /// card (-1) when the zone is empty.
+    TopCard(ZoneRef),
+    /// `top(k, attr, Z)`: the sum of the `k` highest values of an attribute among a zone's
+    /// cards (all of them when it holds fewer; none when `k` is 0 or less).
+    Top {
+        k: Box<Expr>,
+        attr: usize,
+        zone: ZoneRef,
+    },
     /// How many rows of a `rows` zone hold a card.
     NonEmpty(ZoneRef),
     /// How many cards the fullest row (or pile) of a zone holds.

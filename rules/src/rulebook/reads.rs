@@ -79,7 +79,8 @@ pub(super) fn reads(e: &Expr) -> Reads {
         Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
         Expr::Count(z) | Expr::NonEmpty(z) | Expr::Fullest(z) => zone(z),
         Expr::Sum { zone: z, .. } | Expr::Last { zone: z, .. } => zone(z),
-        Expr::Top(z) => zone(z),
+        Expr::TopCard(z) => zone(z),
+        Expr::Top { k, zone: z, .. } => reads(k).and(zone(z)),
         Expr::Figures(f) => match f {
             FigureExpr::ParamFigure => Reads::FIGURE,
             FigureExpr::ParamSteps => Reads::STEPS,

@@ -200,7 +200,12 @@ impl Compiler<'_> {
         if let Some(ring) = self.figure_call(node, f, args, s, scope) {
             return ring;
         }
-        match f {
+        // A card attribute a pack names as a function of the language (`top`) is read of a
+        // card as the attribute, `top(card)`: the function is for the other calls.
+        let attribute = args.len() == 1
+            && (self.sets.iter()).any(|set| set.attrs.iter().any(|a| a == f))
+            && self.is_card(&args[0], s, scope);
+        match if attribute { "" } else { f } {
             "count" | "nonempty" => {
                 if !arity(self, 1) {
                     return None;
@@ -250,7 +255,7 @@ impl Compiler<'_> {
                     Kind::Int,
                 ))
             }
-            "top" => {
+            "top_card" => {
                 if !arity(self, 1) {
                     return None;
                 }
@@ -259,14 +264,30 @@ impl Compiler<'_> {
                     let span = self.span(s, &args[0].span);
                     self.error(
                         "invalid-expression",
-                        "`top` reads one row: name it".into(),
+                        "`top_card` reads one row: name it".into(),
                         &s.loc,
                         span,
                     );
                     return None;
                 }
                 let set = self.zones[z.zone].set;
-                Some((Expr::Top(z), Kind::Card(set)))
+                Some((Expr::TopCard(z), Kind::Card(set)))
+            }
+            "top" => {
+                if !arity(self, 3) {
+                    return None;
+                }
+                let k = self.typed(&args[0], s, scope, Kind::Int)?;
+                let zone = self.zone_ref(&args[2], s, scope)?;
+                let attr = self.attr_of(self.zones[zone.zone].set, &args[1], s)?;
+                Some((
+                    Expr::Top {
+                        k: Box::new(k),
+                        attr,
+                        zone,
+                    },
+                    Kind::Int,
+                ))
             }
             "done" => {
                 if !arity(self, 1) {
@@ -275,7 +296,8 @@ impl Compiler<'_> {
                 let a = self.action_named(&args[0], s)?;
                 Some((Expr::Done(a), Kind::Bool))
             }
-            attr => {
+            _ => {
+                let attr = f;
                 // A name that is no function and no attribute of any set is an unknown
                 // function, named as such before its arguments are read.
                 // (Of a card, `valeu(card)`, it is a misspelt attribute, reported below.)

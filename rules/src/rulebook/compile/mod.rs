@@ -62,8 +62,8 @@ pub const NO_SCOPE: Scope = Scope {
 };
 
 pub(in crate::rulebook) const FUNCTIONS: &[&str] = &[
-    "count", "sum", "last", "top", "nonempty", "done", "fullest", "if", "best", "cheapest",
-    "paying", "marked", "mine", "marks",
+    "count", "sum", "last", "top", "top_card", "nonempty", "done", "fullest", "if", "best",
+    "cheapest", "paying", "marked", "mine", "marks",
 ];
 
 /// Most steps in all stages together: the state's step is a byte, and `step(…)` and the card
