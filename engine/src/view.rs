@@ -54,11 +54,14 @@ pub enum Part {
         hidden: usize,
         rows: Vec<Row>,
     },
-    /// A counter (`points`): the table's one value, or one per seat (`owned`).
+    /// A counter (`points`): the table's one value, or one per seat (`owned`); with the
+    /// pack's word for each value where it names them (`rank: P1 squire`).
     Counter {
         name: String,
         owned: bool,
         values: Vec<i64>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        words: Vec<String>,
     },
     /// Anything else the rules draw (a ring of seats, whose turn it is), as a line of text.
     Line { text: String },
@@ -155,13 +158,18 @@ impl Part {
                 name,
                 owned,
                 values,
+                words,
             } => {
+                let said = |i: usize| match words.get(i) {
+                    Some(word) => word.clone(),
+                    None => values.get(i).copied().unwrap_or(0).to_string(),
+                };
                 let body = match owned {
-                    true => (values.iter().enumerate())
-                        .map(|(s, v)| format!("{} {v}", seat_name(s)))
+                    true => (0..values.len())
+                        .map(|s| format!("{} {}", seat_name(s), said(s)))
                         .collect::<Vec<_>>()
                         .join(", "),
-                    false => values.first().copied().unwrap_or(0).to_string(),
+                    false => said(0),
                 };
                 format!("{name}: {body}")
             }

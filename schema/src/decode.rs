@@ -13,8 +13,8 @@ use crate::model::{
     ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, CheckDef, ChooseDef,
     ConditionDef, CounterDef, DomainDef, EffectDef, EndDef, EndingDef, FigureDef, IntRange, Layout,
     Loc, OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef,
-    RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, Visibility, ZoneDef, ZoneOwner,
-    ZoneStart,
+    RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, TableListing, Visibility, ZoneDef,
+    ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -513,12 +513,16 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let start = f.number_str("start");
         let climbs = f.str("climbs");
         let needs = f.number_strs("needs");
+        let names = f.strs("names");
+        let table = f.choice("table", TABLE_LISTINGS);
         f.finish();
         Some(CounterDef {
             owner,
             start,
             climbs,
             needs,
+            names,
+            table,
         })
     });
     let endings = f.table("endings", |dec, _, n| {
@@ -644,6 +648,8 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
     let numbered = f.str("numbered");
     let forward = f.str("forward");
     let displace = f.str("displace");
+    let shows = f.str("shows");
+    let table = f.choice("table", TABLE_LISTINGS);
     let visible = f.choice(
         "visible",
         &[
@@ -672,8 +678,17 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         numbered,
         forward,
         displace,
+        shows,
+        table,
     })
 }
+
+/// The words of `table = "…"` on a zone or a counter.
+const TABLE_LISTINGS: &[(&str, TableListing)] = &[
+    ("always", TableListing::Always),
+    ("held", TableListing::Held),
+    ("never", TableListing::Never),
+];
 
 /// Words of the rulebook's expressions, which a name cannot be.
 const KEYWORDS: &[&str] = &["from", "to", "in", "and", "or", "not", "if"];

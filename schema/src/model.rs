@@ -519,6 +519,14 @@ pub struct ZoneDef {
     /// For `ring`: the way a figure displaced from its seat goes, to the next empty seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub displace: Option<Sp<String>>,
+    /// A card attribute the table shows beside each card it names, `lance(20)` (`"bp"`;
+    /// a card worth 0 is named bare).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shows: Option<Sp<String>>,
+    /// Whether the table lists the zone: `"always"` (default), `"held"` (while it holds a
+    /// card) or `"never"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Sp<TableListing>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -548,6 +556,19 @@ pub enum Layout {
     /// Seats round a table (one per card of the set it `holds`, numbered in card order),
     /// on which figures stand.
     Ring,
+}
+
+/// Whether the table `grail play` shows lists a zone or a counter (`table = "held"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TableListing {
+    /// Always (the default).
+    #[default]
+    Always,
+    /// While it holds a card (a zone), or is not 0 (a counter).
+    Held,
+    /// Never: bookkeeping the players need not read (scripts and queries still may).
+    Never,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -854,6 +875,14 @@ pub struct CounterDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<NumberOrText>")]
     pub needs: Vec<Sp<String>>,
+    /// Words for its values from 0, as the table shows them (`rank: P1 squire, P2
+    /// knight`); a value past the list is shown as a number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<Sp<String>>,
+    /// Whether the table lists the counter: `"always"` (default), `"held"` (while it is not
+    /// 0) or `"never"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Sp<TableListing>>,
 }
 
 /// `[roles.<name>]`: a role one figure of a kind holds.

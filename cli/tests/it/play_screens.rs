@@ -525,3 +525,39 @@ fn king_arthur_moves_say_what_they_give_and_cost() {
         "adventures and challenges offered: {seen:?}"
     );
 }
+
+/// The Quests draft's table says what the module's shows (issue 30, part 4): the ranks in
+/// words, the viewer's hand with each card's battle points, the others' hands as counts, the
+/// decision asked; the rules' own bookkeeping (`table = "never"`) and empty face-down piles
+/// (`table = "held"`) are left out.
+#[test]
+fn the_quests_drafts_table_shows_ranks_hands_and_the_decision() {
+    let pack = repo()
+        .join("tests/packs/quests-rulebook")
+        .display()
+        .to_string();
+    let s = screens(&transcript(&pack, 2, 5, "help\n"));
+    let menu = flat(&s.menu);
+    for shown in [
+        "rank: P1 Squire, P2 Squire",
+        "shields: P1 0, P2 0",
+        "hand P2: 12 cards",
+        "giant(40)",
+        "allies P2: sir-tristan(10)",
+        "Your decision: over the hand limit: discard a card or put an ally into play",
+    ] {
+        assert!(menu.contains(shown), "`{shown}` not in:\n{}", s.menu);
+    }
+    // A test has no battle points: named bare.
+    assert!(menu.contains(" test-of-valor "), "{}", s.menu);
+    for hidden in [
+        "\nev:",
+        "\nlaid:",
+        "\nsponsored:",
+        "\nstage1 P1:",
+        "\nlay P2:",
+    ] {
+        assert!(!s.menu.contains(hidden), "`{hidden}` in:\n{}", s.menu);
+    }
+    insta::assert_snapshot!("quests_draft_menu", s.menu);
+}

@@ -41,6 +41,8 @@ impl Compiler<'_> {
                 slot: 0,
                 stride: 0,
                 climb: None,
+                names: def.names.iter().map(|n| n.value.clone()).collect(),
+                listing: def.table.as_ref().map(|t| t.value).unwrap_or_default(),
             });
         }
         self.climbs(&mut out);

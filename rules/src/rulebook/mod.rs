@@ -60,6 +60,7 @@ mod stages;
 mod state;
 mod supply;
 mod syntax;
+mod table;
 mod tallies;
 mod terms;
 mod texts;

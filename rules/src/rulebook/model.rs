@@ -2,7 +2,7 @@
 //! indices. Nothing here is looked up by string while a game runs.
 
 use grail_engine::seats::Direction;
-use grail_schema::model::{Layout, Visibility};
+use grail_schema::model::{Layout, TableListing, Visibility};
 
 use super::syntax::Op;
 
@@ -54,6 +54,10 @@ pub struct Zone {
     /// Some effect turns its piles up (`turn up Z`) or shows them to a seat (`show Z to
     /// S`): a card laid on an empty pile of it turns the pile down again, seen by no one.
     pub turned: bool,
+    /// The attribute the table shows beside each card (`shows = "bp"`: `lance(20)`).
+    pub shows: Option<usize>,
+    /// Whether the table lists it (`table = "held"`).
+    pub listing: TableListing,
 }
 
 /// A tally entry (`State::tallies`) counting a role given, not a card coming into a zone:
@@ -537,6 +541,10 @@ pub struct Counter {
     pub stride: usize,
     /// Its points climb another counter's ranks (`climbs`).
     pub climb: Option<Climb>,
+    /// Words for its values from 0, as the table shows them (`names`).
+    pub names: Vec<String>,
+    /// Whether the table lists it (`table = "never"`).
+    pub listing: TableListing,
 }
 
 /// A ladder (`[counters.shields] climbs = "rank"`, `needs = [5, 7, 10]`): adding points

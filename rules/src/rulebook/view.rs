@@ -1,7 +1,7 @@
 //! Everything derived from the description rather than written per game: the move
 //! notation (`verb` + the parameter, `play red-7`, `take red`), its help, refusals that
-//! name the guard, the table as a seat sees it, script queries by zone name and
-//! per-viewer event texts (the observation a search bot plays in is `observe.rs`).
+//! name the guard, script queries by zone name and per-viewer event texts (the table as a
+//! seat sees it is `table.rs`, the observation a search bot plays in `observe.rs`).
 
 use std::fmt::Write;
 
@@ -13,7 +13,6 @@ use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
 use super::state::{Action, Event, State};
-use grail_engine::view::{Part, Row};
 
 fn seat_name(seat: usize) -> String {
     format!("P{}", seat + 1)
@@ -54,7 +53,7 @@ impl Rulebook {
             .map_or("no card", String::as_str)
     }
 
-    fn row_name(&self, zone: usize, row: i32) -> &str {
+    pub(super) fn row_name(&self, zone: usize, row: i32) -> &str {
         let z = &self.zones[zone];
         let by = z.by.unwrap_or(0);
         usize::try_from(row)
@@ -484,119 +483,18 @@ impl Rulebook {
     }
 
     /// A pile's cards where `viewer` sees them (`[P1]` for a mark), else none and how many.
-    fn pile_cards(&self, state: &State, pile: usize, viewer: Option<Seat>) -> (Vec<String>, usize) {
+    pub(super) fn pile_cards(
+        &self,
+        state: &State,
+        pile: usize,
+        viewer: Option<Seat>,
+    ) -> (Vec<String>, usize) {
         let cards = &state.piles[pile];
         if !self.sees(state, pile, viewer) {
             return (Vec::new(), cards.len());
         }
         let zone = self.locate(pile).0;
         (cards.iter().map(|&c| self.card_text(zone, c)).collect(), 0)
-    }
-
-    /// One line per part of [`Rulebook::table_parts`].
-    pub(super) fn table(&self, state: &State, seat: Option<Seat>) -> String {
-        let mut out = String::new();
-        for part in self.table_parts(state, seat) {
-            let _ = writeln!(out, "{}", part.line());
-        }
-        out
-    }
-
-    /// The table in parts: a zone per zone (and seat), its cards where `seat` sees them,
-    /// else how many; the counters (public); then the score, the ring and the legends as
-    /// lines. The viewer's own hidden zones (their hand) come last, after the notes and just
-    /// before the step being decided, so that on a small screen the hand stays above the
-    /// menu.
-    pub(super) fn table_parts(&self, state: &State, seat: Option<Seat>) -> Vec<Part> {
-        let mut parts = Vec::new();
-        let mut own = Vec::new();
-        for (zi, z) in self.zones.iter().enumerate() {
-            let seats: Vec<Option<usize>> = if z.owned {
-                (0..usize::from(state.players)).map(Some).collect()
-            } else {
-                vec![None]
-            };
-            for s in seats {
-                let first = self.pile(zi, s.unwrap_or(0), 0);
-                let (cards, hidden) = self.pile_cards(state, first, seat);
-                let rows = match z.by.is_some() {
-                    true => (0..z.rows)
-                        .map(|r| {
-                            let (cards, hidden) = self.pile_cards(state, first + r, seat);
-                            let name = self.row_name(zi, r as i32).to_string();
-                            Row {
-                                name,
-                                seen: self.sees(state, first + r, seat),
-                                cards,
-                                hidden,
-                            }
-                        })
-                        .collect(),
-                    false => Vec::new(),
-                };
-                let hand = z.owned && s == seat && z.visible == Visibility::Owner;
-                let part = Part::Zone {
-                    name: z.name.clone(),
-                    owner: s,
-                    seen: self.sees(state, first, seat),
-                    cards: if rows.is_empty() { cards } else { Vec::new() },
-                    hidden: if rows.is_empty() { hidden } else { 0 },
-                    rows,
-                };
-                match hand {
-                    true => own.push(part),
-                    false => parts.push(part),
-                }
-            }
-        }
-        // Counters are public: each with its value, a seat's by seat (`points: P1 3, P2 5`).
-        for c in &self.counters {
-            let value = |s: usize| state.counts.0.get(c.slot + s * c.stride).copied();
-            let seats = if c.owned {
-                usize::from(state.players)
-            } else {
-                1
-            };
-            parts.push(Part::Counter {
-                name: c.name.clone(),
-                owned: c.owned,
-                values: (0..seats).map(|s| value(s).unwrap_or(0)).collect(),
-            });
-        }
-        let mut out = String::new();
-        if let Some(score) = self.score_line(state) {
-            let _ = writeln!(out, "{score}");
-        }
-        self.ring_text(state, &mut out);
-        self.explain_table(state, seat, &mut out);
-        parts.extend(grail_engine::view::lines_of(&out));
-        parts.extend(own);
-        let mut out = String::new();
-        match (state.ended, self.steps.get(usize::from(state.step))) {
-            (Some(_), _) => out.push_str("the game is over\n"),
-            (None, Some(step)) => {
-                let when = match state.stage.stage {
-                    0 => format!("turn {}", state.turn),
-                    k => match &self.stages[usize::from(k) - 1] {
-                        s if s.sub => format!("turn {}, stage `{}`", state.turn, s.name),
-                        s => format!("stage `{}`", s.name),
-                    },
-                };
-                let asked = match state.asking.active {
-                    true => format!(" (asked of {})", seat_name(usize::from(state.asking.seat))),
-                    false => String::new(),
-                };
-                let _ = writeln!(
-                    out,
-                    "{when}: {} at step `{}`{asked}",
-                    seat_name(usize::from(state.current)),
-                    step.name
-                );
-            }
-            (None, None) => {}
-        }
-        parts.extend(grail_engine::view::lines_of(&out));
-        parts
     }
 
     /// Script queries: a zone by name (`hand P1`, `trails P1 red`, `deck`), as a seat sees

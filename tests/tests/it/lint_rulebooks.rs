@@ -568,3 +568,16 @@ fn a_top_card_and_a_tally_kind_written_wrong() {
         &["invalid-expression", "type-mismatch"],
     );
 }
+
+/// What the table lists, written wrong: a listing that is no word of the three, and a
+/// counter's names that are not a list of words. Each one error, where it is written.
+#[test]
+fn a_table_listing_written_wrong() {
+    check("rulebook-table-listing", &["invalid-value", "wrong-type"]);
+}
+
+/// A zone whose table shows an attribute its cards lack: one error, naming the nearest.
+#[test]
+fn a_table_showing_an_attribute_cards_lack() {
+    check("rulebook-table-shows", &["unknown-attribute"]);
+}

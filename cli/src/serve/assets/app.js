@@ -105,7 +105,8 @@ function drawPart(part, viewer) {
     return node;
   }
   if (part.kind === "counter") {
-    const values = part.owned ? part.values.map((v, s) => seatName(s) + " " + v).join(", ") : String(part.values[0] ?? 0);
+    const said = (v, s) => (part.words && part.words[s] !== undefined ? part.words[s] : String(v));
+    const values = part.owned ? part.values.map((v, s) => seatName(s) + " " + said(v, s)).join(", ") : said(part.values[0] ?? 0, 0);
     return el("div", { class: "counter" }, el("span", { class: "name", textContent: part.name + ": " }), values);
   }
   return null;

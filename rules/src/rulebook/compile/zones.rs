@@ -118,6 +118,19 @@ impl Compiler<'_> {
                 }
                 Some(n)
             });
+            let shows = def.shows.as_ref().and_then(|shows| {
+                let attrs = &self.sets[set].attrs;
+                let found = attrs.iter().position(|a| *a == shows.value);
+                if found.is_none() {
+                    let msg = grail_engine::diag::no_such(
+                        &format!("attribute of set `{}` named", self.sets[set].id),
+                        &shows.value,
+                        attrs.iter().map(String::as_str),
+                    );
+                    self.error("unknown-attribute", msg, &shows.loc, shows.loc.span.clone());
+                }
+                found
+            });
             let types = 0..self.sets[set].cards.len() as u16;
             self.zones.push(Zone {
                 name: name.value.clone(),
@@ -135,6 +148,8 @@ impl Compiler<'_> {
                 tally: def.tally.as_ref().map(|t| t.value.clone()),
                 marks,
                 turned: false,
+                shows,
+                listing: def.table.as_ref().map(|t| t.value).unwrap_or_default(),
             });
         }
         self.refills();
