@@ -581,3 +581,11 @@ fn a_table_listing_written_wrong() {
 fn a_table_showing_an_attribute_cards_lack() {
     check("rulebook-table-shows", &["unknown-attribute"]);
 }
+
+/// A named expression's argument read where the expression binds the same name to something
+/// else: a card's value put inside `best(…)`, a seat put inside `each(…)`. Each one error,
+/// where it is called; a `card` bound inside the argument itself is not one.
+#[test]
+fn a_named_expressions_argument_captured_by_its_body() {
+    check("rulebook-named-capture", &["invalid-expression"]);
+}

@@ -26,6 +26,24 @@ pub struct Named {
 }
 
 impl Named {
+    /// A parameter read inside a function that binds a name of its own (`best(Z, …)` each
+    /// card as `card`; `each`, `others`, `highest`, `lowest` each seat as `P`) whose
+    /// argument reads that name: put in there, it would read the function's, not the
+    /// caller's. The parameter, the name and the function.
+    fn captures(&self, args: &[Node]) -> Option<(String, &'static str, &'static str)> {
+        let reads = |arg: &Node, name: &str| mentions(arg, name);
+        let mut found = None;
+        binders(&self.body, None, &mut |param, (bound, binder)| {
+            if found.is_none()
+                && let Some(i) = self.params.iter().position(|p| p == param)
+                && args.get(i).is_some_and(|a| reads(a, bound))
+            {
+                found = Some((param.to_string(), bound, binder));
+            }
+        });
+        found
+    }
+
     /// The body read at a call (placed at `span`), each parameter replaced by its argument.
     fn placed(&self, args: &[Node], span: &std::ops::Range<usize>) -> Node {
         let mut body = self.body.clone();
@@ -190,6 +208,16 @@ impl Compiler<'_> {
         // so the named expressions they read are put in first: `ready(highest(ready(P)))`
         // reads `ready` twice, not from inside itself.
         let args: Vec<Node> = args.iter().map(|a| self.put_in(a)).collect();
+        if let Some((param, bound, binder)) = self.named[k].captures(&args) {
+            let msg = format!(
+                "the argument given for `{param}` reads `{bound}`, but `{name}` reads `{param}` \
+                 inside `{binder}(…)`, where `{bound}` is each {} it walks in turn: it would \
+                 not be the one meant here; read it outside `{binder}`",
+                if bound == "card" { "card" } else { "seat" }
+            );
+            self.error("invalid-expression", msg, &s.loc, at);
+            return Some(None);
+        }
         let body = self.named[k].placed(&args, &node.span);
         self.expanding.push(k);
         let before = self.diags.len();
@@ -269,6 +297,60 @@ fn substitute(node: &mut Node, with: &[(String, Node)], span: &std::ops::Range<u
         }
         Ast::Not(x) => substitute(x, with, span),
         Ast::Num(_) | Ast::Param(_) | Ast::Name(_) | Ast::Field(..) => {}
+    }
+}
+
+/// Calls `at` with each name read inside a function binding a name of its own, and the
+/// innermost such binding (`card` by `best`, `P` by `each`, `others`, `highest`, `lowest`).
+fn binders<'a>(
+    node: &'a Node,
+    inside: Option<(&'static str, &'static str)>,
+    at: &mut impl FnMut(&'a str, (&'static str, &'static str)),
+) {
+    match &node.ast {
+        Ast::Name(n) => {
+            if let Some(binding) = inside {
+                at(n, binding);
+            }
+        }
+        Ast::Call(f, args) => {
+            for (i, a) in args.iter().enumerate() {
+                let binding = match (f.as_str(), i) {
+                    ("best", 1) => Some(("card", "best")),
+                    ("each", 0) => Some(("P", "each")),
+                    ("others", 0) => Some(("P", "others")),
+                    ("highest", 0) => Some(("P", "highest")),
+                    ("lowest", 0) => Some(("P", "lowest")),
+                    _ => None,
+                };
+                binders(a, binding.or(inside), at);
+            }
+        }
+        Ast::Bin(_, l, r) => {
+            binders(l, inside, at);
+            binders(r, inside, at);
+        }
+        Ast::Not(x) => binders(x, inside, at),
+        Ast::Num(_) | Ast::Param(_) | Ast::Field(..) => {}
+    }
+}
+
+/// Whether `node` reads the name `name` where nothing inside it binds the name again (a
+/// `card` inside its own `best(Z, …)` is that function's).
+fn mentions(node: &Node, name: &str) -> bool {
+    match &node.ast {
+        Ast::Name(n) => n == name,
+        Ast::Call(f, args) => args.iter().enumerate().any(|(i, a)| {
+            let binds = match (f.as_str(), i) {
+                ("best", 1) => "card",
+                ("each" | "others" | "highest" | "lowest", 0) => "P",
+                _ => "",
+            };
+            binds != name && mentions(a, name)
+        }),
+        Ast::Bin(_, l, r) => mentions(l, name) || mentions(r, name),
+        Ast::Not(x) => mentions(x, name),
+        Ast::Num(_) | Ast::Param(_) | Ast::Field(..) => false,
     }
 }
 
