@@ -359,9 +359,10 @@ impl Rulebook {
         while let Some(e) = effects.pop() {
             match e.innermost() {
                 Effect::Deal { to, .. } | Effect::Award { to, .. } => fed[*to] = true,
-                Effect::Move { to } | Effect::Draw { to, .. } | Effect::DrawAtRandom { to, .. } => {
-                    fed[to.zone] = true
-                }
+                Effect::Move { to }
+                | Effect::MoveNamed { to, .. }
+                | Effect::Draw { to, .. }
+                | Effect::DrawAtRandom { to, .. } => fed[to.zone] = true,
                 Effect::Reveal { into, .. } => fed[*into] = true,
                 _ => {}
             }

@@ -7,7 +7,7 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
-use super::model::{CounterRef, Effect, SeatSet, Who};
+use super::model::{CounterRef, Effect, SeatSet, TYPE_MASK, Who};
 use super::state::{Event, State};
 
 /// What effect lines act on: the action's arguments and the pile its card lies in, at setup
@@ -142,6 +142,30 @@ impl Rulebook {
             args: on.args,
         };
         match effect {
+            Effect::MoveNamed { card, from, to } => {
+                // No card (`top_card` of an empty zone): nothing moves.
+                let Ok(t) = u16::try_from(self.eval(card, &ctx)).map(|c| c & TYPE_MASK) else {
+                    return;
+                };
+                // Its first copy in the zone's piles, in their order (a mark ignored).
+                let found = self.piles_of(from, &ctx).find_map(|p| {
+                    let i = state.piles[p].iter().position(|&c| c & TYPE_MASK == t)?;
+                    Some((p, i))
+                });
+                let Some((p, i)) = found else {
+                    return;
+                };
+                let to = self.landing(to, &ctx, t);
+                let card = state.piles[p][i];
+                self.take_card(state, p, i);
+                let card = self.unmark(state, card);
+                self.put(state, to, card);
+                events.emit(|| Event::Moved {
+                    card,
+                    from: p as u32,
+                    to: to as u32,
+                });
+            }
             Effect::Shuffle(z) => {
                 // `Z(each)`: every seat's, in seat order.
                 let each = z.who == Who::Each;

@@ -348,9 +348,9 @@ impl Rulebook {
             read: &dyn Fn(usize) -> bool,
         ) -> bool {
             match e {
-                Effect::Draw { from, to, .. } | Effect::DrawAtRandom { from, to, .. } => {
-                    !public(from.zone) && read(to.zone)
-                }
+                Effect::Draw { from, to, .. }
+                | Effect::DrawAtRandom { from, to, .. }
+                | Effect::MoveNamed { from, to, .. } => !public(from.zone) && read(to.zone),
                 Effect::Deal { from, to, .. } => !public(from.zone) && read(*to),
                 Effect::Reveal { from, into, .. } => !public(from.zone) && read(*into),
                 Effect::If { then, .. } => hidden_draw(then, public, read),

@@ -304,6 +304,13 @@ pub enum Effect {
     Move {
         to: ZoneRef,
     },
+    /// A card named otherwise (`move crown-of-camelot from Z to Z2`): its first copy in
+    /// `from`'s piles; nothing when none lies there.
+    MoveNamed {
+        card: Expr,
+        from: ZoneRef,
+        to: ZoneRef,
+    },
     Draw {
         count: Arg,
         from: ZoneRef,

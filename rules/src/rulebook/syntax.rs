@@ -114,9 +114,12 @@ pub enum Statement {
         from: Node,
         to: Node,
     },
-    /// `move card to Z`: the action's card parameter, from the zone it was drawn from.
+    /// `move card to Z`: the action's card parameter, from the zone it was drawn from;
+    /// `move <card> from Z to Z2`: a card named otherwise (`move crown-of-camelot from
+    /// treasures(king) to treasures(P)`), its first copy in `Z`.
     Move {
         card: Node,
+        from: Option<Node>,
         to: Node,
     },
     /// `draw N from Z to Z`: from the top of a stack or the end of a row; `draw N at random
@@ -505,9 +508,13 @@ impl<'t> Parser<'t> {
             }
             "move" => {
                 let card = self.expr()?;
+                let from = match self.keyword("from") {
+                    true => Some(self.expr()?),
+                    false => None,
+                };
                 self.word("to")?;
                 let to = self.expr()?;
-                Ok(Statement::Move { card, to })
+                Ok(Statement::Move { card, from, to })
             }
             "place" => {
                 let figure = self.expr()?;

@@ -104,7 +104,16 @@ impl Words<'_> {
             Statement::Deal { count, from, to } => {
                 format!("deal {} from {} to {}", cards(count), v(from), v(to))
             }
-            Statement::Move { card, to } => format!("put {} into {}", v(card), v(to)),
+            Statement::Move {
+                card,
+                from: None,
+                to,
+            } => format!("put {} into {}", v(card), v(to)),
+            Statement::Move {
+                card,
+                from: Some(from),
+                to,
+            } => format!("put {} from {} into {}", v(card), v(from), v(to)),
             Statement::Draw {
                 count,
                 random,

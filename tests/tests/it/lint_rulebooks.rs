@@ -589,3 +589,14 @@ fn a_table_showing_an_attribute_cards_lack() {
 fn a_named_expressions_argument_captured_by_its_body() {
     check("rulebook-named-capture", &["invalid-expression"]);
 }
+
+/// A card moved by its id written wrong: a number moved, a card taken from a zone of another
+/// set, moved into a zone of another set, and an id no set has (told the nearest card's).
+/// Each one error, where it is written.
+#[test]
+fn a_card_moved_by_its_id_written_wrong() {
+    check(
+        "rulebook-move-named",
+        &["type-mismatch", "unknown-name", "zone-set-mismatch"],
+    );
+}

@@ -316,3 +316,43 @@ fn a_game_where_nobody_can_move_is_an_error_naming_the_step() {
         .unwrap();
     assert_eq!(report.results[0].completed, 3);
 }
+
+/// `move <card id> from Z to Z2` moves that card, wherever it lies in `Z`, and nothing when it
+/// is not there (a King Arthur whose player may take the Holy Grail from the adventures).
+#[test]
+fn a_card_named_by_its_id_is_moved_from_where_it_lies() {
+    let dir = std::env::temp_dir().join(format!("grail-move-named-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pack = r#"
+[pack]
+id = "grail-quest"
+name = "King Arthur: the Grail taken"
+extends = "@king-arthur"
+
+[steps.replenish]
+actions = ["replenish", "grail"]
+optional = true
+
+[actions.grail]
+do = "move holy-grail from adventures to won(current)"
+"#;
+    std::fs::write(dir.join("pack.toml"), pack).unwrap();
+    let script = r#"(
+    game: "grail-quest",
+    players: 2,
+    seed: 1,
+    steps: [
+        Expect("won P1", ""),
+        Play("P1: grail"),
+        Expect("won P1", "holy-grail"),
+        Play("P1: pass"),
+        Play("P1: pass"),
+        Play("P2: grail"),
+        Expect("won P2", ""),
+        Expect("won P1", "holy-grail"),
+    ],
+)"#;
+    let failure = run(&dir, script);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(failure, None);
+}

@@ -87,6 +87,11 @@ impl Compiler<'_> {
                 self.error("unknown-name", msg, &s.loc, span);
                 None
             }
+            // A card's id names that card (`crown-of-camelot`), in the one set that has it.
+            Ast::Name(n) if self.card_named(n).is_some() => {
+                let (set, t) = self.card_named(n)?;
+                Some((Expr::Const(i64::from(t)), Kind::Card(set)))
+            }
             Ast::Name(n) => {
                 let mut known = vec![];
                 if scope.card.is_some() {
@@ -95,7 +100,11 @@ impl Compiler<'_> {
                 if scope.row.is_some() {
                     known.push("row");
                 }
-                let msg = match did_you_mean(n, known.iter().copied()) {
+                // A misspelt card id (`holy-graal`) is told the card's.
+                let cards = (self.sets.iter()).flat_map(|set| set.cards.iter().map(String::as_str));
+                let near =
+                    did_you_mean(n, known.iter().copied()).or_else(|| did_you_mean(n, cards));
+                let msg = match near {
                     Some(near) => format!("`{n}` means nothing here; did you mean `{near}`?"),
                     None if known.is_empty() => format!("`{n}` means nothing here"),
                     None => format!(
@@ -437,6 +446,16 @@ impl Compiler<'_> {
             return None;
         }
         Some(e)
+    }
+
+    /// The set and type of the card whose id is `id`, when exactly one set (not a union)
+    /// has a card of that id.
+    fn card_named(&self, id: &str) -> Option<(usize, u16)> {
+        let mut found = (self.sets.iter().enumerate())
+            .filter(|(_, set)| set.members.is_empty())
+            .filter_map(|(i, set)| Some((i, set.cards.iter().position(|c| c == id)? as u16)));
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
     }
 
     /// A whole string as an expression of the given kind.

@@ -172,7 +172,43 @@ impl Compiler<'_> {
             Statement::Turn { zone, up } => self.turn_effect(zone, *up, s, scope),
             Statement::Show { zone, to } => self.show_effect(zone, to, s, scope),
             Statement::Award { zone, to } => self.award(s, zone, to),
-            Statement::Move { card, to } => (|| {
+            Statement::Move {
+                card,
+                from: Some(from),
+                to,
+            } => (|| {
+                let (card, set) = match self.expr(card, s, scope)? {
+                    (e, Kind::Card(set)) => (e, set),
+                    _ => {
+                        let at = self.span(s, &card.span);
+                        let msg = "`move … from Z to Z2` moves a card: a card's id \
+                                   (`crown-of-camelot`), `card`, or `top_card(Z)`"
+                            .to_string();
+                        self.error("type-mismatch", msg, &s.loc, at);
+                        return None;
+                    }
+                };
+                let from = self.zone_ref(from, s, scope)?;
+                let to = self.zone_ref(to, s, scope)?;
+                if self.zones[from.zone].set != set {
+                    let at = self.span(s, span);
+                    let msg = format!(
+                        "the card moved is of set `{}`, and zone `{}` holds set `{}`",
+                        self.sets[set].id,
+                        self.zones[from.zone].name,
+                        self.sets[self.zones[from.zone].set].id
+                    );
+                    self.error("zone-set-mismatch", msg, &s.loc, at);
+                    return None;
+                }
+                self.same_set(from.zone, to.zone, s, span)
+                    .then_some(Effect::MoveNamed { card, from, to })
+            })(),
+            Statement::Move {
+                card,
+                from: None,
+                to,
+            } => (|| {
                 let Some(from) = card_zone.filter(|_| card.ast == Ast::Name("card".into())) else {
                     let at = self.span(s, &card.span);
                     self.error(
