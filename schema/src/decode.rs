@@ -445,6 +445,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let why = f.str("why");
         let missing = f.str("missing");
         let standing = f.str("standing");
+        let help = f.str("help");
         f.finish();
         Some(ActionDef {
             card,
@@ -462,6 +463,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             why,
             missing,
             standing,
+            help,
         })
     });
     let end = f.node("end").and_then(|n| {
@@ -472,6 +474,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let now = f.str("now");
         let now_reason = f.str("now_reason");
         let tiebreak = f.str("tiebreak");
+        let help = f.str("help");
         f.finish();
         Some(EndDef {
             when: when?,
@@ -480,6 +483,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             now,
             now_reason,
             tiebreak,
+            help,
         })
     });
     let bot = f.node("bot").and_then(|n| {

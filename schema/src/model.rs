@@ -728,6 +728,10 @@ pub struct ActionDef {
     /// text as `why`, `{card}` the card named): `"you hold no {card}"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Sp<String>>,
+    /// What the move does, in the pack's words, for the help (in place of its guard in
+    /// words): `"lay out a stage card by card"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<Sp<String>>,
     /// A standing action: listed in no step, it is offered at every decision of the seat
     /// deciding (`P`) while this condition holds, before any `auto` step could make that
     /// decision alone (`"count(hand(P)) > 4"`).
@@ -789,6 +793,10 @@ pub struct EndDef {
     /// Breaks a tie for the best score: the highest wins, a further tie shares.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tiebreak: Option<Sp<String>>,
+    /// How a player scores, in the pack's words, for the help (in place of `score` in
+    /// words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<Sp<String>>,
 }
 
 /// `[endings.<reason>]`: a way the game ends besides `[end]`, its name the reason reports

@@ -560,4 +560,25 @@ fn the_quests_drafts_table_shows_ranks_hands_and_the_decision() {
         assert!(!s.menu.contains(hidden), "`{hidden}` in:\n{}", s.menu);
     }
     insta::assert_snapshot!("quests_draft_menu", s.menu);
+    // The help says the moves and the scoring in the pack's words (`help`), as the
+    // module's does, and leaves out the rules' own moves (those only `auto` steps offer).
+    let help = flat(&s.help);
+    for said in [
+        "add <card> a card from hand lay out a stage card by card: a foe or test first, then weapons",
+        "their allies sacrifice Mordred to remove another player's ally",
+        "Scoring: Shields: each completed quest gives as many shields as it has stages",
+    ] {
+        assert!(help.contains(said), "`{said}` not in:\n{}", s.help);
+    }
+    for left_out in [
+        "  reveal\n",
+        "  cleanup\n",
+        "  hand-out\n",
+        "  open-stage\n",
+    ] {
+        assert!(!s.help.contains(left_out), "`{left_out}` in:\n{}", s.help);
+    }
+    // Two actions written alike (Mordred standing, and as a step's move) are one line.
+    assert_eq!(help.matches("sacrifice Mordred").count(), 1, "{}", s.help);
+    insta::assert_snapshot!("quests_draft_help", s.help);
 }

@@ -36,6 +36,10 @@ pub struct Explain {
     /// By action: its payment's zone and arguments as written, for what a move costs in
     /// words (`terms.rs`).
     pays: Vec<Option<(String, Vec<String>)>>,
+    /// By action: what the move does in the pack's words (`help`), for the help.
+    helps: Vec<Option<String>>,
+    /// How a player scores in the pack's words (`[end] help`), for the help.
+    score_help: Option<String>,
 }
 
 impl Explain {
@@ -55,6 +59,16 @@ impl Explain {
                 describe(text, universe, &names)
             })
             .unwrap_or_else(|| text.to_string())
+    }
+
+    /// What action `a` does, in the pack's words (`help`).
+    pub(super) fn help_of(&self, a: usize) -> Option<&str> {
+        self.helps.get(a)?.as_deref()
+    }
+
+    /// How a player scores, in the pack's words (`[end] help`).
+    pub(super) fn score_help(&self) -> Option<&str> {
+        self.score_help.as_deref()
     }
 
     /// Action `a`'s payment: the zone paid from and the condition's arguments, as written.
@@ -110,6 +124,12 @@ impl Explain {
                     Some((ps.universe().clone(), names))
                 })
                 .collect(),
+            helps: (pack.rulebook.actions.0.iter())
+                .map(|(_, a)| a.help.as_ref().map(|h| h.value.clone()))
+                .collect(),
+            score_help: (pack.rulebook.end.as_ref())
+                .and_then(|e| e.help.as_ref())
+                .map(|h| h.value.clone()),
             pays: (pack.rulebook.actions.0.iter())
                 .map(|(_, a)| {
                     let pay = a.pay.as_ref()?;

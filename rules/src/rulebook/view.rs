@@ -608,13 +608,37 @@ impl Rulebook {
 
     pub(super) fn help(&self) -> String {
         let mut out = String::from("Moves (from the pack's [actions]):\n");
-        for a in &self.actions {
-            let form = self.move_form(a);
-            let _ = write!(out, "  {form}");
-            if let Some(g) = &a.guard {
-                let _ = write!(out, "   if {}", self.in_words(&g.text, true));
+        let mut said: Vec<String> = Vec::new();
+        for (i, a) in self.actions.iter().enumerate() {
+            // The rules' own moves (offered by `auto` steps alone) are no player's to make.
+            let auto = |s: &super::model::Step| s.auto && s.actions.contains(&i);
+            let offered = |s: &super::model::Step| s.actions.contains(&i);
+            let help = self.explain.help_of(i);
+            if help.is_none()
+                && a.standing.is_none()
+                && self.steps.iter().any(auto)
+                && self.steps.iter().filter(|s| offered(s)).all(auto)
+            {
+                continue;
             }
-            if let Some((_, window)) = &a.standing {
+            let form = self.move_form(a);
+            // Two actions written alike (a standing one and a step's own) are said once.
+            let line = format!("{form}   {}", help.unwrap_or_default());
+            if help.is_some() && said.contains(&line) {
+                continue;
+            }
+            said.push(line);
+            let _ = write!(out, "  {form}");
+            match (help, &a.guard) {
+                (Some(help), _) => {
+                    let _ = write!(out, "   {help}");
+                }
+                (None, Some(g)) => {
+                    let _ = write!(out, "   if {}", self.in_words(&g.text, true));
+                }
+                (None, None) => {}
+            }
+            if let Some((_, window)) = a.standing.as_ref().filter(|_| help.is_none()) {
                 let window = self.in_words(window, true);
                 let _ = write!(out, "   (at any decision of yours while {window})");
             }
@@ -640,7 +664,9 @@ impl Rulebook {
                 }
             );
         }
-        if !self.explain.score_text().trim().is_empty() {
+        if let Some(help) = self.explain.score_help() {
+            let _ = writeln!(out, "Scoring: {help}");
+        } else if !self.explain.score_text().trim().is_empty() {
             let score = self.in_words(self.explain.score_text(), false);
             let _ = writeln!(out, "Scoring: at the end, each player scores {score}");
         }
