@@ -68,14 +68,7 @@ impl Rulebook {
                     let to = self.landing(to, &ctx, card);
                     // The first copy in the zone's order: the one laid first in a row.
                     if let Some(i) = state.piles[from].iter().position(|&c| c == card) {
-                        self.take_card(state, from, i);
-                        let card = self.unmark(state, card);
-                        self.put(state, to, card);
-                        events.emit(|| Event::Moved {
-                            card,
-                            from: from as u32,
-                            to: to as u32,
-                        });
+                        self.move_card(state, (from, i), to, events);
                     }
                 }
                 Effect::Add { amount, to } => {
@@ -127,6 +120,26 @@ impl Rulebook {
         }
     }
 
+    /// Moves the card at `(pile, index)` to pile `to`, its mark dropped, and says so.
+    #[inline]
+    fn move_card(
+        &self,
+        state: &mut State,
+        (from, i): (usize, usize),
+        to: usize,
+        events: &mut impl EventSink<Event>,
+    ) {
+        let card = state.piles[from][i];
+        self.take_card(state, from, i);
+        let card = self.unmark(state, card);
+        self.put(state, to, card);
+        events.emit(|| Event::Moved {
+            card,
+            from: from as u32,
+            to: to as u32,
+        });
+    }
+
     /// The effect lines [`Rulebook::run`] leaves out of its loop (any `if` unwrapped).
     #[inline(never)]
     fn run_other(
@@ -156,15 +169,7 @@ impl Rulebook {
                     return;
                 };
                 let to = self.landing(to, &ctx, t);
-                let card = state.piles[p][i];
-                self.take_card(state, p, i);
-                let card = self.unmark(state, card);
-                self.put(state, to, card);
-                events.emit(|| Event::Moved {
-                    card,
-                    from: p as u32,
-                    to: to as u32,
-                });
+                self.move_card(state, (p, i), to, events);
             }
             Effect::Shuffle(z) => {
                 // `Z(each)`: every seat's, in seat order.
