@@ -540,7 +540,7 @@ fn the_quests_drafts_table_shows_ranks_hands_and_the_decision() {
     let menu = flat(&s.menu);
     for shown in [
         "rank: P1 Squire, P2 Squire",
-        "shields: P1 0, P2 0",
+        "shields: P1 0 of 5, P2 0 of 5",
         "hand P2: 12 cards",
         "giant(40)",
         "allies P2: sir-tristan(10)",

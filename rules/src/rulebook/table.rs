@@ -122,10 +122,13 @@ impl Rulebook {
             if !listed {
                 continue;
             }
-            // The pack's words for the values; a value past them is said as a number.
-            let words = match c.names.is_empty() {
-                true => Vec::new(),
-                false => (values.iter())
+            // The pack's words for the values; a value past them is said as a number. Points
+            // climbing a ladder are said with what the seat's rank needs (`shields: P1 3 of
+            // 5`), none at the top.
+            let ladder = (c.climb.as_ref())
+                .and_then(|climb| Some((climb, climb.ladders.get(usize::from(state.players))?)));
+            let words = match (c.names.is_empty(), ladder) {
+                (false, _) => (values.iter())
                     .map(
                         |&v| match usize::try_from(v).ok().and_then(|v| c.names.get(v)) {
                             Some(word) => word.clone(),
@@ -133,6 +136,17 @@ impl Rulebook {
                         },
                     )
                     .collect(),
+                (true, Some((climb, ladder))) => (values.iter().enumerate())
+                    .map(|(s, &v)| {
+                        let rank = &self.counters[climb.rank];
+                        let rank = state.counts.0.get(rank.slot + s * rank.stride).copied();
+                        match rank.and_then(|r| ladder.threshold(usize::try_from(r).ok()?)) {
+                            Some(need) => format!("{v} of {need}"),
+                            None => v.to_string(),
+                        }
+                    })
+                    .collect(),
+                (true, None) => Vec::new(),
             };
             parts.push(Part::Counter {
                 name: c.name.clone(),

@@ -76,6 +76,18 @@ fn shields_climb_as_the_engines_ladder_does() {
                         p + 1
                     );
                 }
+                // The table says each seat's shields with what its rank needs, none at the top.
+                let said: Vec<String> = (seats.iter().enumerate())
+                    .map(
+                        |(p, &(rank, points))| match ladder.threshold(usize::from(rank)) {
+                            Some(need) => format!("P{} {points} of {need}", p + 1),
+                            None => format!("P{} {points}", p + 1),
+                        },
+                    )
+                    .collect();
+                let table = m.render(None);
+                let line = format!("shields: {}", said.join(", "));
+                assert!(table.contains(&line), "{at}: `{line}` not in\n{table}");
             }
             let outcome = m.outcome().expect("the game ends");
             let top = seats
