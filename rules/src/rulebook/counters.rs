@@ -510,6 +510,12 @@ impl Rulebook {
         c.slot + seat.min(usize::from(state.players).saturating_sub(1)) * c.stride
     }
 
+    /// Counter `c`'s value for `seat` (the table's: any seat), 0 where there is none.
+    pub(super) fn counter_value(&self, state: &State, c: usize, seat: usize) -> i64 {
+        let at = self.counter_slot(state, c, seat);
+        state.counts.0.get(at).copied().unwrap_or(0)
+    }
+
     /// The counters at the start of a game of `players`.
     pub(super) fn start_counts(&self, players: usize) -> Counts {
         let mut v = Vec::new();

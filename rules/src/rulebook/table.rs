@@ -7,15 +7,12 @@
 use std::fmt::Write;
 
 use grail_engine::game::Seat;
+use grail_engine::seats::seat_name;
 use grail_engine::view::{Part, Row};
 use grail_schema::model::{TableListing, Visibility};
 
 use super::Rulebook;
 use super::state::State;
-
-fn seat_name(seat: usize) -> String {
-    format!("P{}", seat + 1)
-}
 
 impl Rulebook {
     /// A pile's cards as the table names them: with the zone's `shows` attribute beside
@@ -106,14 +103,15 @@ impl Rulebook {
             }
         }
         // Counters are public: each with its value, a seat's by seat (`points: P1 3, P2 5`).
-        for c in &self.counters {
-            let value = |s: usize| state.counts.0.get(c.slot + s * c.stride).copied();
+        for (ci, c) in self.counters.iter().enumerate() {
             let seats = if c.owned {
                 usize::from(state.players)
             } else {
                 1
             };
-            let values: Vec<i64> = (0..seats).map(|s| value(s).unwrap_or(0)).collect();
+            let values: Vec<i64> = (0..seats)
+                .map(|s| self.counter_value(state, ci, s))
+                .collect();
             let listed = match c.listing {
                 TableListing::Always => true,
                 TableListing::Held => values.iter().any(|&v| v != 0),
@@ -138,9 +136,8 @@ impl Rulebook {
                     .collect(),
                 (true, Some((climb, ladder))) => (values.iter().enumerate())
                     .map(|(s, &v)| {
-                        let rank = &self.counters[climb.rank];
-                        let rank = state.counts.0.get(rank.slot + s * rank.stride).copied();
-                        match rank.and_then(|r| ladder.threshold(usize::try_from(r).ok()?)) {
+                        let rank = self.counter_value(state, climb.rank, s);
+                        match usize::try_from(rank).ok().and_then(|r| ladder.threshold(r)) {
                             Some(need) => format!("{v} of {need}"),
                             None => v.to_string(),
                         }

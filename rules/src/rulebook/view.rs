@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use grail_engine::game::Seat;
+use grail_engine::seats::seat_name;
 use grail_schema::model::Visibility;
 
 use super::Rulebook;
@@ -13,10 +14,6 @@ use super::args::Args;
 use super::eval::Ctx;
 use super::model::{CounterExpr, Expr, Param};
 use super::state::{Action, Event, State};
-
-fn seat_name(seat: usize) -> String {
-    format!("P{}", seat + 1)
-}
 
 impl Rulebook {
     /// `hand P1`, `trails P2 red`, `deck`.

@@ -4,6 +4,15 @@
 
 use grail_engine::replay::{ReplayFile, ReplayOptions};
 
+/// `text` written as `pack.toml` in a folder of its own (`name`, and this process), for the
+/// test to open by path.
+fn pack_at(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("grail-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), text).unwrap();
+    dir
+}
+
 fn pack_with(actions_per_turn: u32) -> std::path::PathBuf {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/ring-places/pack.toml");
     let text = std::fs::read_to_string(src).unwrap();
@@ -15,13 +24,7 @@ fn pack_with(actions_per_turn: u32) -> std::path::PathBuf {
         text.contains("actions_per_turn = 1"),
         "the pack sets actions_per_turn"
     );
-    let dir = std::env::temp_dir().join(format!(
-        "grail-ring-places-{actions_per_turn}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("pack.toml"), changed).unwrap();
-    dir
+    pack_at(&format!("ring-places-{actions_per_turn}"), &changed)
 }
 
 fn run(pack: &std::path::Path, script: &str) -> Option<String> {
@@ -75,9 +78,7 @@ fn a_stage_before_the_turns_goes_round_its_way_then_the_turns_begin() {
     // One Knight each with three players, so the placing order shows.
     let staged = staged.replace("3 = 2 }", "3 = 1 }");
     assert_ne!(text, staged);
-    let dir = std::env::temp_dir().join(format!("grail-ring-staged-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("pack.toml"), staged).unwrap();
+    let dir = pack_at("ring-staged", &staged);
     let script = r#"(
     game: "ring-places",
     players: 3,
@@ -119,10 +120,7 @@ fn a_stage_of_no_rounds_is_not_played() {
     for (i, (stages, first)) in cases.iter().enumerate() {
         let staged = text.replace("[stages.turn]", &format!("{stages}[stages.turn]"));
         let staged = staged.replace("3 = 2 }", "3 = 1 }");
-        let dir =
-            std::env::temp_dir().join(format!("grail-ring-no-rounds-{i}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("pack.toml"), staged).unwrap();
+        let dir = pack_at(&format!("ring-no-rounds-{i}"), &staged);
         let script = format!(
             r#"(
     game: "ring-places",
@@ -146,9 +144,7 @@ fn a_stage_of_no_rounds_is_not_played() {
 #[test]
 fn every_seat_has_its_own_deck() {
     let pack = OWN_DECKS;
-    let dir = std::env::temp_dir().join(format!("grail-own-decks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("pack.toml"), pack).unwrap();
+    let dir = pack_at("own-decks", pack);
     let script = r#"(
     game: "own-decks",
     players: 2,
@@ -246,9 +242,7 @@ fn an_observation_keeps_each_seat_to_its_own_deck() {
     use grail_engine::game::{NoEvents, Rules, Setup};
     use grail_engine::rng::GameRng;
 
-    let dir = std::env::temp_dir().join(format!("grail-own-decks-obs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("pack.toml"), OWN_DECKS).unwrap();
+    let dir = pack_at("own-decks-obs", OWN_DECKS);
     let loaded = grail_schema::Loader::new(&grail_schema::Disk)
         .with_content(grail_tests::content_dir())
         .with_rules(grail_rules::catalog())
@@ -285,13 +279,7 @@ fn a_game_where_nobody_can_move_is_an_error_naming_the_step() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/two-decks/pack.toml");
     let text = std::fs::read_to_string(src).unwrap();
     assert!(text.contains("rounds = 6"), "the pack sets rounds");
-    let dir = std::env::temp_dir().join(format!("grail-two-decks-dry-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("pack.toml"),
-        text.replace("rounds = 6", "rounds = 20"),
-    )
-    .unwrap();
+    let dir = pack_at("two-decks-dry", &text.replace("rounds = 6", "rounds = 20"));
     let game =
         grail_cli::games::open_game(&grail_tests::content(), &dir.to_string_lossy(), None).unwrap();
     let config = grail_engine::sim::SimConfig::new(vec![2], 3, 1);
@@ -321,8 +309,6 @@ fn a_game_where_nobody_can_move_is_an_error_naming_the_step() {
 /// is not there (a King Arthur whose player may take the Holy Grail from the adventures).
 #[test]
 fn a_card_named_by_its_id_is_moved_from_where_it_lies() {
-    let dir = std::env::temp_dir().join(format!("grail-move-named-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let pack = r#"
 [pack]
 id = "grail-quest"
@@ -336,7 +322,7 @@ optional = true
 [actions.grail]
 do = "move holy-grail from adventures to won(current)"
 "#;
-    std::fs::write(dir.join("pack.toml"), pack).unwrap();
+    let dir = pack_at("move-named", pack);
     let script = r#"(
     game: "grail-quest",
     players: 2,

@@ -87,12 +87,11 @@ impl Compiler<'_> {
                 self.error("unknown-name", msg, &s.loc, span);
                 None
             }
-            // A card's id names that card (`crown-of-camelot`), in the one set that has it.
-            Ast::Name(n) if self.card_named(n).is_some() => {
-                let (set, t) = self.card_named(n)?;
-                Some((Expr::Const(i64::from(t)), Kind::Card(set)))
-            }
             Ast::Name(n) => {
+                // A card's id names that card (`crown-of-camelot`), in the one set that has it.
+                if let Some((set, t)) = self.card_named(n) {
+                    return Some((Expr::Const(i64::from(t)), Kind::Card(set)));
+                }
                 let mut known = vec![];
                 if scope.card.is_some() {
                     known.push("card");
@@ -245,14 +244,7 @@ impl Compiler<'_> {
                 }
                 let z = self.zone_ref(&args[1], s, scope)?;
                 let attr = self.attr_of(self.zones[z.zone].set, &args[0], s)?;
-                if f == "last" && self.zones[z.zone].by.is_some() && z.row.is_none() {
-                    let span = self.span(s, &args[1].span);
-                    self.error(
-                        "invalid-expression",
-                        "`last` reads one row: name it".into(),
-                        &s.loc,
-                        span,
-                    );
+                if f == "last" && self.all_rows(f, &z, &args[1], s) {
                     return None;
                 }
                 Some((
@@ -269,14 +261,7 @@ impl Compiler<'_> {
                     return None;
                 }
                 let z = self.zone_ref(&args[0], s, scope)?;
-                if self.zones[z.zone].by.is_some() && z.row.is_none() {
-                    let span = self.span(s, &args[0].span);
-                    self.error(
-                        "invalid-expression",
-                        "`top_card` reads one row: name it".into(),
-                        &s.loc,
-                        span,
-                    );
+                if self.all_rows(f, &z, &args[0], s) {
                     return None;
                 }
                 let set = self.zones[z.zone].set;
@@ -446,6 +431,24 @@ impl Compiler<'_> {
             return None;
         }
         Some(e)
+    }
+
+    /// Whether `z`, read by `f` (`last`, `top_card`), names a zone with rows but not one of
+    /// them: an error there, since the last card is a row's.
+    fn all_rows(
+        &mut self,
+        f: &str,
+        z: &crate::rulebook::model::ZoneRef,
+        node: &Node,
+        s: &Sp<String>,
+    ) -> bool {
+        let whole = self.zones[z.zone].by.is_some() && z.row.is_none();
+        if whole {
+            let span = self.span(s, &node.span);
+            let msg = format!("`{f}` reads one row: name it");
+            self.error("invalid-expression", msg, &s.loc, span);
+        }
+        whole
     }
 
     /// The set and type of the card whose id is `id`, when exactly one set (not a union)

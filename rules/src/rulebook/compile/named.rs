@@ -300,6 +300,19 @@ fn substitute(node: &mut Node, with: &[(String, Node)], span: &std::ops::Range<u
     }
 }
 
+/// The name argument `i` of a call to `f` binds, and the function: `best(Z, …)` each card as
+/// `card`; `each`, `others`, `highest`, `lowest` each seat as `P`.
+fn binding(f: &str, i: usize) -> Option<(&'static str, &'static str)> {
+    match (f, i) {
+        ("best", 1) => Some(("card", "best")),
+        ("each", 0) => Some(("P", "each")),
+        ("others", 0) => Some(("P", "others")),
+        ("highest", 0) => Some(("P", "highest")),
+        ("lowest", 0) => Some(("P", "lowest")),
+        _ => None,
+    }
+}
+
 /// Calls `at` with each name read inside a function binding a name of its own, and the
 /// innermost such binding (`card` by `best`, `P` by `each`, `others`, `highest`, `lowest`).
 fn binders<'a>(
@@ -315,15 +328,7 @@ fn binders<'a>(
         }
         Ast::Call(f, args) => {
             for (i, a) in args.iter().enumerate() {
-                let binding = match (f.as_str(), i) {
-                    ("best", 1) => Some(("card", "best")),
-                    ("each", 0) => Some(("P", "each")),
-                    ("others", 0) => Some(("P", "others")),
-                    ("highest", 0) => Some(("P", "highest")),
-                    ("lowest", 0) => Some(("P", "lowest")),
-                    _ => None,
-                };
-                binders(a, binding.or(inside), at);
+                binders(a, binding(f, i).or(inside), at);
             }
         }
         Ast::Bin(_, l, r) => {
@@ -340,13 +345,8 @@ fn binders<'a>(
 fn mentions(node: &Node, name: &str) -> bool {
     match &node.ast {
         Ast::Name(n) => n == name,
-        Ast::Call(f, args) => args.iter().enumerate().any(|(i, a)| {
-            let binds = match (f.as_str(), i) {
-                ("best", 1) => "card",
-                ("each" | "others" | "highest" | "lowest", 0) => "P",
-                _ => "",
-            };
-            binds != name && mentions(a, name)
+        Ast::Call(f, args) => (args.iter().enumerate()).any(|(i, a)| {
+            binding(f, i).is_none_or(|(bound, _)| bound != name) && mentions(a, name)
         }),
         Ast::Bin(_, l, r) => mentions(l, name) || mentions(r, name),
         Ast::Not(x) => mentions(x, name),
