@@ -383,6 +383,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let auto = f.bool("auto");
         let who = f.str("who");
         let must_finish = f.str("must_finish");
+        let keep = f.str("keep");
         let dispatch = f.str("dispatch");
         let stages = f.table("stages", |dec, _, n| dec.str(n, "a stage"));
         f.finish();
@@ -396,6 +397,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             auto,
             who,
             must_finish,
+            keep,
             dispatch,
             stages,
         })

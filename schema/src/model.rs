@@ -663,6 +663,12 @@ pub struct StepDef {
     /// can still be completed with it."
     #[serde(skip_serializing_if = "Option::is_none")]
     pub must_finish: Option<Sp<String>>,
+    /// A condition each move of the step must leave true to be offered: it is read after the
+    /// move's effects (`P`: the seat deciding), before the game goes on. `pass` is always
+    /// offered; a step left with nothing but `pass` offers nothing. "A card is offered only if
+    /// the quest can still be completed with it": `keep = "finishable(P)"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep: Option<Sp<String>>,
     /// A step that enters a stage instead of offering actions: the expression read when the
     /// step is reached (`"kind(last(story))"`), whose value picks the stage in `stages`.
     #[serde(skip_serializing_if = "Option::is_none")]

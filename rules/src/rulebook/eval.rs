@@ -218,6 +218,7 @@ impl Rulebook {
                     .map(|&c| values[usize::from(c & TYPE_MASK)]);
                 top_sum(k, cards)
             }
+            Expr::Rising(r) => self.eval_rising(r, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }

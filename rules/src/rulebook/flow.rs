@@ -31,6 +31,9 @@ impl Rulebook {
         if !self.standing.is_empty() && !moves.is_empty() {
             self.list_standing(state, moves);
         }
+        if self.keeps {
+            self.keep_moves(state, moves);
+        }
         if self.finishes {
             self.keep_finishable(state, moves);
         }

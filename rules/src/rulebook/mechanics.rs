@@ -1,14 +1,14 @@
 //! Checking and compiling the mechanics of card-challenge games, none named after a game:
 //! rows keyed by a param, `reveal … until`, refilling stacks, payments
 //! (`pay = { from, meets, args, to }`), and the expressions `fullest`, `if`, `best`,
-//! `cheapest` and `paying`.
+//! `rising`, `cheapest` and `paying`.
 
 use grail_engine::cond::ceiling::Ceiling;
 use grail_engine::diag::Diagnostic;
 use grail_schema::model::{Layout, ParamValue, PayDef, Sp};
 
 use super::compile::{Compiler, Kind, Scope};
-use super::model::{Action, Effect, Expr, Meets, Pay, Step, Who};
+use super::model::{Action, Effect, Expr, Meets, Pay, Rising, Step, Who};
 use super::syntax::{self, Ast, Node};
 
 impl Compiler<'_> {
@@ -385,13 +385,20 @@ impl Compiler<'_> {
             "fullest" | "paying" | "marked" | "mine" | "marks" => 1,
             "best" => 2,
             "if" | "cheapest" => 3,
+            // A group begun is optional.
+            "rising" if args.len() == 7 => 7,
+            "rising" => 6,
             _ => return None,
         };
         if args.len() != want {
             let span = self.span(s, &node.span);
+            let takes = match f {
+                "rising" => "6 or 7 arguments".to_string(),
+                _ => format!("{want} argument(s)"),
+            };
             self.error(
                 "invalid-expression",
-                format!("`{f}` takes {want} argument(s)"),
+                format!("`{f}` takes {takes}"),
                 &s.loc,
                 span,
             );
@@ -423,6 +430,48 @@ impl Compiler<'_> {
                         body: Box::new(body),
                     },
                     Kind::Int,
+                ))
+            }
+            "rising" => {
+                let n = self.typed(&args[0], s, scope, Kind::Int)?;
+                let above = self.typed(&args[1], s, scope, Kind::Int)?;
+                let from = self.zone_ref(&args[2], s, scope)?;
+                let set = self.zones[from.zone].set;
+                let seed = match args.get(6) {
+                    Some(g) => {
+                        let seed = self.zone_ref(g, s, scope)?;
+                        if self.zones[seed.zone].set != set {
+                            let span = self.span(s, &g.span);
+                            let msg = format!(
+                                "the group begun holds set `{}`, the cards it is finished \
+                                 with set `{}`",
+                                self.sets[self.zones[seed.zone].set].id, self.sets[set].id
+                            );
+                            self.error("invalid-expression", msg, &s.loc, span);
+                            return None;
+                        }
+                        Some(seed)
+                    }
+                    None => None,
+                };
+                let inner = Scope {
+                    card: Some(set),
+                    ..scope
+                };
+                let lead = self.typed(&args[3], s, inner, Kind::Bool)?;
+                let member = self.typed(&args[4], s, inner, Kind::Bool)?;
+                let value = self.typed(&args[5], s, inner, Kind::Int)?;
+                Some((
+                    Expr::Rising(Box::new(Rising {
+                        n,
+                        above,
+                        from,
+                        lead,
+                        member,
+                        value,
+                        seed,
+                    })),
+                    Kind::Bool,
                 ))
             }
             "cheapest" => {

@@ -33,6 +33,7 @@ mod figures;
 mod flow;
 mod folded;
 mod held;
+mod keep;
 mod listing;
 mod lookahead;
 mod marks;
@@ -51,6 +52,7 @@ mod reach;
 mod reads;
 mod ring;
 mod ring_check;
+mod rising;
 mod rules_impl;
 mod rules_text;
 mod seats;
@@ -151,6 +153,8 @@ pub struct Rulebook {
     loops: bool,
     /// Some step's moves must leave a stage finishable (`must_finish`, `lookahead.rs`).
     finishes: bool,
+    /// Some step's moves must leave a condition true (`keep`, `keep.rs`).
+    keeps: bool,
     /// This compiled description among those of the process (what a search remembers is
     /// its states').
     compiled: u64,
@@ -302,6 +306,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .collect();
     let loops = steps.iter().any(|s| s.repeat_while);
     let finishes = steps.iter().any(|s| s.must_finish.is_some());
+    let keeps = steps.iter().any(|s| s.keep.is_some());
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
         // names its game; a pack built in memory has no origin and goes by its lineage.
@@ -356,6 +361,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         standing,
         loops,
         finishes,
+        keeps,
         compiled: {
             static COMPILED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
             COMPILED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)

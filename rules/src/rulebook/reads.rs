@@ -113,6 +113,7 @@ pub(super) fn reads(e: &Expr) -> Reads {
         },
         Expr::Seat(SeatExpr::Current) => Reads::STATE,
         Expr::Best { .. }
+        | Expr::Rising(_)
         | Expr::Cheapest { .. }
         | Expr::Marked(_)
         | Expr::Mine(_)

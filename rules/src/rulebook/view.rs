@@ -413,7 +413,17 @@ impl Rulebook {
                 );
             }
         }
-        // Its guard holds: a step that must leave a stage finishable left it out.
+        // Its guard holds: a step whose moves must keep a condition left it out.
+        if let Some((_, keep)) = &step.keep
+            && a.pay.is_none()
+        {
+            return format!(
+                "`{}` is not offered: it needs that, after it, {}",
+                a.name,
+                self.in_words(keep, true)
+            );
+        }
+        // A step that must leave a stage finishable left it out.
         if let Some(stage) = step.must_finish.and_then(|k| self.stages.get(k))
             && a.pay.is_none()
         {
@@ -734,6 +744,13 @@ impl Rulebook {
                         true => write!(text, " (offered to {seats} in turn: the first who acts)"),
                         false => write!(text, " (asked of {seats} in turn)"),
                     };
+                }
+                if let Some((_, keep)) = &s.keep {
+                    let _ = write!(
+                        text,
+                        " (a move only while {} after it)",
+                        self.in_words(keep, true)
+                    );
                 }
                 if let Some(stage) = s.must_finish.and_then(|k| self.stages.get(k)) {
                     let _ = write!(

@@ -74,6 +74,14 @@ impl Words<'_> {
                 _ => format!("{} is not 0", self.value(n)),
             },
             Ast::Name(name) if name == "chosen" => "figures were chosen".into(),
+            // A condition the pack names (`keep = "finishable"`): said by its name.
+            Ast::Name(name)
+                if (self.named)(name) == Named::Other
+                    && !seat_word(name)
+                    && !matches!(name.as_str(), "turn" | "players" | "taken") =>
+            {
+                format!("{} holds", plain(name))
+            }
             _ => format!("{} is not 0", self.value(n)),
         }
     }
@@ -283,6 +291,22 @@ impl Words<'_> {
             ("nonempty", 1) => format!("the number of rows of {} that hold a card", v(0)),
             ("last", 2) => format!("the {} of the last card of {}", attr(0), v(1)),
             ("top_card", 1) => format!("the last card of {}", v(0)),
+            ("rising", 6 | 7) => format!(
+                "whether {} groups can be made from {}, each one card where {} and others \
+                 where {}, no two the same, each worth more in {} than the last{}, the first \
+                 more than {}",
+                v(0),
+                v(2),
+                self.sentence(&args[3]),
+                self.sentence(&args[4]),
+                v(5),
+                if args.len() == 7 {
+                    format!(", the first the group begun in {}", v(6))
+                } else {
+                    String::new()
+                },
+                v(1)
+            ),
             ("top", 3) => format!("the total of the {} highest {} in {}", v(0), attr(1), v(2)),
             ("min", 2) => format!("the smaller of {} and {}", v(0), v(1)),
             ("max", 2) => format!("the larger of {} and {}", v(0), v(1)),

@@ -1,5 +1,5 @@
 //! A quest offered only to a hand that can set it up, and a card only while the quest can
-//! still be set up with it (`[steps.*] must_finish`, issue 30's "whether a hand can
+//! still be set up with it (`[steps.*] keep`, issue 30's "whether a hand can
 //! sponsor"), written in the rulebook language (`tests/packs/sponsorship`) and checked from
 //! outside it: at every decision of random and greedy games at 2 to 4 players, each move the
 //! sponsor is offered, and each one left out, is held to a search of this file's own over the

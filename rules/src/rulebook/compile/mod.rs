@@ -63,7 +63,7 @@ pub const NO_SCOPE: Scope = Scope {
 
 pub(in crate::rulebook) const FUNCTIONS: &[&str] = &[
     "count", "sum", "last", "top", "top_card", "nonempty", "done", "fullest", "if", "best",
-    "cheapest", "paying", "marked", "mine", "marks",
+    "cheapest", "paying", "marked", "mine", "marks", "rising",
 ];
 
 /// Most steps in all stages together: the state's step is a byte, and `step(…)` and the card

@@ -305,6 +305,7 @@ fn substitute(node: &mut Node, with: &[(String, Node)], span: &std::ops::Range<u
 fn binding(f: &str, i: usize) -> Option<(&'static str, &'static str)> {
     match (f, i) {
         ("best", 1) => Some(("card", "best")),
+        ("rising", 3..=5) => Some(("card", "rising")),
         ("each", 0) => Some(("P", "each")),
         ("others", 0) => Some(("P", "others")),
         ("highest", 0) => Some(("P", "highest")),

@@ -666,6 +666,9 @@ impl Compiler<'_> {
                     .must_finish
                     .as_ref()
                     .and_then(|m| c.finished_stage(&names, m)),
+                keep: def.keep.as_ref().and_then(|k| {
+                    Some((c.expression(k, step_scope, true)?, k.value.trim().into()))
+                }),
                 repeat,
                 loc: step.loc.clone(),
                 repeat_text: def.repeat.as_ref().map(|r| r.value.trim().to_string()),

@@ -1,0 +1,80 @@
+//! `[steps.*] keep = "<condition>"`: a move of the step is offered only if the condition
+//! holds after it. Quests: a sponsor lays the stages out card by card, and "a card is offered
+//! only if the quest can still be completed with it" (`keep = "finishable(P)"`, where
+//! `finishable` says it with `rising`). The condition is read on a copy, after the move's own
+//! effects and before the game goes on, with `P` the seat deciding; what the copy spends and
+//! any fault of it are forgotten.
+//!
+//! Only the step's own actions are checked: `pass` and the standing actions are offered as
+//! they are, and a step left with none of its own actions offers nothing (the seat is not
+//! asked: a standing action keeps no step alive). A move that only chooses (its payment or
+//! figure is the next move) is offered as it is: its effects are not yet known.
+
+use std::cell::RefCell;
+
+use grail_engine::game::NoEvents;
+
+use super::Rulebook;
+use super::effects::Subject;
+use super::eval::Ctx;
+use super::fault;
+use super::model::Expr;
+use super::state::{Action, State};
+
+thread_local! {
+    /// The copy the moves are tried on, its buffers reused from listing to listing.
+    static COPY: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+impl Rulebook {
+    /// Drops from `moves` (listed at `state`) those of the step's own actions after which its
+    /// `keep` fails; none of them left, nothing is offered.
+    pub(super) fn keep_moves(&self, state: &State, moves: &mut Vec<Action>) {
+        let Some(step) = self.steps.get(usize::from(state.step)) else {
+            return;
+        };
+        let Some((keep, _)) = &step.keep else {
+            return;
+        };
+        // A payment or choice being made: its move was offered as it was.
+        if moves.is_empty() || state.pending.is_some() {
+            return;
+        }
+        let own = |m: &Action| step.actions.contains(&usize::from(m.action));
+        let note = fault::save();
+        COPY.with_borrow_mut(|spare| {
+            let copy = spare.get_or_insert_with(|| state.clone());
+            moves.retain(|m| !own(m) || self.kept(state, m, keep, copy));
+        });
+        fault::restore(note);
+        if !moves.iter().any(own) {
+            moves.clear();
+        }
+    }
+
+    /// Whether `keep` holds after `m`'s effects, played on `copy`.
+    fn kept(&self, state: &State, m: &Action, keep: &Expr, copy: &mut State) -> bool {
+        let a = usize::from(m.action);
+        if self.actions[a].pay.is_some() || self.must_choose(state, a, m.args) {
+            return true;
+        }
+        copy.clone_from(state);
+        fault::begin(self.work_budget);
+        let on = Subject {
+            args: m.args,
+            pile: self.move_pile(copy, a, m.args),
+            stack: &[],
+            player: None,
+        };
+        self.run(&self.actions[a].effects, copy, &on, &mut NoEvents);
+        if fault::failed() {
+            return false;
+        }
+        let ctx = Ctx {
+            state: copy,
+            player: usize::from(state.decider()),
+            args: m.args,
+        };
+        self.eval(keep, &ctx) != 0
+    }
+}

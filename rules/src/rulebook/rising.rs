@@ -1,0 +1,287 @@
+//! `rising(n, above, Z, lead, member, value[, G])`: can `n` groups be made from the cards of
+//! `Z`, each of one card meeting `lead` and any cards meeting `member` (no two the same
+//! card), worth (the sum of `value` over its cards) more than the group before, the first
+//! more than `above`? With `G`, the first group is the one begun in `G`: its cards stay, and
+//! it is finished with cards from `Z`.
+//!
+//! A set-up that must rise stage by stage (Quests: a foe and weapons of distinct types a
+//! stage, each stage stronger than the last) is offered card by card only while it can still
+//! be finished; this answers that directly instead of searching the moves. The search is the
+//! one a hand-written game would make: groups are built from the weakest up; a lead already
+//! above the bar goes alone (anything added would only raise the next bar); a lead below it
+//! takes a minimal set of members that lifts it over (one fewer would not do).
+
+use super::Rulebook;
+use super::args::Args;
+use super::eval::Ctx;
+use super::model::{Rising, TYPE_MASK};
+
+/// The distinct lead values and member cards a zone offers; on the stack up to 64 of each.
+const FEW: usize = 64;
+
+/// The cards a search may still use: lead values ascending with their copies, and member
+/// cards (by card) with their value and copies.
+struct Pool<'a> {
+    lead_value: &'a mut [i64],
+    lead_n: &'a mut [u32],
+    member_value: &'a [i64],
+    member_n: &'a mut [u32],
+}
+
+impl Pool<'_> {
+    /// Can `m` groups be made, rising, all above `prev`?
+    fn chain(&mut self, m: u32, prev: i64) -> bool {
+        if m == 0 {
+            return true;
+        }
+        let held: u64 = self.lead_n.iter().map(|&n| u64::from(n)).sum();
+        if held < u64::from(m) {
+            return false;
+        }
+        // Enough distinct leads above the bar: each goes alone.
+        let above = (self.lead_value.iter().zip(self.lead_n.iter()))
+            .filter(|&(&v, &n)| n > 0 && v > prev)
+            .count();
+        if above >= m as usize {
+            return true;
+        }
+        for i in 0..self.lead_value.len() {
+            if self.lead_n[i] == 0 {
+                continue;
+            }
+            let v = self.lead_value[i];
+            self.lead_n[i] -= 1;
+            let ok = if v > prev {
+                self.chain(m - 1, v)
+            } else {
+                self.lift(0, v, i64::MAX, prev, None, m - 1)
+            };
+            self.lead_n[i] += 1;
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Tries every minimal set of members (from member `from` on, none already `on` the
+    /// group) that lifts a group worth `sum` above `prev`, then the `rest` of the chain above
+    /// it. More members than needed never help a later group.
+    fn lift(
+        &mut self,
+        from: usize,
+        sum: i64,
+        smallest: i64,
+        prev: i64,
+        on: Option<&[bool]>,
+        rest: u32,
+    ) -> bool {
+        if sum > prev {
+            // Minimal: leaving out the smallest member would not be enough.
+            return sum.saturating_sub(smallest) <= prev && self.chain(rest, sum);
+        }
+        let free = |pool: &Self, w: usize| pool.member_n[w] > 0 && !on.is_some_and(|on| on[w]);
+        let reach = (from..self.member_value.len())
+            .filter(|&w| free(self, w))
+            .fold(0i64, |r, w| r.saturating_add(self.member_value[w].max(0)));
+        if sum.saturating_add(reach) <= prev {
+            return false;
+        }
+        for w in from..self.member_value.len() {
+            if !free(self, w) {
+                continue;
+            }
+            let v = self.member_value[w];
+            self.member_n[w] -= 1;
+            let ok = self.lift(
+                w + 1,
+                sum.saturating_add(v),
+                smallest.min(v),
+                prev,
+                on,
+                rest,
+            );
+            self.member_n[w] += 1;
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// What one card is to the search.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    Lead(i64),
+    Member(i64),
+    Neither(i64),
+}
+
+impl Rulebook {
+    /// `rising(…)`: see the module's notes.
+    pub(super) fn eval_rising(&self, r: &Rising, ctx: &Ctx) -> i64 {
+        let n = self.operand(&r.n, ctx);
+        let above = self.operand(&r.above, ctx);
+        if n <= 0 {
+            return 1;
+        }
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        // What each card is, worked out once per card (copies are the same card).
+        let role = |c: u16| {
+            let on = Ctx {
+                args: Args::of_card(c & TYPE_MASK),
+                ..*ctx
+            };
+            let value = self.operand(&r.value, &on);
+            if self.eval(&r.lead, &on) != 0 {
+                Role::Lead(value)
+            } else if self.eval(&r.member, &on) != 0 {
+                Role::Member(value)
+            } else {
+                Role::Neither(value)
+            }
+        };
+        let (mut lead_value, mut lead_n) = ([0i64; FEW], [0u32; FEW]);
+        let (mut member_card, mut member_value, mut member_n) =
+            ([0u16; FEW], [0i64; FEW], [0u32; FEW]);
+        let (mut leads, mut members) = (0usize, 0usize);
+        for p in self.piles_of(&r.from, ctx) {
+            for &c in &ctx.state.piles[p] {
+                let c = c & TYPE_MASK;
+                if let Some(w) = member_card[..members].iter().position(|&m| m == c) {
+                    member_n[w] += 1;
+                    continue;
+                }
+                match role(c) {
+                    Role::Lead(v) => {
+                        let at = lead_value[..leads].partition_point(|&x| x < v);
+                        if at < leads && lead_value[at] == v {
+                            lead_n[at] += 1;
+                        } else if leads < FEW {
+                            lead_value.copy_within(at..leads, at + 1);
+                            lead_n.copy_within(at..leads, at + 1);
+                            (lead_value[at], lead_n[at]) = (v, 1);
+                            leads += 1;
+                        }
+                    }
+                    Role::Member(v) if members < FEW => {
+                        (
+                            member_card[members],
+                            member_value[members],
+                            member_n[members],
+                        ) = (c, v, 1);
+                        members += 1;
+                    }
+                    Role::Member(_) | Role::Neither(_) => {}
+                }
+            }
+        }
+        let mut pool = Pool {
+            lead_value: &mut lead_value[..leads],
+            lead_n: &mut lead_n[..leads],
+            member_value: &member_value[..members],
+            member_n: &mut member_n[..members],
+        };
+        let Some(seed) = &r.seed else {
+            return i64::from(pool.chain(n, above));
+        };
+        // The group begun: its worth, its lead (at most one), the members it holds.
+        let (mut sum, mut seed_leads, mut begun) = (0i64, 0u32, false);
+        let mut on = [false; FEW];
+        for p in self.piles_of(seed, ctx) {
+            for &c in &ctx.state.piles[p] {
+                let c = c & TYPE_MASK;
+                begun = true;
+                let what = role(c);
+                let (Role::Lead(v) | Role::Member(v) | Role::Neither(v)) = what;
+                sum = sum.saturating_add(v);
+                match what {
+                    Role::Lead(_) => seed_leads += 1,
+                    Role::Member(_) => {
+                        if let Some(w) = member_card[..members].iter().position(|&m| m == c) {
+                            on[w] = true;
+                        }
+                    }
+                    Role::Neither(_) => {}
+                }
+            }
+        }
+        let on = &on[..members];
+        let ok = match seed_leads {
+            _ if !begun => pool.chain(n, above),
+            0 => {
+                // A group begun without its lead takes one from `Z`.
+                (0..pool.lead_value.len()).any(|i| {
+                    if pool.lead_n[i] == 0 {
+                        return false;
+                    }
+                    pool.lead_n[i] -= 1;
+                    let with_lead = sum.saturating_add(pool.lead_value[i]);
+                    let ok = finish(&mut pool, with_lead, above, on, n);
+                    pool.lead_n[i] += 1;
+                    ok
+                })
+            }
+            1 => finish(&mut pool, sum, above, on, n),
+            _ => false,
+        };
+        i64::from(ok)
+    }
+}
+
+/// The group begun, worth `sum` with its lead, then `n - 1` more.
+fn finish(pool: &mut Pool, sum: i64, above: i64, on: &[bool], n: u32) -> bool {
+    if sum > above {
+        pool.chain(n - 1, sum)
+    } else {
+        pool.lift(0, sum, i64::MAX, above, Some(on), n - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pool;
+
+    /// Leads (value, copies) sorted, members (value) one copy each.
+    fn can(leads: &[(i64, u32)], members: &[i64], m: u32, prev: i64) -> bool {
+        let mut lv: Vec<i64> = leads.iter().map(|l| l.0).collect();
+        let mut ln: Vec<u32> = leads.iter().map(|l| l.1).collect();
+        let mut mn = vec![1; members.len()];
+        Pool {
+            lead_value: &mut lv,
+            lead_n: &mut ln,
+            member_value: members,
+            member_n: &mut mn,
+        }
+        .chain(m, prev)
+    }
+
+    #[test]
+    fn distinct_leads_rise_alone() {
+        assert!(can(&[(5, 1), (10, 1), (15, 1)], &[], 3, 0));
+        assert!(
+            !can(&[(5, 1), (10, 1), (15, 1)], &[], 3, 5),
+            "5 is not above 5"
+        );
+        assert!(!can(&[(5, 3)], &[], 2, 0), "two fives do not rise");
+    }
+
+    #[test]
+    fn members_lift_a_lead_and_are_used_once() {
+        // Two fives: one alone, one with a member of 10 (15 > 5).
+        assert!(can(&[(5, 2)], &[10], 2, 0));
+        // Three fives need two members, each used once: 5, 5+10, 5+10+? (needs > 15).
+        assert!(!can(&[(5, 3)], &[10], 3, 0));
+        assert!(can(&[(5, 3)], &[10, 20], 3, 0), "5, 5+10, 5+20");
+        // A member never lifts the lead beyond what both members together give.
+        assert!(!can(&[(5, 1)], &[10, 20], 1, 40));
+        assert!(can(&[(5, 1)], &[10, 20], 1, 34));
+    }
+
+    #[test]
+    fn too_few_leads_never_do() {
+        assert!(!can(&[(50, 1)], &[10, 10, 10], 2, 0));
+        assert!(can(&[], &[], 0, 100), "no group is always made");
+    }
+}
