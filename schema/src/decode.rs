@@ -382,7 +382,6 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let repeat = f.number_str("repeat");
         let auto = f.bool("auto");
         let who = f.str("who");
-        let must_finish = f.str("must_finish");
         let keep = f.str("keep");
         let dispatch = f.str("dispatch");
         let stages = f.table("stages", |dec, _, n| dec.str(n, "a stage"));
@@ -396,7 +395,6 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             repeat,
             auto,
             who,
-            must_finish,
             keep,
             dispatch,
             stages,

@@ -657,12 +657,6 @@ pub struct StepDef {
     /// expression: that seat alone decides). `P` names the seat deciding.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub who: Option<Sp<String>>,
-    /// A stage the seat deciding must still be able to finish: a move is offered only when,
-    /// after it, some way of playing on (the seat's own moves, until the stage is left)
-    /// finishes that stage; `pass` is always offered. "A card is offered only if the quest
-    /// can still be completed with it."
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub must_finish: Option<Sp<String>>,
     /// A condition each move of the step must leave true to be offered: it is read after the
     /// move's effects (`P`: the seat deciding), before the game goes on. `pass` is always
     /// offered; a step left with nothing but `pass` offers nothing. "A card is offered only if

@@ -111,8 +111,8 @@ fn run_out() -> bool {
     false
 }
 
-/// A move's note as it stands: kept while a search plays moves that may never be made
-/// (`lookahead.rs`), and put back after it.
+/// A move's note as it stands: kept while moves that may never be made are tried on a copy
+/// (`keep.rs`), and put back after it.
 #[derive(Clone, Copy, Debug)]
 pub struct Note {
     left: u64,

@@ -23,8 +23,7 @@ impl Rulebook {
     }
 
     /// The moves of the decision the state is at: the step's, then the standing actions
-    /// whose window holds, less those after which a stage the step must leave finishable
-    /// could not be finished (`lookahead.rs`).
+    /// whose window holds, less the step's own after which its `keep` fails (`keep.rs`).
     #[inline(always)]
     pub(super) fn decision_moves(&self, state: &State, moves: &mut Vec<Action>, memo_fits: bool) {
         self.list(state, moves, memo_fits);
@@ -33,9 +32,6 @@ impl Rulebook {
         }
         if self.keeps {
             self.keep_moves(state, moves);
-        }
-        if self.finishes {
-            self.keep_finishable(state, moves);
         }
     }
 

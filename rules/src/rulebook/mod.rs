@@ -35,7 +35,6 @@ mod folded;
 mod held;
 mod keep;
 mod listing;
-mod lookahead;
 mod marks;
 mod mechanics;
 mod model;
@@ -151,13 +150,8 @@ pub struct Rulebook {
     standing: Vec<usize>,
     /// Some step is a loop (`repeat = "while …"`): only then is its condition asked on entry.
     loops: bool,
-    /// Some step's moves must leave a stage finishable (`must_finish`, `lookahead.rs`).
-    finishes: bool,
     /// Some step's moves must leave a condition true (`keep`, `keep.rs`).
     keeps: bool,
-    /// This compiled description among those of the process (what a search remembers is
-    /// its states').
-    compiled: u64,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
@@ -305,7 +299,6 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         .map(|(i, _)| i)
         .collect();
     let loops = steps.iter().any(|s| s.repeat_while);
-    let finishes = steps.iter().any(|s| s.must_finish.is_some());
     let keeps = steps.iter().any(|s| s.keep.is_some());
     let mut rulebook = Rulebook {
         // What opens the pack again (a bundled id, a folder's path), as every rulebook
@@ -360,12 +353,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         enters,
         standing,
         loops,
-        finishes,
         keeps,
-        compiled: {
-            static COMPILED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-            COMPILED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        },
         paid: Default::default(),
         derived: Default::default(),
     };

@@ -63,9 +63,6 @@ impl Rulebook {
         spare: Option<State>,
     ) -> Result<State, String> {
         super::fault::begin_setup(self.work_budget);
-        if self.finishes {
-            super::lookahead::forget();
-        }
         let players = setup.players;
         if !(self.players.0..=self.players.1).contains(&players) {
             return Err(format!(

@@ -58,8 +58,8 @@ pub struct State {
     pub(super) shown: Shown,
 }
 
-/// `clone_from` reuses the copy's buffers (a search copies a state per move it tries,
-/// `lookahead.rs`); every field is named, so a new one cannot be left out.
+/// `clone_from` reuses the copy's buffers (`keep` copies the state for each move it tries,
+/// `keep.rs`; a search bot, for each determinization); every field is named, so a new one cannot be left out.
 impl Clone for State {
     fn clone(&self) -> State {
         let mut copy = State {

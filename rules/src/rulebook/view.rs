@@ -423,15 +423,6 @@ impl Rulebook {
                 self.in_words(keep, true)
             );
         }
-        // A step that must leave a stage finishable left it out.
-        if let Some(stage) = step.must_finish.and_then(|k| self.stages.get(k))
-            && a.pay.is_none()
-        {
-            return format!(
-                "`{}` is not offered: `{}` could not be finished after it",
-                a.name, stage.name
-            );
-        }
         self.unpayable(state, action)
     }
 
@@ -750,13 +741,6 @@ impl Rulebook {
                         text,
                         " (a move only while {} after it)",
                         self.in_words(keep, true)
-                    );
-                }
-                if let Some(stage) = s.must_finish.and_then(|k| self.stages.get(k)) {
-                    let _ = write!(
-                        text,
-                        " (a move only while `{}` can still be finished after it)",
-                        stage.name
                     );
                 }
                 text

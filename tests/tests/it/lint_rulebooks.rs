@@ -451,15 +451,13 @@ fn overrides_nothing_reads() {
     check("rulebook-unused-override", &["unused-override"]);
 }
 
-/// `must_finish` and a one-seat `who` written wrong (issue 30, whether a hand can sponsor):
-/// a stage that does not exist, the turn, and a `who` that is a condition. Each one error,
-/// where it is written.
+/// `keep`, `rising` and a one-seat `who` written wrong (issue 30, whether a hand can
+/// sponsor): a `keep` that is a number, `rising` with five arguments and with a group begun
+/// in a zone of another set, and a `who` that is a condition. Each one error, where it is
+/// written.
 #[test]
-fn must_finish_and_one_decider_written_wrong() {
-    check(
-        "rulebook-must-finish",
-        &["invalid-value", "type-mismatch", "unknown-stage"],
-    );
+fn keep_rising_and_one_decider_written_wrong() {
+    check("rulebook-keep", &["invalid-expression", "type-mismatch"]);
 }
 
 /// A step's word for passing written wrong: on a step that cannot be passed, two words, and

@@ -72,19 +72,6 @@ impl Compiler<'_> {
         }
     }
 
-    /// `[steps.*] must_finish`: a stage a step enters, which the step's moves must leave
-    /// finishable.
-    pub fn finished_stage(&mut self, names: &StageNames, name: &Sp<String>) -> Option<usize> {
-        if name.value.trim() == "turn" {
-            let msg = "`must_finish` names a stage a step enters; \
-                       the turn is not one"
-                .to_string();
-            self.error("invalid-value", msg, &name.loc, name.loc.span.clone());
-            return None;
-        }
-        self.entered_stage(names, name, name.value.trim())
-    }
-
     /// `[steps.*] pass`: the word for leaving an optional step out. One word, with which no
     /// move the step may offer begins (its actions' and the standing actions': a move is
     /// read by its first word), nor `pay` or `help`. Another step may use it for an action.

@@ -662,10 +662,6 @@ impl Compiler<'_> {
                 by_card: def.by_card.as_ref().is_some_and(|b| b.value),
                 auto: def.auto.as_ref().is_some_and(|b| b.value),
                 who: def.who.as_ref().and_then(|w| c.deciders(w)),
-                must_finish: def
-                    .must_finish
-                    .as_ref()
-                    .and_then(|m| c.finished_stage(&names, m)),
                 keep: def.keep.as_ref().and_then(|k| {
                     Some((c.expression(k, step_scope, true)?, k.value.trim().into()))
                 }),

@@ -514,9 +514,6 @@ pub struct Step {
     pub who: Option<Deciders>,
     /// A step that enters a stage instead of offering actions (`"stage:<name>"`, `dispatch`).
     pub enter: Option<Enter>,
-    /// `must_finish`: the stage (index into `Rulebook::stages`) its moves must leave the
-    /// seat deciding able to finish (`lookahead.rs`).
-    pub must_finish: Option<usize>,
     /// `keep`: what each of its moves must leave true to be offered (`keep.rs`), and its
     /// text (for the words of a refusal).
     pub keep: Option<(Expr, String)>,
@@ -553,7 +550,6 @@ impl Step {
             auto: false,
             who: None,
             enter: None,
-            must_finish: None,
             keep: None,
             loc,
         }
