@@ -126,6 +126,8 @@ pub struct Rulebook {
     /// What the terminal says beyond the moves (`explain.rs`).
     explain: explain::Explain,
     queries: Vec<queries::Query>,
+    /// The table's head line (`[texts] status`): what the game is at, for every seat.
+    status: Option<Vec<model::Piece>>,
     /// The action whose payment meets its card's own condition, kept in the state's memo.
     memo_action: Option<usize>,
     /// The ring and its figures, when the game has one.
@@ -193,6 +195,10 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let actions = c.actions();
     let steps = c.steps();
     let queries = c.queries();
+    // `[texts] status`: the table's head line, in the pack's words.
+    let status = (c.texts.iter().find(|(name, _)| name == "status"))
+        .map(|(_, text)| text.clone())
+        .and_then(|text| c.template(&text, NO_SCOPE, true));
     let memo_action = actions.iter().position(|a| {
         a.pay
             .as_ref()
@@ -354,6 +360,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         standing,
         loops,
         keeps,
+        status,
         paid: Default::default(),
         derived: Default::default(),
     };

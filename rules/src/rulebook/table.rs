@@ -12,6 +12,8 @@ use grail_engine::view::{Part, Row};
 use grail_schema::model::{TableListing, Visibility};
 
 use super::Rulebook;
+use super::args::Args;
+use super::eval::Ctx;
 use super::state::State;
 
 impl Rulebook {
@@ -55,6 +57,15 @@ impl Rulebook {
     /// menu.
     pub(super) fn table_parts(&self, state: &State, seat: Option<Seat>) -> Vec<Part> {
         let mut parts = Vec::new();
+        // The pack's head line, when it writes one (`[texts] status`), in place of the
+        // step's name at the foot.
+        if let Some(status) = &self.status
+            && state.ended.is_none()
+        {
+            let mut out = String::new();
+            self.render_text(status, &Ctx::current(state, Args::NONE), &mut out);
+            parts.extend(grail_engine::view::lines_of(&out));
+        }
         let mut own = Vec::new();
         for (zi, z) in self.zones.iter().enumerate() {
             if z.listing == TableListing::Never {
@@ -163,6 +174,7 @@ impl Rulebook {
         let mut out = String::new();
         match (state.ended, self.steps.get(usize::from(state.step))) {
             (Some(_), _) => out.push_str("the game is over\n"),
+            (None, Some(_)) if self.status.is_some() => {}
             (None, Some(step)) => {
                 let when = match state.stage.stage {
                     0 => format!("turn {}", state.turn),
