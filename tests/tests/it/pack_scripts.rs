@@ -1,6 +1,7 @@
 //! Scripts for packs that are not bundled: every `tests/packs/<pack>/scripts/*.ron` runs
 //! against the pack folder it sits in (a mod, or a bundled game with one param changed to
-//! test another reading of the rules), like `grail replay FILE --pack tests/packs/<pack>`.
+//! test another reading of the rules), in the variant it names, like `grail replay FILE
+//! --pack tests/packs/<pack>`.
 //! Each must pass; its game log is an insta snapshot. The example mods of the docs
 //! (`docs/examples/<pack>/scripts/*.ron`) run the same way.
 
@@ -20,9 +21,18 @@ fn run(path: &std::path::Path) {
     let text = std::fs::read_to_string(path).unwrap();
     let file = ReplayFile::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
     let pack_dir = path.parent().and_then(std::path::Path::parent).unwrap();
-    let game =
-        grail_cli::games::open_game(&grail_tests::content(), &pack_dir.to_string_lossy(), None)
-            .unwrap_or_else(|e| panic!("cannot open {}:\n{e}", pack_dir.display()));
+    // A variant of the pack folder it sits in, when the script names the folder's game; a
+    // folder that is itself a variant of a bundled game (`king-arthur-exact`) is run whole.
+    let folder = pack_dir.file_name().unwrap_or_default().to_string_lossy();
+    let variant = (file.replay.game == folder)
+        .then_some(file.replay.variant.as_deref())
+        .flatten();
+    let game = grail_cli::games::open_game(
+        &grail_tests::content(),
+        &pack_dir.to_string_lossy(),
+        variant,
+    )
+    .unwrap_or_else(|e| panic!("cannot open {}:\n{e}", pack_dir.display()));
     let options = ReplayOptions {
         pack_chosen: true,
         ..ReplayOptions::default()
