@@ -1,9 +1,10 @@
 //! `[steps.*] keep = "<condition>"`: a move of the step is offered only if the condition
 //! holds after it. Quests: a sponsor lays the stages out card by card, and "a card is offered
-//! only if the quest can still be completed with it" (`keep = "finishable(P)"`, where
+//! only if the quest can still be completed with it" (`keep = "finishable"`, where
 //! `finishable` says it with `rising`). The condition is read on a copy, after the move's own
-//! effects and before the game goes on, with `P` the seat deciding; what the copy spends and
-//! any fault of it are forgotten.
+//! effects and before the game goes on, with `P` the seat deciding; what the copy spends is
+//! forgotten. A move whose effects fault is left out; a fault of the condition itself fails
+//! the move being made.
 //!
 //! Only the step's own actions are checked: `pass` and the standing actions are offered as
 //! they are, and a step left with none of its own actions offers nothing (the seat is not
@@ -42,18 +43,32 @@ impl Rulebook {
         }
         let own = |m: &Action| step.actions.contains(&usize::from(m.action));
         let note = fault::save();
+        let mut faulted = None;
         COPY.with_borrow_mut(|spare| {
             let copy = spare.get_or_insert_with(|| state.clone());
-            moves.retain(|m| !own(m) || self.kept(state, m, keep, copy));
+            moves.retain(|m| !own(m) || self.kept(state, m, keep, copy, &mut faulted));
         });
         fault::restore(note);
+        // The condition itself faulted (a search past the move's budget, a division by zero):
+        // the move being made fails with it, never a move silently left out.
+        if let Some(f) = faulted {
+            fault::fail(f);
+        }
         if !moves.iter().any(own) {
             moves.clear();
         }
     }
 
-    /// Whether `keep` holds after `m`'s effects, played on `copy`.
-    fn kept(&self, state: &State, m: &Action, keep: &Expr, copy: &mut State) -> bool {
+    /// Whether `keep` holds after `m`'s effects, played on `copy` (a move whose effects fault
+    /// is left out; the first fault of the condition itself is noted in `faulted`).
+    fn kept(
+        &self,
+        state: &State,
+        m: &Action,
+        keep: &Expr,
+        copy: &mut State,
+        faulted: &mut Option<fault::Fault>,
+    ) -> bool {
         let a = usize::from(m.action);
         if self.actions[a].pay.is_some() || self.must_choose(state, a, m.args) {
             return true;
@@ -75,6 +90,10 @@ impl Rulebook {
             player: usize::from(state.decider()),
             args: m.args,
         };
-        self.eval(keep, &ctx) != 0
+        let holds = self.eval(keep, &ctx) != 0;
+        if let Some(f) = fault::end() {
+            faulted.get_or_insert(f);
+        }
+        holds
     }
 }

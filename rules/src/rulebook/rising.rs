@@ -11,13 +11,17 @@
 //! above the bar goes alone (anything added would only raise the next bar); a lead below it
 //! takes a minimal set of members that lifts it over (one fewer would not do).
 
+use grail_engine::cond::universe::MAX_TYPES;
+
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
+use super::fault;
 use super::model::{Rising, TYPE_MASK};
 
-/// The distinct lead values and member cards a zone offers; on the stack up to 64 of each.
-const FEW: usize = 64;
+/// The distinct lead values and member cards a zone offers, on the stack: a set holds at most
+/// this many card types, so no zone offers more of either.
+const FEW: usize = MAX_TYPES;
 
 /// The cards a search may still use: lead values ascending with their copies, and member
 /// cards (by card) with their value and copies.
@@ -33,6 +37,10 @@ impl Pool<'_> {
     fn chain(&mut self, m: u32, prev: i64) -> bool {
         if m == 0 {
             return true;
+        }
+        // A search is work of the move's (a hostile pack's search never ends it).
+        if !fault::spend(1) {
+            return false;
         }
         let held: u64 = self.lead_n.iter().map(|&n| u64::from(n)).sum();
         if held < u64::from(m) {
@@ -79,6 +87,9 @@ impl Pool<'_> {
         if sum > prev {
             // Minimal: leaving out the smallest member would not be enough.
             return sum.saturating_sub(smallest) <= prev && self.chain(rest, sum);
+        }
+        if !fault::spend(1) {
+            return false;
         }
         let free = |pool: &Self, w: usize| pool.member_n[w] > 0 && !on.is_some_and(|on| on[w]);
         let reach = (from..self.member_value.len())
@@ -277,6 +288,22 @@ mod tests {
         // A member never lifts the lead beyond what both members together give.
         assert!(!can(&[(5, 1)], &[10, 20], 1, 40));
         assert!(can(&[(5, 1)], &[10, 20], 1, 34));
+    }
+
+    /// A search with very many ways to try (every set of 1..=30 worth more than 233, none
+    /// leaving enough for a second group) is work of the move: it stops when the move's
+    /// budget is spent, a runaway, never a hang.
+    #[test]
+    fn a_search_past_the_moves_budget_is_a_runaway() {
+        use super::super::fault::{self, Fault};
+        let members: Vec<i64> = (1..=30).collect();
+        fault::begin(10_000);
+        assert!(!can(&[(0, 2)], &members, 2, 233));
+        assert_eq!(fault::end(), Some(Fault::Runaway));
+        // Within the budget, the same pool answers.
+        fault::begin(10_000);
+        assert!(can(&[(0, 2)], &members, 2, 200));
+        assert_eq!(fault::end(), None);
     }
 
     #[test]

@@ -175,3 +175,32 @@ fn a_quest_is_offered_and_built_only_while_it_can_be_set_up() {
         "offered {offered}, passed by {passed_by}, kept {kept}, left out {left_out}"
     );
 }
+
+/// A `keep` whose condition faults (here a division by the stages laid, 0 when the quest is
+/// offered) fails the move being made, found by lint's seeded games: the sponsor's offer is
+/// never silently left out.
+#[test]
+fn a_keep_that_faults_is_an_error_not_a_move_left_out() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/sponsorship/pack.toml");
+    let text = std::fs::read_to_string(src).unwrap();
+    let sponsor = "prompt = \"sponsor the quest?\"\nkeep = \"finishable\"";
+    assert!(
+        text.contains(sponsor),
+        "the sponsor step keeps `finishable`"
+    );
+    let text = text.replace(
+        sponsor,
+        "prompt = \"sponsor the quest?\"\nkeep = \"finishable and div(1, laid) >= 0\"",
+    );
+    let dir = std::env::temp_dir().join(format!("grail-keep-fault-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), text).unwrap();
+    let reports = grail_cli::lint::lint(&[dir], &grail_cli::content::Content::folder("../content"));
+    let codes: Vec<&str> = reports[0]
+        .loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert!(codes.contains(&"divide-by-zero"), "{codes:?}");
+}
