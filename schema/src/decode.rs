@@ -475,6 +475,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let now_reason = f.str("now_reason");
         let tiebreak = f.str("tiebreak");
         let help = f.str("help");
+        let parts = f.strs("parts");
         f.finish();
         Some(EndDef {
             when: when?,
@@ -484,6 +485,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             now_reason,
             tiebreak,
             help,
+            parts,
         })
     });
     let bot = f.node("bot").and_then(|n| {

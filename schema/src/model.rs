@@ -797,6 +797,10 @@ pub struct EndDef {
     /// words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<Sp<String>>,
+    /// The words for the parts of `score` (its terms added or taken away, in order) on the
+    /// end screen: `parts = ["shields your rank stands for", "shields since"]`; one per term.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Sp<String>>,
 }
 
 /// `[endings.<reason>]`: a way the game ends besides `[end]`, its name the reason reports

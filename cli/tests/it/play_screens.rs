@@ -545,9 +545,14 @@ fn the_quests_drafts_table_shows_ranks_hands_and_the_decision() {
         "giant(40)",
         "allies P2: sir-tristan(10)",
         "Your decision: over the hand limit: discard a card or put an ally into play",
+        // Headed as the module's screen (`[texts] status`).
+        "Turn 2 · P2's turn · Prosperity Throughout the Realm (event)",
+        "Now: P1 holds more than 12 cards and must discard or play allies",
     ] {
         assert!(menu.contains(shown), "`{shown}` not in:\n{}", s.menu);
     }
+    // The step's name in the rules' language is not shown when the pack says it in words.
+    assert!(!s.menu.contains("at step `"), "{}", s.menu);
     // A test has no battle points: named bare.
     assert!(menu.contains(" test-of-valor "), "{}", s.menu);
     for hidden in [
@@ -581,4 +586,12 @@ fn the_quests_drafts_table_shows_ranks_hands_and_the_decision() {
     // Two actions written alike (Mordred standing, and as a step's move) are one line.
     assert_eq!(help.matches("sacrifice Mordred").count(), 1, "{}", s.help);
     insta::assert_snapshot!("quests_draft_help", s.help);
+    // The end as the module's: every hand revealed, each score in shields, the winner.
+    assert!(
+        s.game_over
+            .contains("Game over (knight-of-the-round-table)"),
+        "{}",
+        s.game_over
+    );
+    insta::assert_snapshot!("quests_draft_game_over", s.game_over);
 }

@@ -40,6 +40,8 @@ pub struct Explain {
     helps: Vec<Option<String>>,
     /// How a player scores in the pack's words (`[end] help`), for the help.
     score_help: Option<String>,
+    /// The words for the score's terms (`[end] parts`), in order; empty: said from the terms.
+    part_words: Vec<String>,
 }
 
 impl Explain {
@@ -130,6 +132,9 @@ impl Explain {
             score_help: (pack.rulebook.end.as_ref())
                 .and_then(|e| e.help.as_ref())
                 .map(|h| h.value.clone()),
+            part_words: (pack.rulebook.end.as_ref())
+                .map(|e| e.parts.iter().map(|p| p.value.clone()).collect())
+                .unwrap_or_default(),
             pays: (pack.rulebook.actions.0.iter())
                 .map(|(_, a)| {
                     let pay = a.pay.as_ref()?;
@@ -179,6 +184,29 @@ fn outer_call(n: &Node) -> Option<(&str, &[Node])> {
 }
 
 /// The top-level terms of a sum, source and compiled side by side: (label, sign, term).
+/// The terms of a score as written (`a + b - c`: `a`, `b`, `c`), for `[end] parts`.
+pub(super) fn score_terms(text: &str) -> Vec<String> {
+    fn walk(node: &Node, text: &str, out: &mut Vec<String>) {
+        match &node.ast {
+            Ast::Bin(Op::Add | Op::Sub, l, r) => {
+                walk(l, text, out);
+                walk(r, text, out);
+            }
+            _ => out.push(
+                text.get(node.span.clone())
+                    .unwrap_or("?")
+                    .trim()
+                    .to_string(),
+            ),
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(node) = syntax::expression(text) {
+        walk(&node, text, &mut out);
+    }
+    out
+}
+
 fn terms<'e>(
     node: &Node,
     expr: &'e Expr,
@@ -256,9 +284,15 @@ impl Rulebook {
             Some(node) => terms(node, &self.score, &self.explain.score_text, 1, &mut parts),
             None => parts.push((self.explain.score_text.clone(), 1, &self.score)),
         }
-        // Labelled in words: "the total value of the player's adversaries", not its source.
-        for part in &mut parts {
-            part.0 = self.in_words(&part.0, false);
+        // Labelled in the pack's words (`[end] parts`), else in words from the terms: "the
+        // total value of the player's adversaries", not its source.
+        let words = &self.explain.part_words;
+        let parts_len = parts.len();
+        for (k, part) in parts.iter_mut().enumerate() {
+            part.0 = match words.get(k).filter(|_| words.len() == parts_len) {
+                Some(w) => w.clone(),
+                None => self.in_words(&part.0, false),
+            };
         }
         (0..usize::from(state.players))
             .map(|player| {
@@ -290,6 +324,11 @@ impl Rulebook {
         }
         let mut labels = Vec::new();
         for (text, _, _) in &parts {
+            // The pack's words for the parts, when it gives one for each.
+            if self.explain.part_words.len() == parts.len() {
+                labels.clone_from(&self.explain.part_words);
+                break;
+            }
             let mut names = Vec::new();
             if let Ok(n) = syntax::expression(text) {
                 self.names_read(&n, &mut names);

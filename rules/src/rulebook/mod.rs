@@ -228,6 +228,25 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
             (None, None, String::new())
         }
     };
+    // `[end] parts`: one word for each term of the score.
+    if let Some(end) = &rb.end
+        && let Some(first) = end.parts.first()
+    {
+        let terms = explain::score_terms(&end.score.value);
+        if terms.len() != end.parts.len() {
+            let msg = format!(
+                "`parts` names {} part(s), and `score` has {} ({})",
+                end.parts.len(),
+                terms.len(),
+                terms
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            c.error("invalid-value", msg, &first.loc, first.loc.span.clone());
+        }
+    }
     let (now, now_reason, tiebreak) = match &rb.end {
         Some(end) => (
             end.now

@@ -598,3 +598,10 @@ fn a_card_moved_by_its_id_written_wrong() {
         &["type-mismatch", "unknown-name", "zone-set-mismatch"],
     );
 }
+
+/// The end screen's words for the score's parts (`[end] parts`) must name each term of the
+/// score once: three words for a score of two parts is one error, at `parts`.
+#[test]
+fn words_for_more_parts_than_the_score_has() {
+    check("rulebook-score-parts", &["invalid-value"]);
+}
