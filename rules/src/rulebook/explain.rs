@@ -183,7 +183,6 @@ fn outer_call(n: &Node) -> Option<(&str, &[Node])> {
     }
 }
 
-/// The top-level terms of a sum, source and compiled side by side: (label, sign, term).
 /// The terms of a score as written (`a + b - c`: `a`, `b`, `c`), for `[end] parts`.
 pub(super) fn score_terms(text: &str) -> Vec<String> {
     fn walk(node: &Node, text: &str, out: &mut Vec<String>) {
@@ -207,6 +206,7 @@ pub(super) fn score_terms(text: &str) -> Vec<String> {
     out
 }
 
+/// The top-level terms of a sum, source and compiled side by side: (label, sign, term).
 fn terms<'e>(
     node: &Node,
     expr: &'e Expr,
@@ -323,12 +323,11 @@ impl Rulebook {
             return None;
         }
         let mut labels = Vec::new();
-        for (text, _, _) in &parts {
-            // The pack's words for the parts, when it gives one for each.
-            if self.explain.part_words.len() == parts.len() {
-                labels.clone_from(&self.explain.part_words);
-                break;
-            }
+        // The pack's words for the parts, when it gives one for each (`[end] parts`).
+        if self.explain.part_words.len() == parts.len() {
+            labels.clone_from(&self.explain.part_words);
+        }
+        for (text, _, _) in parts.iter().skip(labels.len()) {
             let mut names = Vec::new();
             if let Ok(n) = syntax::expression(text) {
                 self.names_read(&n, &mut names);

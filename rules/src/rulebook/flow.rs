@@ -275,6 +275,31 @@ impl Rulebook {
         }
     }
 
+    /// Whether action `a` with `args` only chooses: its payment or its figures are the next
+    /// move, and its effects wait for them.
+    pub(super) fn only_chooses(&self, state: &State, a: usize, args: Args) -> bool {
+        self.actions[a].pay.is_some() || self.must_choose(state, a, args)
+    }
+
+    /// Runs action `a`'s effects with `args` (a fault from them is the action's).
+    #[inline(always)]
+    pub(super) fn run_action(
+        &self,
+        state: &mut State,
+        a: usize,
+        args: Args,
+        events: &mut impl EventSink<Event>,
+    ) {
+        super::fault::acting(a);
+        let on = Subject {
+            args,
+            pile: self.move_pile(state, a, args),
+            stack: &[],
+            player: None,
+        };
+        self.run(&self.actions[a].effects, state, &on, events);
+    }
+
     /// Carries out one move and enters the next step; returns the `auto` move that step
     /// makes at once, if any.
     #[must_use]
@@ -298,24 +323,14 @@ impl Rulebook {
                 state.pending = None;
                 (usize::from(a), args)
             }
-            (a, _)
-                if self.actions[usize::from(a)].pay.is_some()
-                    || self.must_choose(state, usize::from(a), action.args) =>
-            {
+            (a, _) if self.only_chooses(state, usize::from(a), action.args) => {
                 // Chosen: the payment is the next move.
                 state.pending = Some((a, action.args));
                 return None;
             }
             (a, _) => (usize::from(a), action.args),
         };
-        super::fault::acting(a);
-        let on = Subject {
-            args,
-            pile: self.move_pile(state, a, args),
-            stack: &[],
-            player: None,
-        };
-        self.run(&self.actions[a].effects, state, &on, events);
+        self.run_action(state, a, args, events);
         if super::fault::failed() {
             return None;
         }

@@ -16,7 +16,6 @@ use std::cell::RefCell;
 use grail_engine::game::NoEvents;
 
 use super::Rulebook;
-use super::effects::Subject;
 use super::eval::Ctx;
 use super::fault;
 use super::model::Expr;
@@ -70,18 +69,12 @@ impl Rulebook {
         faulted: &mut Option<fault::Fault>,
     ) -> bool {
         let a = usize::from(m.action);
-        if self.actions[a].pay.is_some() || self.must_choose(state, a, m.args) {
+        if self.only_chooses(state, a, m.args) {
             return true;
         }
         copy.clone_from(state);
         fault::begin(self.work_budget);
-        let on = Subject {
-            args: m.args,
-            pile: self.move_pile(copy, a, m.args),
-            stack: &[],
-            player: None,
-        };
-        self.run(&self.actions[a].effects, copy, &on, &mut NoEvents);
+        self.run_action(copy, a, m.args, &mut NoEvents);
         if fault::failed() {
             return false;
         }

@@ -138,7 +138,7 @@ impl Rulebook {
             return 1;
         }
         let n = u32::try_from(n).unwrap_or(u32::MAX);
-        // What each card is, worked out once per card (copies are the same card).
+        // What a card type is (its copies are the same card).
         let role = |c: u16| {
             let on = Ctx {
                 args: Args::of_card(c & TYPE_MASK),
@@ -153,18 +153,31 @@ impl Rulebook {
                 Role::Neither(value)
             }
         };
+        // Read once per type, as the cards are met.
+        let mut roles: [Option<Role>; FEW] = [None; FEW];
+        let mut role_of = |c: u16| match roles.get_mut(usize::from(c)) {
+            Some(known) => *known.get_or_insert_with(|| role(c)),
+            None => role(c),
+        };
+        // Each member type's place among the members, once it is one (`NOT_MEMBER` before).
+        const NOT_MEMBER: u8 = u8::MAX;
+        let mut member_at = [NOT_MEMBER; FEW];
+        let member_of = |member_at: &[u8; FEW], c: u16| {
+            (member_at.get(usize::from(c)).copied())
+                .filter(|&w| w != NOT_MEMBER)
+                .map(usize::from)
+        };
         let (mut lead_value, mut lead_n) = ([0i64; FEW], [0u32; FEW]);
-        let (mut member_card, mut member_value, mut member_n) =
-            ([0u16; FEW], [0i64; FEW], [0u32; FEW]);
+        let (mut member_value, mut member_n) = ([0i64; FEW], [0u32; FEW]);
         let (mut leads, mut members) = (0usize, 0usize);
         for p in self.piles_of(&r.from, ctx) {
             for &c in &ctx.state.piles[p] {
                 let c = c & TYPE_MASK;
-                if let Some(w) = member_card[..members].iter().position(|&m| m == c) {
+                if let Some(w) = member_of(&member_at, c) {
                     member_n[w] += 1;
                     continue;
                 }
-                match role(c) {
+                match role_of(c) {
                     Role::Lead(v) => {
                         let at = lead_value[..leads].partition_point(|&x| x < v);
                         if at < leads && lead_value[at] == v {
@@ -177,11 +190,10 @@ impl Rulebook {
                         }
                     }
                     Role::Member(v) if members < FEW => {
-                        (
-                            member_card[members],
-                            member_value[members],
-                            member_n[members],
-                        ) = (c, v, 1);
+                        if let Some(at) = member_at.get_mut(usize::from(c)) {
+                            *at = members as u8;
+                        }
+                        (member_value[members], member_n[members]) = (v, 1);
                         members += 1;
                     }
                     Role::Member(_) | Role::Neither(_) => {}
@@ -204,13 +216,13 @@ impl Rulebook {
             for &c in &ctx.state.piles[p] {
                 let c = c & TYPE_MASK;
                 begun = true;
-                let what = role(c);
+                let what = role_of(c);
                 let (Role::Lead(v) | Role::Member(v) | Role::Neither(v)) = what;
                 sum = sum.saturating_add(v);
                 match what {
                     Role::Lead(_) => seed_leads += 1,
                     Role::Member(_) => {
-                        if let Some(w) = member_card[..members].iter().position(|&m| m == c) {
+                        if let Some(w) = member_of(&member_at, c) {
                             on[w] = true;
                         }
                     }
