@@ -219,12 +219,29 @@ impl Rulebook {
                 top_sum(k, cards)
             }
             Expr::Rising(r) => self.eval_rising(r, ctx),
+            Expr::Memo(slot, part) => self.memoized(*slot, part, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }
             | Expr::Cheapest { .. }
             | Expr::Paying(_) => self.eval_mechanic(e, ctx),
         }
+    }
+}
+
+impl Rulebook {
+    /// A part kept per decision (`memo.rs`): read again if kept, else evaluated and kept
+    /// (not when it faulted: the fault is the move's, and is raised again).
+    #[inline(never)]
+    fn memoized(&self, slot: u32, part: &Expr, ctx: &Ctx) -> i64 {
+        if let Some(v) = super::memo::recall(ctx.state, slot, ctx.player) {
+            return v;
+        }
+        let v = self.eval(part, ctx);
+        if !super::fault::failed() {
+            super::memo::keep(ctx.state, slot, ctx.player, v);
+        }
+        v
     }
 }
 

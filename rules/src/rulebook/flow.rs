@@ -26,6 +26,8 @@ impl Rulebook {
     /// whose window holds, less the step's own after which its `keep` fails (`keep.rs`).
     #[inline(always)]
     pub(super) fn decision_moves(&self, state: &State, moves: &mut Vec<Action>, memo_fits: bool) {
+        // The parts of guards that name no card or seat are read once for all (`memo.rs`).
+        let _phase = self.phase(state);
         self.list(state, moves, memo_fits);
         if !self.standing.is_empty() && !moves.is_empty() {
             self.list_standing(state, moves);

@@ -83,7 +83,10 @@ impl Rulebook {
             player: usize::from(state.decider()),
             args: m.args,
         };
-        let holds = self.eval(keep, &ctx) != 0;
+        let holds = {
+            let _phase = self.phase(copy);
+            self.eval(keep, &ctx) != 0
+        };
         if let Some(f) = fault::end() {
             faulted.get_or_insert(f);
         }

@@ -34,9 +34,11 @@ mod flow;
 mod folded;
 mod held;
 mod keep;
+mod kept_parts;
 mod listing;
 mod marks;
 mod mechanics;
+mod memo;
 mod model;
 mod moves;
 mod observe;
@@ -154,6 +156,8 @@ pub struct Rulebook {
     loops: bool,
     /// Some step's moves must leave a condition true (`keep`, `keep.rs`).
     keeps: bool,
+    /// Some guard, `keep` or worth has parts read once per decision (`memo.rs`).
+    keeps_parts: bool,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
@@ -171,6 +175,14 @@ const WORK_PER_PLACE: u64 = 64;
 
 /// Checks and compiles the pack's description.
 pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
+    let mut rulebook = compile_unkept(pack)?;
+    rulebook.wrap_kept_parts();
+    Ok(rulebook)
+}
+
+/// [`compile`] without its last pass: every part of every guard evaluated each time it is
+/// read (the tests hold the parts kept to it, `memo.rs`).
+fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let mut c = Compiler::new(pack);
     let rb = &pack.rulebook;
     if rb.zones.is_empty() {
@@ -380,6 +392,7 @@ pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         loops,
         keeps,
         status,
+        keeps_parts: false,
         paid: Default::default(),
         derived: Default::default(),
     };
@@ -398,14 +411,18 @@ mod random_games {
 
     /// A bundled game's description, compiled.
     pub(super) fn bundled(game: &str, variant: Option<&str>) -> Rulebook {
-        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
-        let pack = Loader::new(&Disk)
+        compile(&pack_in("../content", game, variant)).expect("the description compiles")
+    }
+
+    /// A pack of a content folder (relative to the rules crate), loaded.
+    pub(super) fn pack_in(folder: &str, game: &str, variant: Option<&str>) -> grail_schema::Pack {
+        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+        Loader::new(&Disk)
             .with_content(&content)
             .with_rules(crate::catalog())
             .load_game(game, variant)
             .pack
-            .expect("the bundled pack loads");
-        compile(&pack).expect("the description compiles")
+            .expect("the pack loads")
     }
 
     /// Plays a game of `players` from `seed`, each move picked at random among those `rules`

@@ -2,8 +2,9 @@
 //! of a guard a listing may ask before naming a card or a figure, which guard reads no card,
 //! which names a role's holder). A new expression function is taught here once; anything
 //! not known to be free of the state reads everything, so forgetting one is slow, never wrong.
+//! [`free_of_args`] asks the same of the parts kept per decision, looking past binders.
 
-use super::model::{CounterExpr, Expr, FigureExpr, SeatExpr, Who, ZoneRef};
+use super::model::{CounterExpr, CounterRef, Expr, FigureExpr, SeatExpr, Who, ZoneRef};
 
 /// What an expression may read: the move's arguments (its card, its place, its player, its
 /// figure and distance), the step the game is at, the rest of the state; and whether it
@@ -73,7 +74,7 @@ pub(super) fn reads(e: &Expr) -> Reads {
         Expr::Row => Reads::PLACE,
         Expr::Target => Reads::PLAYER,
         Expr::Attr { card, .. } => reads(card),
-        Expr::Not(x) => reads(x),
+        Expr::Not(x) | Expr::Memo(_, x) => reads(x),
         Expr::Bin(_, l, r) => reads(l).and(reads(r)),
         Expr::If(c, a, b) => reads(c).and(reads(a)).and(reads(b)),
         Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
@@ -119,6 +120,90 @@ pub(super) fn reads(e: &Expr) -> Reads {
         | Expr::Mine(_)
         | Expr::Seat(_)
         | Expr::Situational(_) => Reads::ALL,
+    }
+}
+
+/// Whether `e`'s value is the same whatever the move's arguments (its card, place, player,
+/// figure and distance): it reads only the state and `P`. A part that binds the card itself
+/// (`best`, `rising`) reads its own, not the move's. Unlike [`reads`], it looks inside
+/// the seat expressions zones name (`seats`, the rulebook's `seat_exprs`) and past the
+/// parts that bind a card: the question the parts kept per decision ask (`memo.rs`).
+pub(super) fn free_of_args(e: &Expr, seats: &[Expr]) -> bool {
+    let free = |x: &Expr| free_of_args(x, seats);
+    let zone = |z: &ZoneRef| {
+        z.row.as_deref().is_none_or(free)
+            && match z.who {
+                Who::Seat(i) => seats.get(usize::from(i)).is_some_and(free),
+                Who::Table | Who::Current | Who::Player | Who::Each => true,
+            }
+    };
+    let who = |w: &Who| match w {
+        Who::Seat(i) => seats.get(usize::from(*i)).is_some_and(free),
+        _ => true,
+    };
+    match e {
+        Expr::Const(_) | Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) => true,
+        Expr::Card | Expr::Row | Expr::Target => false,
+        Expr::Marks(w) => who(w),
+        Expr::Attr { card, .. } => free(card),
+        Expr::Situational(s) => free(&s.card) && s.zones.iter().all(|(z, _)| zone(z)),
+        Expr::Count(z)
+        | Expr::NonEmpty(z)
+        | Expr::Fullest(z)
+        | Expr::TopCard(z)
+        | Expr::Sum { zone: z, .. }
+        | Expr::Last { zone: z, .. } => zone(z),
+        Expr::Top { k, zone: z, .. } => free(k) && zone(z),
+        Expr::Rising(r) => {
+            free(&r.n) && free(&r.above) && zone(&r.from) && r.seed.as_ref().is_none_or(zone)
+        }
+        Expr::If(c, a, b) => free(c) && free(a) && free(b),
+        Expr::Best { zone: z, .. } => zone(z),
+        Expr::Cheapest { card, from, .. } => card.as_deref().is_none_or(free) && zone(from),
+        Expr::Marked(x) | Expr::Mine(x) | Expr::Not(x) => free(x),
+        Expr::Bin(_, l, r) => free(l) && free(r),
+        Expr::Figures(f) => match f {
+            FigureExpr::ParamFigure | FigureExpr::ParamSteps => false,
+            FigureExpr::Empty(x)
+            | FigureExpr::Plate(x)
+            | FigureExpr::SeatOf(x)
+            | FigureExpr::Occupant(x)
+            | FigureExpr::Owner(x)
+            | FigureExpr::CardAttr { figure: x, .. }
+            | FigureExpr::CardOf { figure: x, .. } => free(x),
+            FigureExpr::Count { who: w, .. }
+            | FigureExpr::PlateSum { who: w, .. }
+            | FigureExpr::Total { who: w, .. } => who(w),
+            FigureExpr::RoleSeat(_) => true,
+            // What else the ring answers (the chosen figures, plates read by kind) is not
+            // looked into: taken to read anything.
+            _ => false,
+        },
+        Expr::Counter(c) => match c {
+            CounterExpr::Read(CounterRef::Table(_)) => true,
+            CounterExpr::Read(CounterRef::Seat(_, w)) => who(w),
+            CounterExpr::Read(CounterRef::Figure(_, x)) => free(x),
+            CounterExpr::Min(a, b)
+            | CounterExpr::Max(a, b)
+            | CounterExpr::Div(a, b)
+            | CounterExpr::Mod(a, b)
+            | CounterExpr::Odds(a, b) => free(a) && free(b),
+            CounterExpr::Others(x) | CounterExpr::Each(x) => free(x),
+            CounterExpr::Holder(_)
+            | CounterExpr::Players
+            | CounterExpr::ByPlayers(_)
+            | CounterExpr::Turn
+            | CounterExpr::Over
+            | CounterExpr::Taken
+            | CounterExpr::AtStep(_) => true,
+        },
+        Expr::Seat(s) => match s {
+            SeatExpr::Current | SeatExpr::Player => true,
+            SeatExpr::Left(x) | SeatExpr::Right(x) | SeatExpr::Highest(x) | SeatExpr::Lowest(x) => {
+                free(x)
+            }
+        },
+        Expr::Memo(_, x) => free(x),
     }
 }
 

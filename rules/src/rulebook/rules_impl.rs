@@ -186,6 +186,8 @@ impl Rules for Rulebook {
         let Some(worth) = &self.worth else {
             return 0.0;
         };
+        // Its parts read again and again (a seat's battle points) are read once (`memo.rs`).
+        let _phase = self.phase(state);
         self.worth_of(
             worth,
             &Ctx {

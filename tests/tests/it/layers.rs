@@ -179,7 +179,11 @@ fn the_lowest_layers_import_nothing_above_them() {
     below("args", &[]);
     below("reads", &["model", "syntax"]);
     below("state", &["model", "args", "paid", "fault", "syntax"]);
-    below("eval", &["model", "args", "state", "syntax", "fault"]);
+    below("memo", &["state"]);
+    below(
+        "eval",
+        &["model", "args", "state", "syntax", "fault", "memo"],
+    );
 }
 
 #[test]

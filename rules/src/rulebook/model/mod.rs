@@ -248,6 +248,8 @@ pub enum Expr {
     Seat(SeatExpr),
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
+    /// A part read once per decision and seat (`memo.rs`): its number, and the part.
+    Memo(u32, Box<Expr>),
 }
 
 /// A condition with the text it was written in, which refusals and the help say in words.
