@@ -219,7 +219,7 @@ impl Rulebook {
                 top_sum(k, cards)
             }
             Expr::Rising(r) => self.eval_rising(r, ctx),
-            Expr::Memo(slot, part) => self.memoized(*slot, part, ctx),
+            Expr::Memo(slot, part) => self.memoized(*slot, &part.0, ctx),
             Expr::Fullest(_)
             | Expr::If(..)
             | Expr::Best { .. }

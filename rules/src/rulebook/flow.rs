@@ -27,7 +27,7 @@ impl Rulebook {
     #[inline(always)]
     pub(super) fn decision_moves(&self, state: &State, moves: &mut Vec<Action>, memo_fits: bool) {
         // The parts of guards that name no card or seat are read once for all (`memo.rs`).
-        let _phase = self.phase(state);
+        let _phase = self.listing_phase(state);
         self.list(state, moves, memo_fits);
         if !self.standing.is_empty() && !moves.is_empty() {
             self.list_standing(state, moves);

@@ -84,7 +84,7 @@ impl Rulebook {
             args: m.args,
         };
         let holds = {
-            let _phase = self.phase(copy);
+            let _phase = self.listing_phase(copy);
             self.eval(keep, &ctx) != 0
         };
         if let Some(f) = fault::end() {

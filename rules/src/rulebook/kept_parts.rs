@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::model::{CounterExpr, CounterRef, Expr, FigureExpr, SeatExpr};
+use super::memo::KeptParts;
+
+use super::model::{CounterExpr, CounterRef, Expr, FigureExpr, Kept, SeatExpr};
 use super::reads::free_of_args;
 use super::syntax::Op;
 use super::worth::Worth;
@@ -14,67 +16,102 @@ use super::worth::Worth;
 /// costs (a card's attribute or a count is read in place faster than it is looked up).
 const WORTH_KEEPING: u32 = 8;
 
-/// Wraps the costly parts of `e` that read none of the move's arguments. The chain of
-/// `and`, `or` and `not` at its top stays as it is (the listing's fast paths split a guard
-/// there), as does `e` itself (read once a decision anyway); a conjunct may be kept whole.
-/// `seat_exprs` are the seat expressions zones name (`Who::Seat`). A part written the same
-/// wherever it is (a named expression read by several guards) is one part, read once.
-pub(super) fn wrap(e: &mut Expr, seat_exprs: &[Expr], parts: &mut Parts) {
-    match e {
-        Expr::Bin(Op::And | Op::Or, l, r) => {
-            wrap_conjunct(l, seat_exprs, parts);
-            wrap_conjunct(r, seat_exprs, parts);
-        }
-        Expr::Not(x) => wrap_conjunct(x, seat_exprs, parts),
-        _ => wrap_below(e, seat_exprs, parts),
-    }
-}
-
-fn wrap_conjunct(e: &mut Expr, seat_exprs: &[Expr], parts: &mut Parts) {
-    if matches!(e, Expr::Bin(Op::And | Op::Or, ..) | Expr::Not(_)) {
-        wrap(e, seat_exprs, parts);
-    } else {
-        wrap_if_worth(e, seat_exprs, parts);
-    }
+/// What wrapping reads and fills: the seat expressions zones name (`Who::Seat`, the
+/// rulebook's `seat_exprs`), the parts found so far, and whether a part kept is wrapped
+/// whole only (a guard's: its inner parts are read once whenever it is) or its inner parts
+/// too (a worth's, where the same inner part recurs under many different parts).
+pub(super) struct Wrapping<'r> {
+    pub seats: &'r [Expr],
+    pub parts: Parts,
+    pub nested: bool,
+    /// How often each part was met since counting began ([`Wrapping::unwrap_met_once`]).
+    pub met: Vec<u32>,
 }
 
 /// The parts found so far, by what they are (their compiled form, written out), each with
-/// its number.
+/// its number: a part written the same in several places is one part.
 pub(super) type Parts = BTreeMap<String, u32>;
 
-/// Wraps `e` if it is worth keeping, else looks inside it.
-fn wrap_if_worth(e: &mut Expr, seat_exprs: &[Expr], parts: &mut Parts) {
-    if cost(e) >= WORTH_KEEPING && free_of_args(e, seat_exprs) {
-        let n = parts.len() as u32;
-        let slot = *parts.entry(format!("{e:?}")).or_insert(n);
-        let inner = std::mem::replace(e, Expr::Const(0));
-        *e = Expr::Memo(slot, Box::new(inner));
-    } else {
-        wrap_below(e, seat_exprs, parts);
-    }
-}
-
-/// A worth reckoned in real numbers (`worth.rs`): its real arithmetic stays as it is (a part
-/// kept is a whole number), the whole-number parts below it are wrapped.
-fn wrap_real(e: &mut Expr, seat_exprs: &[Expr], parts: &mut Parts) {
-    match e {
-        Expr::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, l, r) => {
-            wrap_real(l, seat_exprs, parts);
-            wrap_real(r, seat_exprs, parts);
+impl Wrapping<'_> {
+    /// Wraps the costly parts of `e` that read none of the move's arguments. The chain of
+    /// `and`, `or` and `not` at its top stays as it is (the listing's fast paths split a
+    /// guard there), as does `e` itself (read once a decision anyway); a conjunct may be
+    /// kept whole.
+    pub(super) fn wrap(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Bin(Op::And | Op::Or, l, r) => {
+                self.wrap_conjunct(l);
+                self.wrap_conjunct(r);
+            }
+            Expr::Not(x) => self.wrap_conjunct(x),
+            _ => self.wrap_below(e),
         }
-        Expr::If(c, a, b) => {
-            wrap_if_worth(c, seat_exprs, parts);
-            wrap_real(a, seat_exprs, parts);
-            wrap_real(b, seat_exprs, parts);
-        }
-        Expr::Counter(CounterExpr::Others(x)) => wrap_real(x, seat_exprs, parts),
-        _ => wrap_if_worth(e, seat_exprs, parts),
     }
-}
 
-/// Wraps each of `e`'s parts worth keeping, and looks inside the others.
-fn wrap_below(e: &mut Expr, seat_exprs: &[Expr], parts: &mut Parts) {
-    for_each_child(e, &mut |child| wrap_if_worth(child, seat_exprs, parts));
+    fn wrap_conjunct(&mut self, e: &mut Expr) {
+        if matches!(e, Expr::Bin(Op::And | Op::Or, ..) | Expr::Not(_)) {
+            self.wrap(e);
+        } else {
+            self.wrap_if_worth(e);
+        }
+    }
+
+    /// A worth reckoned in real numbers (`worth.rs`): its real arithmetic stays as it is (a
+    /// part kept is a whole number), the whole-number parts below it are wrapped.
+    pub(super) fn wrap_real(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, l, r) => {
+                self.wrap_real(l);
+                self.wrap_real(r);
+            }
+            Expr::If(c, a, b) => {
+                self.wrap_if_worth(c);
+                self.wrap_real(a);
+                self.wrap_real(b);
+            }
+            Expr::Counter(CounterExpr::Others(x)) => self.wrap_real(x),
+            _ => self.wrap_if_worth(e),
+        }
+    }
+
+    /// Wraps `e` if it is worth keeping (nested: its own parts first), else looks inside it.
+    fn wrap_if_worth(&mut self, e: &mut Expr) {
+        let worth = cost(e) >= WORTH_KEEPING && free_of_args(e, self.seats);
+        if !worth || self.nested {
+            self.wrap_below(e);
+        }
+        if worth {
+            // Written out once its own parts are wrapped: they show by number, so what a
+            // part is stays short however deep it is.
+            let n = self.parts.len() as u32;
+            let slot = *self.parts.entry(format!("{e:?}")).or_insert(n);
+            if self.met.len() <= slot as usize {
+                self.met.resize(slot as usize + 1, 0);
+            }
+            self.met[slot as usize] += 1;
+            let inner = std::mem::replace(e, Expr::Const(0));
+            *e = Expr::Memo(slot, Kept(Box::new(inner)));
+        }
+    }
+
+    /// Unwraps in `e` the parts met fewer than twice since `met` was emptied: an expression
+    /// worked out once per state (a worth) reads such a part once anyway.
+    pub(super) fn unwrap_met_once(&self, e: &mut Expr) {
+        for_each_child(e, &mut |child| self.unwrap_met_once(child));
+        if let Expr::Memo(slot, _) = e
+            && self.met.get(*slot as usize).is_none_or(|&n| n < 2)
+        {
+            let Expr::Memo(_, part) = std::mem::replace(e, Expr::Const(0)) else {
+                return;
+            };
+            *e = *part.0;
+        }
+    }
+
+    /// Wraps each of `e`'s parts worth keeping, and looks inside the others.
+    fn wrap_below(&mut self, e: &mut Expr) {
+        for_each_child(e, &mut |child| self.wrap_if_worth(child));
+    }
 }
 
 /// The expressions directly inside an expression (not those of zone references), for
@@ -100,7 +137,8 @@ macro_rules! children {
             }
             Expr::Best { body, .. } => $f(body),
             Expr::Cheapest { card: Some(c), .. } => $f(c),
-            Expr::Marked(x) | Expr::Mine(x) | Expr::Not(x) | Expr::Memo(_, x) => $f(x),
+            Expr::Marked(x) | Expr::Mine(x) | Expr::Not(x) => $f(x),
+            Expr::Memo(_, part) => $f(&$($m)? part.0),
             Expr::Bin(_, l, r) => {
                 $f(l);
                 $f(r);
@@ -171,27 +209,46 @@ impl super::Rulebook {
     /// the guards unwrapped: wraps the parts worth keeping of the guards, the standing
     /// windows, the `keep` conditions and the bot's worth. Reads and fills nothing else.
     pub(super) fn wrap_kept_parts(&mut self) {
-        let seats = &self.seat_exprs;
-        let mut parts = Parts::new();
+        let mut w = Wrapping {
+            seats: &self.seat_exprs,
+            parts: Parts::new(),
+            nested: false,
+            met: Vec::new(),
+        };
         for action in &mut self.actions {
             if let Some(guard) = &mut action.guard {
-                wrap(&mut guard.expr, seats, &mut parts);
+                w.wrap(&mut guard.expr);
             }
             if let Some((window, _)) = &mut action.standing {
-                wrap(window, seats, &mut parts);
+                w.wrap(window);
             }
         }
         for step in &mut self.steps {
             if let Some((keep, _)) = &mut step.keep {
-                wrap(keep, seats, &mut parts);
+                w.wrap(keep);
             }
         }
-        match &mut self.worth {
-            Some(Worth::Whole(e)) => wrap(e, seats, &mut parts),
-            Some(Worth::Real(e)) => wrap_real(e, seats, &mut parts),
-            None => {}
+        let listing = !w.parts.is_empty();
+        // The worth's parts, inner ones too; then only those it meets twice or more.
+        (w.nested, w.met) = (true, Vec::new());
+        let worth = match &mut self.worth {
+            Some(Worth::Whole(e)) => {
+                w.wrap(e);
+                Some(e)
+            }
+            Some(Worth::Real(e)) => {
+                w.wrap_real(e);
+                Some(e)
+            }
+            None => None,
+        };
+        if let Some(e) = worth {
+            w.unwrap_met_once(e);
         }
-        self.keeps_parts = !parts.is_empty();
+        self.kept_parts = KeptParts {
+            listing,
+            worth: w.met.iter().any(|&n| n >= 2),
+        };
     }
 }
 
@@ -255,9 +312,14 @@ mod tests {
             bin(Op::Gt, Expr::Card, bests()),
         );
         let mut other = bin(Op::Gt, bests(), Expr::Const(2));
-        let mut parts = Parts::new();
-        wrap(&mut guard, &seats, &mut parts);
-        wrap(&mut other, &seats, &mut parts);
+        let mut w = Wrapping {
+            seats: &seats,
+            parts: Parts::new(),
+            nested: false,
+            met: Vec::new(),
+        };
+        w.wrap(&mut guard);
+        w.wrap(&mut other);
         let Expr::Bin(Op::And, step, compared) = &guard else {
             panic!("the chain of `and` stays: {guard:?}");
         };
@@ -274,11 +336,35 @@ mod tests {
             panic!("the guard itself is not kept: {other:?}")
         };
         assert!(matches!(**again, Expr::Memo(0, _)), "one part: {again:?}");
-        assert_eq!(parts.len(), 1);
+        assert_eq!(w.parts.len(), 1);
         // Cheap parts are read in place.
         let mut cheap = bin(Op::Gt, count(Who::Current), Expr::Const(0));
-        wrap(&mut cheap, &seats, &mut parts);
-        assert!(!format!("{cheap:?}").contains("Memo"));
+        w.wrap(&mut cheap);
+        assert!(slots(&cheap).is_empty());
+        // Nested (a worth's), the parts inside a part kept are kept too: in `max(best(…) +
+        // best(…), 1) - best(…)`, the `max` (3), the sum in it (2), and `best(…)` (1) once
+        // for all three.
+        (w.nested, w.met) = (true, Vec::new());
+        let max = Expr::Counter(CounterExpr::Max(
+            Box::new(bests()),
+            Box::new(Expr::Const(1)),
+        ));
+        let mut worth = bin(Op::Sub, max, best(Expr::Card));
+        w.wrap_real(&mut worth);
+        assert_eq!(slots(&worth), [3, 2, 1, 1, 1]);
+        // A worth is worked out once per state: only the parts it meets twice stay kept.
+        w.unwrap_met_once(&mut worth);
+        assert_eq!(slots(&worth), [1, 1, 1]);
+    }
+
+    /// The numbers of the parts kept in `e`, outer ones first.
+    fn slots(e: &Expr) -> Vec<u32> {
+        let mut out = Vec::new();
+        if let Expr::Memo(slot, _) = e {
+            out.push(*slot);
+        }
+        visit(e, &mut |x| out.extend(slots(x)));
+        out
     }
 
     /// At every decision of random Quests games (the draft in tests/packs), the moves
@@ -289,7 +375,8 @@ mod tests {
         let pack = pack_in("../tests/packs", "quests-rulebook", None);
         let kept = compile(&pack).expect("the draft compiles");
         let each_time = compile_unkept(&pack).expect("the draft compiles");
-        assert!(kept.keeps_parts && !each_time.keeps_parts);
+        assert!(kept.kept_parts.listing && kept.kept_parts.worth);
+        assert!(!each_time.kept_parts.listing && !each_time.kept_parts.worth);
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let mut decisions = 0;
         for (players, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {

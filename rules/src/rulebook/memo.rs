@@ -97,10 +97,24 @@ pub(super) fn keep(state: &State, slot: u32, player: usize, value: i64) {
     });
 }
 
+/// Where a description has parts kept: a phase is begun only there, so that it costs a
+/// description without them nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct KeptParts {
+    /// In its guards, standing windows or `keep` conditions: a phase per listing.
+    pub listing: bool,
+    /// In the bot's worth: a phase per worth worked out.
+    pub worth: bool,
+}
+
 impl Rulebook {
-    /// A decision being listed on `state`, when the description has parts to keep (else
-    /// nothing: a phase costs a description without them nothing).
-    pub(super) fn phase<'s>(&self, state: &'s State) -> Option<Phase<'s>> {
-        self.keeps_parts.then(|| Phase::begin(state))
+    /// A decision being listed on `state`, when a listing has parts to keep.
+    pub(super) fn listing_phase<'s>(&self, state: &'s State) -> Option<Phase<'s>> {
+        self.kept_parts.listing.then(|| Phase::begin(state))
+    }
+
+    /// A worth being worked out on `state`, when the worth has parts to keep.
+    pub(super) fn worth_phase<'s>(&self, state: &'s State) -> Option<Phase<'s>> {
+        self.kept_parts.worth.then(|| Phase::begin(state))
     }
 }

@@ -156,8 +156,8 @@ pub struct Rulebook {
     loops: bool,
     /// Some step's moves must leave a condition true (`keep`, `keep.rs`).
     keeps: bool,
-    /// Some guard, `keep` or worth has parts read once per decision (`memo.rs`).
-    keeps_parts: bool,
+    /// Where parts are read once per decision (`memo.rs`).
+    kept_parts: memo::KeptParts,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
@@ -392,7 +392,7 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         loops,
         keeps,
         status,
-        keeps_parts: false,
+        kept_parts: Default::default(),
         paid: Default::default(),
         derived: Default::default(),
     };

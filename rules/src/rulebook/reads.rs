@@ -74,7 +74,8 @@ pub(super) fn reads(e: &Expr) -> Reads {
         Expr::Row => Reads::PLACE,
         Expr::Target => Reads::PLAYER,
         Expr::Attr { card, .. } => reads(card),
-        Expr::Not(x) | Expr::Memo(_, x) => reads(x),
+        Expr::Not(x) => reads(x),
+        Expr::Memo(_, part) => reads(&part.0),
         Expr::Bin(_, l, r) => reads(l).and(reads(r)),
         Expr::If(c, a, b) => reads(c).and(reads(a)).and(reads(b)),
         Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
@@ -203,7 +204,7 @@ pub(super) fn free_of_args(e: &Expr, seats: &[Expr]) -> bool {
                 free(x)
             }
         },
-        Expr::Memo(_, x) => free(x),
+        Expr::Memo(_, part) => free(&part.0),
     }
 }
 

@@ -187,7 +187,7 @@ impl Rules for Rulebook {
             return 0.0;
         };
         // Its parts read again and again (a seat's battle points) are read once (`memo.rs`).
-        let _phase = self.phase(state);
+        let _phase = self.worth_phase(state);
         self.worth_of(
             worth,
             &Ctx {

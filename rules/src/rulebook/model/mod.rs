@@ -249,7 +249,17 @@ pub enum Expr {
     Bin(Op, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
     /// A part read once per decision and seat (`memo.rs`): its number, and the part.
-    Memo(u32, Box<Expr>),
+    Memo(u32, Kept),
+}
+
+/// The part an [`Expr::Memo`] keeps. Written out (`Debug`) by its number alone: what a part
+/// is, written out, names the parts kept inside it by number (`kept_parts.rs`).
+pub struct Kept(pub Box<Expr>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("…")
+    }
 }
 
 /// A condition with the text it was written in, which refusals and the help say in words.
