@@ -13,8 +13,8 @@ use crate::model::{
     ActionDef, AttrValue, BY_PLAYERS, BotDef, ByPlayers, CardDef, CheckDef, ChooseDef,
     ConditionDef, CounterDef, DomainDef, EffectDef, EndDef, EndingDef, FigureDef, IntRange, Layout,
     Loc, OverrideDef, PackFile, PackHeader, ParamValue, ParamsDef, PayDef, Players, RoleDef,
-    RulebookDef, SetDef, SetupDef, Sp, StageDef, StepDef, Table, TableListing, Visibility, ZoneDef,
-    ZoneOwner, ZoneStart,
+    RulebookDef, SetDef, SetupDef, Sp, StageDef, StartAll, StepDef, Table, TableListing,
+    Visibility, ZoneDef, ZoneOwner, ZoneStart,
 };
 use crate::node::{Entry, Node, NodeKind};
 
@@ -630,7 +630,7 @@ fn zone(dec: &mut Decoder, node: &Node) -> Option<ZoneDef> {
         }
     }
     let holds = f.required_str("holds");
-    let start = f.choice("start", &[("all", ZoneStart::All)]);
+    let start = f.zone_start();
     let owner = f.choice(
         "owner",
         &[("table", ZoneOwner::Table), ("each", ZoneOwner::Each)],
@@ -997,6 +997,30 @@ impl<'n, 'd> Fields<'n, '_, 'd> {
             self.missing(key);
         }
         Some(self.dec.strs(node?, key))
+    }
+
+    /// `start` of a zone: `"all"`, or a list of card ids.
+    fn zone_start(&mut self) -> Option<Sp<ZoneStart>> {
+        let node = self.node("start")?;
+        if let NodeKind::Array(_) = &node.kind {
+            let ids = self.dec.strs(node, "start");
+            return Some(Sp::new(ZoneStart::Cards(ids), self.dec.loc(node)));
+        }
+        let text = self.dec.str(node, "start")?;
+        if text.value == "all" {
+            return Some(Sp::new(ZoneStart::All(StartAll::All), text.loc));
+        }
+        let d = Diagnostic::error(
+            "invalid-value",
+            format!("`start` cannot be `{}`", text.value),
+        )
+        .at(self.dec.source, node.span.clone(), "not known")
+        .with_help(format!(
+            "`start = \"all\"` starts the zone with every card it holds; `start = [\"{}\"]` with every copy of the cards listed",
+            text.value
+        ));
+        self.dec.diags.push(d);
+        None
     }
 
     /// One of a closed list of words, with did-you-mean.

@@ -476,7 +476,8 @@ impl RulebookDef {
 pub struct ZoneDef {
     /// The card set whose cards this zone holds.
     pub holds: Sp<String>,
-    /// `"all"`: the zone starts with every copy of its set.
+    /// `"all"`: the zone starts with every copy of the cards it holds; `["id", …]`: with
+    /// every copy of those cards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<Sp<ZoneStart>>,
     /// One zone for the table (default) or one per seat.
@@ -529,9 +530,19 @@ pub struct ZoneDef {
     pub table: Option<Sp<TableListing>>,
 }
 
+/// What a zone starts with: `"all"`, every copy of every card it holds; or a list of card
+/// ids, every copy of those (`start = ["dishonor"]`: a deck split into two piles).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ZoneStart {
+    All(StartAll),
+    Cards(Vec<Sp<String>>),
+}
+
+/// The word `"all"` of [`ZoneStart`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum ZoneStart {
+pub enum StartAll {
     All,
 }
 

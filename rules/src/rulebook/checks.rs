@@ -348,7 +348,7 @@ impl Rulebook {
     /// the setup or an action (a deal, draw, move, reveal, award, payment, refill) puts
     /// cards into.
     fn fed_zones(&self) -> Vec<bool> {
-        let mut fed: Vec<bool> = self.zones.iter().map(|z| z.start_all).collect();
+        let mut fed: Vec<bool> = self.zones.iter().map(|z| z.starts).collect();
         let mut effects: Vec<&Effect> = self.setup.iter().collect();
         for a in &self.actions {
             effects.extend(a.effects.iter());

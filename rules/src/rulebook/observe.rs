@@ -22,7 +22,7 @@ impl Rulebook {
             let own = self
                 .zones
                 .iter()
-                .any(|z| z.set == set && z.start_all && z.owned);
+                .any(|z| z.set == set && z.starts && z.owned);
             let owners: Vec<Option<Option<usize>>> = if own {
                 (0..usize::from(state.players))
                     .map(|o| Some(Some(o)))

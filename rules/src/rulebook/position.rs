@@ -229,11 +229,10 @@ impl Rulebook {
                 });
             };
             let t = t as u16 + z.types.start;
-            let Some(start) = self
-                .zones
-                .iter()
-                .position(|z| z.start_all && z.set == self.zones[zone].set && z.types.contains(&t))
-            else {
+            let Some(start) = self.zones.iter().position(|z| {
+                z.set == self.zones[zone].set
+                    && (t.checked_sub(z.types.start)).is_some_and(|u| z.start.contains(&u))
+            }) else {
                 return Err(format!("no zone starts with the cards of set `{}`", set.id));
             };
             // A seat's own deck for a set each seat has a copy of.

@@ -301,7 +301,7 @@ impl Rules for Rulebook {
             let copies = if self
                 .zones
                 .iter()
-                .any(|z| z.set == si && z.start_all && z.owned)
+                .any(|z| z.set == si && z.starts && z.owned)
             {
                 usize::from(state.players)
             } else {

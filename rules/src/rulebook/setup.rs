@@ -129,11 +129,11 @@ impl Rulebook {
             shown: Default::default(),
         };
         // Every copy starts in its set's starting zone, in type order.
-        for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.start_all) {
+        for (zi, z) in self.zones.iter().enumerate().filter(|(_, z)| z.starts) {
             let seats = if z.owned { players } else { 1 };
             for seat in 0..seats {
                 let pile = self.pile(zi, seat, 0);
-                for t in z.types.clone() {
+                for t in z.start.iter().map(|&t| z.types.start + t) {
                     let n = self.sets[z.set].copies[usize::from(t)];
                     state.piles[pile].extend(std::iter::repeat_n(t, usize::from(n)));
                 }
@@ -151,12 +151,12 @@ impl Rulebook {
                 _ => (name.as_str(), None),
             };
             let Some(zi) = self.zones.iter().position(|z| {
-                z.start_all
+                z.starts
                     && z.owned == seat.is_some()
                     && (z.name == zone || self.sets[z.set].id == zone)
             }) else {
                 let starts: Vec<String> = (self.zones.iter())
-                    .filter(|z| z.start_all)
+                    .filter(|z| z.starts)
                     .map(|z| match z.owned {
                         true => format!("P1 {}", z.name),
                         false => z.name.clone(),
@@ -170,19 +170,22 @@ impl Rulebook {
             };
             let z = &self.zones[zi];
             let set = &self.sets[z.set];
-            // A union's member zone holds only its member's types.
-            let ids = &set.cards[usize::from(z.types.start)..usize::from(z.types.end)];
+            // The cards the zone starts with (a union's member zone holds only its member's
+            // types).
+            let starting = || z.start.iter().map(|&t| z.types.start + t);
             let mut types = Vec::new();
             for id in cards {
-                let Some(t) = ids.iter().position(|c| c == id) else {
+                let Some(t) = starting().find(|&t| set.cards[usize::from(t)] == *id) else {
                     return Err(grail_engine::diag::no_such(
-                        &format!("card in set `{}`", self.sets[z.declared].id),
+                        &format!(
+                            "card of set `{}` that `{}` starts with",
+                            self.sets[z.declared].id, z.name
+                        ),
                         id,
-                        ids.iter().map(String::as_str),
+                        starting().map(|t| set.cards[usize::from(t)].as_str()),
                     ));
                 };
-                let t = t + usize::from(z.types.start);
-                types.push(t as u16);
+                types.push(t);
             }
             stack.push((self.pile(zi, seat.unwrap_or(0), 0), types));
         }
@@ -211,7 +214,7 @@ impl Rulebook {
             self.set_position(&mut state, &setup.position)?;
             self.recount(&mut state);
             let shuffles: Vec<Effect> = (0..self.zones.len())
-                .filter(|&z| self.zones[z].start_all)
+                .filter(|&z| self.zones[z].starts)
                 .map(|zone| {
                     Effect::Shuffle(ZoneRef {
                         zone,

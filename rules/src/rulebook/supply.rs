@@ -99,7 +99,7 @@ impl Compiler<'_> {
         let set = &self.sets[zone.set];
         // Every copy of the set, once, or once a seat when each seat starts with its own.
         let seats = i64::from(self.pack.players.1);
-        let own = (self.zones.iter()).any(|z| z.set == zone.set && z.owned && z.start_all);
+        let own = (self.zones.iter()).any(|z| z.set == zone.set && z.owned && z.starts);
         let copies: i64 = (set.copies.iter().map(|&c| i64::from(c))).sum();
         let all = if own { copies * seats } else { copies };
         if n > all {

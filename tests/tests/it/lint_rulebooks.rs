@@ -605,3 +605,20 @@ fn a_card_moved_by_its_id_written_wrong() {
 fn words_for_more_parts_than_the_score_has() {
     check("rulebook-score-parts", &["invalid-value"]);
 }
+
+/// Zones started wrong (issue 31, a deck split into piles as it starts): a card its set does
+/// not have, a card starting in two zones, a list of none. Each one error, where it is
+/// written.
+#[test]
+fn zones_started_wrong() {
+    check(
+        "rulebook-start",
+        &["duplicate-id", "invalid-value", "unknown-card"],
+    );
+}
+
+/// A zone's `start` that is neither `"all"` nor a list of cards: one error, saying both.
+#[test]
+fn a_zone_started_with_a_word() {
+    check("rulebook-start-word", &["invalid-value"]);
+}

@@ -21,7 +21,8 @@ impl Compiler<'_> {
             );
             self.error("over-limit", msg, &at.loc, at.loc.span.clone());
         }
-        let mut starts: Vec<(usize, &Sp<String>)> = Vec::new();
+        // Per set, the zone each card type starts in (its name), as `start`s are met.
+        let mut starts: Vec<(usize, u16, Sp<String>)> = Vec::new();
         for (name, def) in defs.iter() {
             // A ring holds figures on seats, not cards (`ring.rs`).
             if def.layout.value == Layout::Ring {
@@ -80,31 +81,8 @@ impl Compiler<'_> {
             };
             let first = *counter;
             *counter += rows;
-            let start_all = def.start.as_ref().map(|s| s.value) == Some(ZoneStart::All);
-            if start_all {
-                // A zone per seat starting with every card: each seat has its own copy of
-                // the set (its own deck).
-                if layout == Layout::Rows {
-                    let msg = format!(
-                        "zone `{}` cannot start with every card: a zone with rows cannot",
-                        name.value
-                    );
-                    self.error("invalid-value", msg, &name.loc, name.loc.span.clone());
-                }
-                if let Some((_, first)) = starts.iter().find(|(s, _)| *s == set) {
-                    let d = Diagnostic::error(
-                        "duplicate-id",
-                        format!(
-                            "two zones start with every card of set `{}`",
-                            self.sets[set].id
-                        ),
-                    )
-                    .at(name.loc.source, name.loc.span.clone(), "second")
-                    .also(first.loc.source, first.loc.span.clone(), "first");
-                    self.diags.push(d);
-                }
-                starts.push((set, name));
-            }
+            let start = self.zone_start(name, def.start.as_ref(), set, layout, &mut starts);
+            let starts = !start.is_empty();
             let marks = def.marks.as_ref().and_then(|m| {
                 let n = self.param_int(m)?;
                 // Each seat's marks left are a byte.
@@ -143,7 +121,8 @@ impl Compiler<'_> {
                 by,
                 rows,
                 first,
-                start_all,
+                starts,
+                start,
                 refill: None,
                 tally: def.tally.as_ref().map(|t| t.value.clone()),
                 marks,
@@ -155,7 +134,7 @@ impl Compiler<'_> {
         self.refills();
         for (i, set) in self.sets.iter().enumerate() {
             // A union starts with its members' cards.
-            if set.members.is_empty() && !starts.iter().any(|(s, _)| *s == i) {
+            if set.members.is_empty() && !starts.iter().any(|(s, _, _)| *s == i) {
                 let at = &self.pack.rulebook.zones.0[0].0.loc;
                 let d = Diagnostic::error(
                     "missing-field",
@@ -167,6 +146,78 @@ impl Compiler<'_> {
             }
         }
         self.rehome_unions();
+    }
+
+    /// What zone `name` starts with (`start`): types of `set` counted from its first, each
+    /// claimed in `starts` (a card starting in two zones is an error).
+    fn zone_start(
+        &mut self,
+        name: &Sp<String>,
+        start: Option<&Sp<ZoneStart>>,
+        set: usize,
+        layout: Layout,
+        starts: &mut Vec<(usize, u16, Sp<String>)>,
+    ) -> Vec<u16> {
+        let Some(start) = start else {
+            return Vec::new();
+        };
+        if layout == Layout::Rows {
+            let msg = format!(
+                "zone `{}` cannot start with cards: a zone with rows cannot",
+                name.value
+            );
+            self.error("invalid-value", msg, &name.loc, name.loc.span.clone());
+        }
+        let cards = self.sets[set].cards.clone();
+        let types: Vec<u16> = match &start.value {
+            ZoneStart::All(_) => (0..cards.len() as u16).collect(),
+            ZoneStart::Cards(ids) => {
+                if ids.is_empty() {
+                    let msg = format!("zone `{}` starts with no card: `start = []`", name.value);
+                    self.error("invalid-value", msg, &start.loc, start.loc.span.clone());
+                }
+                let mut types = Vec::new();
+                for id in ids {
+                    match cards.iter().position(|c| *c == id.value) {
+                        Some(t) if !types.contains(&(t as u16)) => types.push(t as u16),
+                        Some(_) => {
+                            let msg = format!("`{}` is listed twice", id.value);
+                            self.error("duplicate-id", msg, &id.loc, id.loc.span.clone());
+                        }
+                        None => {
+                            let msg = grail_engine::diag::no_such(
+                                &format!("card in set `{}`", self.sets[set].id),
+                                &id.value,
+                                cards.iter().map(String::as_str),
+                            );
+                            self.error("unknown-card", msg, &id.loc, id.loc.span.clone());
+                        }
+                    }
+                }
+                types.sort_unstable();
+                types
+            }
+        };
+        for &t in &types {
+            if let Some((_, _, first)) = starts.iter().find(|(s, u, _)| *s == set && *u == t) {
+                let d = Diagnostic::error(
+                    "duplicate-id",
+                    format!(
+                        "card `{}` of set `{}` starts in two zones, `{}` and `{}`",
+                        self.sets[set].cards[usize::from(t)],
+                        self.sets[set].id,
+                        first.value,
+                        name.value
+                    ),
+                )
+                .at(name.loc.source, name.loc.span.clone(), "second")
+                .also(first.loc.source, first.loc.span.clone(), "first");
+                self.diags.push(d);
+                break;
+            }
+        }
+        starts.extend(types.iter().map(|&t| (set, t, name.clone())));
+        types
     }
 
     pub(in crate::rulebook) fn zone_index(

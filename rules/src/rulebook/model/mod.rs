@@ -44,8 +44,11 @@ pub struct Zone {
     pub rows: usize,
     /// Where its piles start: among the table's piles, or inside each seat's block.
     pub first: usize,
-    /// Starts with every copy of its set; a zone per seat: each seat its own copy.
-    pub start_all: bool,
+    /// Starts with cards (`start`); a zone per seat: each seat its own copy of them.
+    pub starts: bool,
+    /// The cards it starts with, every copy of each: their types counted from
+    /// `types.start` (all of them for `start = "all"`).
+    pub start: Vec<u16>,
     /// For a stack: the table zone shuffled into it when it runs out.
     pub refill: Option<usize>,
     /// The balance report's kind for cards coming into this zone.
