@@ -16,6 +16,10 @@ use super::model::{Climb, Counter, CounterExpr, CounterRef, Effect, Expr, ROLE_T
 use super::state::{Counts, State};
 use super::syntax::{self, Ast, Node, Op};
 
+/// The numbers every game has, read by name unless a counter takes the name: how many play,
+/// the turn's number, the moves made at the step (besides them, `over`, a condition).
+pub(super) const BUILT_IN_NUMBERS: [&str; 3] = ["players", "turn", "taken"];
+
 impl Compiler<'_> {
     /// `[counters.*]`, each start value for every player count.
     pub fn counters(&mut self) -> Vec<Counter> {
@@ -380,7 +384,7 @@ impl Compiler<'_> {
             }
         }
         if let Ast::Name(n) = &node.ast
-            && matches!(n.as_str(), "players" | "turn" | "over" | "taken")
+            && (BUILT_IN_NUMBERS.contains(&n.as_str()) || n == "over")
             && !self.counter_defs.iter().any(|c| c.name == *n)
         {
             let (e, kind) = match n.as_str() {

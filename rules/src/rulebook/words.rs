@@ -78,7 +78,7 @@ impl Words<'_> {
             Ast::Name(name)
                 if (self.named)(name) == Named::Other
                     && !seat_word(name)
-                    && !matches!(name.as_str(), "turn" | "players" | "taken") =>
+                    && !super::counters::BUILT_IN_NUMBERS.contains(&name.as_str()) =>
             {
                 format!("{} holds", plain(name))
             }
