@@ -504,6 +504,14 @@ pub const CODES: &[Code] = &[
         no_fixture: None,
     },
     Code {
+        code: "status-hidden",
+        severity: Warning,
+        group: Group::Rulebook,
+        summary: "rulebook: the table's head line (`[texts] status`), shown to every seat, reads the cards of a zone some seats cannot see (`visible = \"owner\"` or `\"count\"`): `sum`, `best`, `last`, `top_card` … of a hand",
+        fix: "read only what every seat sees: how many cards the zone holds (`count(hand(P))`), or the cards of a public zone",
+        no_fixture: None,
+    },
+    Code {
         code: "syntax",
         severity: Error,
         group: Group::Pack,

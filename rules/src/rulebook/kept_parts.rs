@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::memo::KeptParts;
 
-use super::model::{CounterExpr, CounterRef, Expr, FigureExpr, Kept, SeatExpr};
+use super::model::{CounterExpr, Expr, Kept, SeatExpr};
 use super::reads::free_of_args;
 use super::syntax::Op;
 use super::worth::Worth;
@@ -97,7 +97,7 @@ impl Wrapping<'_> {
     /// Unwraps in `e` the parts met fewer than twice since `met` was emptied: an expression
     /// worked out once per state (a worth) reads such a part once anyway.
     pub(super) fn unwrap_met_once(&self, e: &mut Expr) {
-        for_each_child(e, &mut |child| self.unwrap_met_once(child));
+        e.each_child_mut(&mut |child| self.unwrap_met_once(child));
         if let Expr::Memo(slot, _) = e
             && self.met.get(*slot as usize).is_none_or(|&n| n < 2)
         {
@@ -110,69 +110,8 @@ impl Wrapping<'_> {
 
     /// Wraps each of `e`'s parts worth keeping, and looks inside the others.
     fn wrap_below(&mut self, e: &mut Expr) {
-        for_each_child(e, &mut |child| self.wrap_if_worth(child));
+        e.each_child_mut(&mut |child| self.wrap_if_worth(child));
     }
-}
-
-/// The expressions directly inside an expression (not those of zone references), for
-/// [`for_each_child`] and [`visit`] alike: the match is written once, and binds by `&` or
-/// `&mut` as the expression it is given.
-macro_rules! children {
-    ($e:expr, $f:expr $(, $m:tt)?) => {
-        match $e {
-            Expr::Attr { card, .. } => $f(card),
-            Expr::Situational(s) => $f(&$($m)? s.card),
-            Expr::Top { k, .. } => $f(k),
-            Expr::Rising(r) => {
-                $f(&$($m)? r.n);
-                $f(&$($m)? r.above);
-                $f(&$($m)? r.lead);
-                $f(&$($m)? r.member);
-                $f(&$($m)? r.value);
-            }
-            Expr::If(c, a, b) => {
-                $f(c);
-                $f(a);
-                $f(b);
-            }
-            Expr::Best { body, .. } => $f(body),
-            Expr::Cheapest { card: Some(c), .. } => $f(c),
-            Expr::Marked(x) | Expr::Mine(x) | Expr::Not(x) => $f(x),
-            Expr::Memo(_, part) => $f(&$($m)? part.0),
-            Expr::Bin(_, l, r) => {
-                $f(l);
-                $f(r);
-            }
-            Expr::Figures(
-                FigureExpr::Empty(x)
-                | FigureExpr::Plate(x)
-                | FigureExpr::SeatOf(x)
-                | FigureExpr::Occupant(x)
-                | FigureExpr::Owner(x)
-                | FigureExpr::CardAttr { figure: x, .. }
-                | FigureExpr::CardOf { figure: x, .. },
-            ) => $f(x),
-            Expr::Counter(
-                CounterExpr::Min(a, b)
-                | CounterExpr::Max(a, b)
-                | CounterExpr::Div(a, b)
-                | CounterExpr::Mod(a, b)
-                | CounterExpr::Odds(a, b),
-            ) => {
-                $f(a);
-                $f(b);
-            }
-            Expr::Counter(
-                CounterExpr::Others(x)
-                | CounterExpr::Each(x)
-                | CounterExpr::Read(CounterRef::Figure(_, x)),
-            ) => $f(x),
-            Expr::Seat(
-                SeatExpr::Left(x) | SeatExpr::Right(x) | SeatExpr::Highest(x) | SeatExpr::Lowest(x),
-            ) => $f(x),
-            _ => {}
-        }
-    };
 }
 
 /// A rough cost of evaluating `e`: a read in place is 1, a walk over a zone's cards or the
@@ -190,18 +129,8 @@ fn cost(e: &Expr) -> u32 {
         Expr::Seat(SeatExpr::Highest(_) | SeatExpr::Lowest(_)) => 8,
         _ => 1,
     };
-    visit(e, &mut add);
+    e.each_child(&mut add);
     own.saturating_add(sum)
-}
-
-/// Calls `f` on each expression directly inside `e`.
-fn for_each_child(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
-    children!(e, f, mut)
-}
-
-/// Calls `f` on each expression directly inside `e`, read only.
-fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
-    children!(e, f)
 }
 
 impl super::Rulebook {
@@ -256,7 +185,7 @@ impl super::Rulebook {
 mod tests {
     use grail_engine::game::Rules;
 
-    use super::super::model::{Who, ZoneRef};
+    use super::super::model::{FigureExpr, Who, ZoneRef};
     use super::super::random_games::{pack_in, play};
     use super::super::{compile, compile_unkept};
     use super::*;
@@ -363,7 +292,7 @@ mod tests {
         if let Expr::Memo(slot, _) = e {
             out.push(*slot);
         }
-        visit(e, &mut |x| out.extend(slots(x)));
+        e.each_child(&mut |x| out.extend(slots(x)));
         out
     }
 

@@ -208,9 +208,11 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let steps = c.steps();
     let queries = c.queries();
     // `[texts] status`: the table's head line, in the pack's words.
-    let status = (c.texts.iter().find(|(name, _)| name == "status"))
-        .map(|(_, text)| text.clone())
-        .and_then(|text| c.template(&text, NO_SCOPE, true));
+    let status_text = (c.texts.iter().find(|(name, _)| name == "status")).map(|(_, t)| t.clone());
+    let status = (status_text.as_ref()).and_then(|text| c.template(text, NO_SCOPE, true));
+    if let (Some(text), Some(pieces)) = (&status_text, &status) {
+        c.check_status_reads(text, pieces);
+    }
     let memo_action = actions.iter().position(|a| {
         a.pay
             .as_ref()

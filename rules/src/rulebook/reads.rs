@@ -208,6 +208,29 @@ pub(super) fn free_of_args(e: &Expr, seats: &[Expr]) -> bool {
     }
 }
 
+/// The zones whose cards `e` reads, not only how many they hold (`sum`, `best`, `last`,
+/// `top_card`, `top`, `rising`, a situation, `cheapest`; not `count`): what a text shown to
+/// every seat must not read of a zone some seats cannot see. Calls `f` with each zone.
+pub(super) fn cards_read(e: &Expr, f: &mut impl FnMut(usize)) {
+    match e {
+        Expr::Sum { zone, .. }
+        | Expr::Last { zone, .. }
+        | Expr::Top { zone, .. }
+        | Expr::Best { zone, .. }
+        | Expr::TopCard(zone) => f(zone.zone),
+        Expr::Rising(r) => {
+            f(r.from.zone);
+            if let Some(seed) = &r.seed {
+                f(seed.zone);
+            }
+        }
+        Expr::Situational(s) => s.zones.iter().for_each(|(z, _)| f(z.zone)),
+        Expr::Cheapest { from, .. } => f(from.zone),
+        _ => {}
+    }
+    e.each_child(&mut |x| cards_read(x, f));
+}
+
 /// The attributes of the action's card an expression reads.
 pub(super) fn card_attrs(e: &Expr, out: &mut Vec<usize>) {
     match e {

@@ -18,7 +18,8 @@
 //! seat order, with `P` bound to it (`"questors" = "{for P in each}{if questing(P) = 1}{P}
 //! {end}{end}"`: `P2 P3`).
 
-use grail_schema::model::Sp;
+use grail_engine::diag::Diagnostic;
+use grail_schema::model::{Sp, Visibility};
 
 use super::Rulebook;
 use super::compile::{Compiler, Kind, Scope};
@@ -78,6 +79,55 @@ enum Stop {
 }
 
 impl Compiler<'_> {
+    /// `[texts] status` is shown to every seat: reading the cards of a zone some seats
+    /// cannot see (`visible = "owner"` or `"count"`) shows them to all (a warning; how many
+    /// cards a zone holds is public).
+    pub(super) fn check_status_reads(&mut self, text: &Sp<String>, pieces: &[Piece]) {
+        let mut hidden: Vec<usize> = Vec::new();
+        let mut note = |e: &Expr| {
+            super::reads::cards_read(e, &mut |z| {
+                if self
+                    .zones
+                    .get(z)
+                    .is_some_and(|z| z.visible != Visibility::Public)
+                    && !hidden.contains(&z)
+                {
+                    hidden.push(z);
+                }
+            })
+        };
+        fn walk(pieces: &[Piece], note: &mut impl FnMut(&Expr)) {
+            for p in pieces {
+                match p {
+                    Piece::Value(e, _) | Piece::Name(e, _) => note(e),
+                    Piece::Choice(parts, last) => {
+                        for (cond, part) in parts {
+                            note(cond);
+                            walk(part, note);
+                        }
+                        walk(last, note);
+                    }
+                    Piece::ForSeats(body) | Piece::ForEach { body, .. } => walk(body, note),
+                    Piece::Text(_) | Piece::Seat(_) => {}
+                }
+            }
+        }
+        walk(pieces, &mut note);
+        for z in hidden {
+            let name = &self.zones[z].name;
+            let msg = format!(
+                "the table's head line (`[texts] status`) reads the cards of `{name}`, which \
+                     not every seat sees: every seat is shown it"
+            );
+            let d = Diagnostic::warning("status-hidden", msg)
+                    .at(text.loc.source, text.loc.span.clone(), "shown to every seat")
+                    .with_help(format!(
+                        "read only what every seat sees: how many cards `{name}` holds (`count({name})`), or the cards of a public zone"
+                    ));
+            self.diags.push(d);
+        }
+    }
+
     /// A text with holes; `None` (with errors reported) when it does not compile. For
     /// `players` (an action's `why`), a card shows its name and `$param`s in the words their
     /// values; for scripts (a query), a card shows its id.

@@ -622,3 +622,11 @@ fn zones_started_wrong() {
 fn a_zone_started_with_a_word() {
     check("rulebook-start-word", &["invalid-value"]);
 }
+
+/// A table head line, shown to every seat, that reads the cards of zones only some seats
+/// see (a hand's values, a face-down pile's top card): a warning for each zone, none for a
+/// hand's count or a public zone's cards; the pack is still played.
+#[test]
+fn a_head_line_that_tells_too_much() {
+    check_warned("rulebook-status-hidden", &["status-hidden"]);
+}

@@ -255,6 +255,80 @@ pub enum Expr {
     Memo(u32, Kept),
 }
 
+/// The expressions directly inside an expression (not those of zone references), for
+/// [`Expr::each_child`] and [`Expr::each_child_mut`] alike: the match is written once, and
+/// binds by `&` or `&mut` as the expression it is given.
+macro_rules! children {
+    ($e:expr, $f:expr $(, $m:tt)?) => {
+        match $e {
+            Expr::Attr { card, .. } => $f(card),
+            Expr::Situational(s) => $f(&$($m)? s.card),
+            Expr::Top { k, .. } => $f(k),
+            Expr::Rising(r) => {
+                $f(&$($m)? r.n);
+                $f(&$($m)? r.above);
+                $f(&$($m)? r.lead);
+                $f(&$($m)? r.member);
+                $f(&$($m)? r.value);
+            }
+            Expr::If(c, a, b) => {
+                $f(c);
+                $f(a);
+                $f(b);
+            }
+            Expr::Best { body, .. } => $f(body),
+            Expr::Cheapest { card: Some(c), .. } => $f(c),
+            Expr::Marked(x) | Expr::Mine(x) | Expr::Not(x) => $f(x),
+            Expr::Memo(_, part) => $f(&$($m)? part.0),
+            Expr::Bin(_, l, r) => {
+                $f(l);
+                $f(r);
+            }
+            Expr::Figures(
+                FigureExpr::Empty(x)
+                | FigureExpr::Plate(x)
+                | FigureExpr::SeatOf(x)
+                | FigureExpr::Occupant(x)
+                | FigureExpr::Owner(x)
+                | FigureExpr::CardAttr { figure: x, .. }
+                | FigureExpr::CardOf { figure: x, .. },
+            ) => $f(x),
+            Expr::Counter(
+                CounterExpr::Min(a, b)
+                | CounterExpr::Max(a, b)
+                | CounterExpr::Div(a, b)
+                | CounterExpr::Mod(a, b)
+                | CounterExpr::Odds(a, b),
+            ) => {
+                $f(a);
+                $f(b);
+            }
+            Expr::Counter(
+                CounterExpr::Others(x)
+                | CounterExpr::Each(x)
+                | CounterExpr::Read(CounterRef::Figure(_, x)),
+            ) => $f(x),
+            Expr::Seat(
+                SeatExpr::Left(x) | SeatExpr::Right(x) | SeatExpr::Highest(x) | SeatExpr::Lowest(x),
+            ) => $f(x),
+            _ => {}
+        }
+    };
+}
+
+impl Expr {
+    /// Calls `f` on each expression directly inside this one (a walk over the tree calls it
+    /// again on each).
+    pub fn each_child(&self, f: &mut impl FnMut(&Expr)) {
+        children!(self, f)
+    }
+
+    /// [`Expr::each_child`], to change them.
+    pub fn each_child_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        children!(self, f, mut)
+    }
+}
+
 /// The part an [`Expr::Memo`] keeps. Written out (`Debug`) by its number alone: what a part
 /// is, written out, names the parts kept inside it by number (`kept_parts.rs`).
 pub struct Kept(pub Box<Expr>);
