@@ -227,9 +227,7 @@ impl Rulebook {
             | Expr::Paying(_) => self.eval_mechanic(e, ctx),
         }
     }
-}
 
-impl Rulebook {
     /// A part kept per decision (`memo.rs`): read again if kept, else evaluated and kept
     /// (not when it faulted: the fault is the move's, and is raised again).
     #[inline(never)]

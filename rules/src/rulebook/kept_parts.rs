@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 
 use super::memo::KeptParts;
-
 use super::model::{CounterExpr, Expr, Kept, SeatExpr};
 use super::reads::free_of_args;
 use super::syntax::Op;
@@ -48,6 +47,8 @@ impl Wrapping<'_> {
         }
     }
 
+    /// A conjunct of the chain: wrapped whole if worth it, a further link of the chain
+    /// looked through.
     fn wrap_conjunct(&mut self, e: &mut Expr) {
         if matches!(e, Expr::Bin(Op::And | Op::Or, ..) | Expr::Not(_)) {
             self.wrap(e);
@@ -136,7 +137,8 @@ fn cost(e: &Expr) -> u32 {
 impl super::Rulebook {
     /// The last pass of compiling, after the fast paths' tables (`derived.rs`), which read
     /// the guards unwrapped: wraps the parts worth keeping of the guards, the standing
-    /// windows, the `keep` conditions and the bot's worth. Reads and fills nothing else.
+    /// windows, the `keep` conditions and the bot's worth, and says where there are any
+    /// (`kept_parts`: a phase is begun only there). Reads and fills nothing else.
     pub(super) fn wrap_kept_parts(&mut self) {
         let mut w = Wrapping {
             seats: &self.seat_exprs,
