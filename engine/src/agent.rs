@@ -21,6 +21,13 @@ pub trait Agent<R: Rules>: Send {
     fn needs_view(&self) -> bool;
     /// Starts a new game: reseeds without giving up allocations.
     fn reset(&mut self, seed: u64);
+    /// An agent that picks by the number of legal actions alone (random) answers here, with
+    /// the index [`Agent::choose`] would give for `count` actions (at least two), and drivers
+    /// then need not write the actions out; `None`: it reads them.
+    fn choose_by_count(&mut self, count: usize) -> Option<usize> {
+        let _ = count;
+        None
+    }
     /// An index into `legal` (which holds at least two actions: drivers play a forced move
     /// without asking). Out-of-range answers are clamped by the driver. The observation is
     /// the agent's to use up: it may play moves on it.
@@ -55,6 +62,25 @@ pub fn decide<R: Rules, A: Agent<R> + ?Sized>(
         agent.choose(rules, seat, None, legal)
     };
     choice.min(legal.len() - 1)
+}
+
+/// [`decide`] for an agent that picks by the number of legal actions alone, when the state
+/// keeps them counted ([`Rules::listed_count`]): the same index, with nothing written out;
+/// `None` when the agent reads the actions or the state does not count them. Gives the index
+/// and the count.
+#[inline]
+pub fn decide_by_count<R: Rules, A: Agent<R> + ?Sized>(
+    rules: &R,
+    state: &R::State,
+    agent: &mut A,
+) -> Option<(usize, usize)> {
+    let count = rules.listed_count(state)?;
+    // A forced move (or none) is nobody's choice, as in `decide`.
+    if count <= 1 {
+        return Some((0, count));
+    }
+    let i = agent.choose_by_count(count)?;
+    Some((i.min(count - 1), count))
 }
 
 /// Makes the observations agents are shown: determinised with one generator per game, and
@@ -122,6 +148,10 @@ impl<R: Rules> Agent<R> for RandomAgent {
     #[inline]
     fn choose(&mut self, _: &R, _: Seat, _: Option<&mut R::State>, legal: &[R::Action]) -> usize {
         self.rng.index(legal.len())
+    }
+    #[inline]
+    fn choose_by_count(&mut self, count: usize) -> Option<usize> {
+        Some(self.rng.index(count))
     }
 }
 
@@ -399,6 +429,13 @@ impl<R: Rules> Agent<R> for BuiltinAgent<R> {
     #[inline]
     fn needs_view(&self) -> bool {
         !matches!(self, BuiltinAgent::Random(_))
+    }
+    #[inline]
+    fn choose_by_count(&mut self, count: usize) -> Option<usize> {
+        match self {
+            BuiltinAgent::Random(a) => Agent::<R>::choose_by_count(a, count),
+            _ => None,
+        }
     }
     fn reset(&mut self, seed: u64) {
         match self {

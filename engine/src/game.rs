@@ -182,6 +182,18 @@ pub trait Rules: Send + Sync {
         let _ = state;
         None
     }
+    /// How many legal actions the state keeps listed, also when it cannot hand them out as
+    /// one slice (part of them read from a table of the rules); `None`: ask `legal_actions`.
+    /// With [`Rules::listed_nth`] it lets an agent that picks by their number alone (random)
+    /// choose without the list being written out.
+    fn listed_count(&self, state: &Self::State) -> Option<usize> {
+        self.listed(state).map(<[Self::Action]>::len)
+    }
+    /// The `i`-th of the legal actions [`Rules::listed_count`] counts, in `legal_actions`'
+    /// order.
+    fn listed_nth(&self, state: &Self::State, i: usize) -> Option<Self::Action> {
+        self.listed(state)?.get(i).cloned()
+    }
     /// Carries out a legal action.
     fn apply(
         &self,

@@ -426,19 +426,30 @@ fn play_game<R: Rules, Rec: Recorder<R>>(
             let Some(agent) = agents.get_mut(seat) else {
                 break 'game Ok((GameEnd::Abandoned(SEAT_OUT_OF_RANGE), moves));
             };
-            // Read in place when the state keeps its moves listed: nothing copied but the move.
-            let listed = match rules.listed(&state) {
-                Some(listed) => listed,
+            // An agent that picks by number (random) reads only the move it picks, when the
+            // state keeps its moves counted.
+            let by_count = agent::decide_by_count(rules, &state, agent);
+            let action = match by_count
+                .and_then(|(i, count)| (count > 0).then(|| rules.listed_nth(&state, i)).flatten())
+            {
+                Some(action) => action,
                 None => {
-                    rules.legal_actions(&state, legal);
-                    &legal[..]
+                    // Read in place when the state keeps its moves listed: nothing copied
+                    // but the move.
+                    let listed = match rules.listed(&state) {
+                        Some(listed) => listed,
+                        None => {
+                            rules.legal_actions(&state, legal);
+                            &legal[..]
+                        }
+                    };
+                    if listed.is_empty() {
+                        break 'game stuck_or(rules, &state, setup.players, index, moves);
+                    }
+                    let i = agent::decide(rules, &state, seat, listed, agent, &mut observer);
+                    listed[i].clone()
                 }
             };
-            if listed.is_empty() {
-                break 'game stuck_or(rules, &state, setup.players, index, moves);
-            }
-            let i = agent::decide(rules, &state, seat, listed, agent, &mut observer);
-            let action = listed[i].clone();
             if Rec::ON {
                 rec.before(rules, &state, &action, seat);
             }

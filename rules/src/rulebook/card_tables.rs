@@ -18,10 +18,11 @@ use super::conjuncts::{
     Path, chain, conjuncts, figure_compared, figure_named, follow, nth_conjunct, paths,
 };
 use super::eval::Ctx;
+use super::listed::Out;
 use super::model::{Direct, Expr, FigureExpr, Param, Step, TYPE_MASK, ZoneRef};
 use super::payment::Dearest;
 use super::reads::{Reads, reads};
-use super::state::{Action, Seen, State};
+use super::state::{Action, Run, Seen, State};
 
 /// How a listing over seats or figures asks an action's guard (`step(place) and
 /// empty(seat)`): the conjuncts reading no seat or figure once, and the rest per binding.
@@ -72,6 +73,13 @@ pub(super) struct Plan {
     fewest: usize,
     /// By player count from `fewest`: the tables, if a game of that many could be set up.
     tables: Vec<Option<Table>>,
+}
+
+impl Plan {
+    /// The moves ready to copy of its `at`-th table (`listed.rs` reads runs of them).
+    pub(super) fn ready(&self, at: usize) -> Option<&[Action]> {
+        Some(&self.tables.get(at)?.as_ref()?.ready)
+    }
 }
 
 /// What a listing offers for a card of an action whose conjuncts left to ask, if any, are
@@ -495,7 +503,7 @@ impl Rulebook {
         step: &Step,
         zone: &ZoneRef,
         memo_fits: bool,
-        out: &mut Vec<Action>,
+        out: &mut Out,
     ) -> bool {
         if step.actions.len() > 8 {
             return false;
@@ -566,7 +574,8 @@ impl Rulebook {
                             {
                                 let (lo, hi) = (w[0] as usize, w[1] as usize);
                                 if plan.quick == Quick::Table {
-                                    out.extend_from_slice(&table.ready[lo..hi]);
+                                    let at = players.wrapping_sub(plan.fewest);
+                                    out.run(Run::new(a, at, lo, hi), &table.ready[lo..hi]);
                                     continue;
                                 }
                                 let allowed = self.named_figures(state, &mut asked, k, a, plan);
@@ -715,7 +724,7 @@ impl Rulebook {
         (k, a, plan, table, card): (usize, usize, &Plan, &Table, i32),
         memo_fits: bool,
         asked: &mut Asked,
-        out: &mut Vec<Action>,
+        out: &mut Out,
     ) {
         let t = (card & i32::from(TYPE_MASK)) as usize;
         let guard = self.actions[a].guard.as_ref().map(|g| &g.expr);

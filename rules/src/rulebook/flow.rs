@@ -8,6 +8,7 @@ use super::Rulebook;
 use super::args::Args;
 use super::effects::Subject;
 use super::eval::Ctx;
+use super::listed::Out;
 use super::model::Expr;
 use super::state::{Action, Ended, Event, Listed, PASS, PAY, Repeats, State};
 
@@ -16,31 +17,38 @@ impl Rulebook {
     fn enter_step(&self, state: &mut State) -> bool {
         let memo_fits = self.refresh_memo(state);
         let mut moves = std::mem::take(&mut state.listed.moves);
-        self.decision_moves(state, &mut moves, memo_fits);
-        let fresh = !moves.is_empty();
-        state.listed.0 = Listed { fresh, moves };
+        let mut runs = std::mem::take(&mut state.listed.runs);
+        let mut out = Out::keeping(&mut moves, &mut runs);
+        self.decision_moves_into(state, &mut out, memo_fits);
+        let fresh = !out.is_empty();
+        state.listed.0 = Listed { fresh, moves, runs };
         fresh
     }
 
     /// The moves of the decision the state is at: the step's, then the standing actions
     /// whose window holds, less the step's own after which its `keep` fails (`keep.rs`).
-    #[inline(always)]
     pub(super) fn decision_moves(&self, state: &State, moves: &mut Vec<Action>, memo_fits: bool) {
+        self.decision_moves_into(state, &mut Out::written(moves), memo_fits);
+    }
+
+    /// [`Rulebook::decision_moves`] into `out`, which may keep a card table's runs.
+    #[inline(always)]
+    pub(super) fn decision_moves_into(&self, state: &State, out: &mut Out, memo_fits: bool) {
         // The parts of guards that name no card or seat are read once for all (`memo.rs`).
         let _phase = self.listing_phase(state);
-        self.list(state, moves, memo_fits);
-        if !self.standing.is_empty() && !moves.is_empty() {
-            self.list_standing(state, moves);
+        self.list_into(state, out, memo_fits);
+        if !self.standing.is_empty() && !out.is_empty() {
+            self.list_standing(state, out);
         }
         if self.keeps {
-            self.keep_moves(state, moves);
+            self.keep_moves(state, out.moves_written(self));
         }
     }
 
     /// The standing actions whose window holds for the seat deciding, after a decision's
     /// moves (so a step with one move is no longer made alone: the seat decides).
     #[inline(never)]
-    fn list_standing(&self, state: &State, moves: &mut Vec<Action>) {
+    fn list_standing(&self, state: &State, moves: &mut Out) {
         let ctx = Ctx {
             state,
             player: usize::from(state.decider()),
@@ -140,12 +148,12 @@ impl Rulebook {
             }
             if self.enter_step(state) {
                 // An `auto` step's only move is made at once, no one deciding.
-                let auto = state.listed.moves.len() == 1
+                let auto = Self::listed_count(&state.listed) == 1
                     && self
                         .steps
                         .get(usize::from(state.step))
                         .is_some_and(|s| s.auto);
-                return auto.then(|| state.listed.moves[0]);
+                return auto.then(|| self.listed_nth(&state.listed, 0)).flatten();
             }
             // A loop whose condition holds (it was asked just above) with nothing to do: an
             // obligation the seat cannot meet, told so (lint warns of it).

@@ -7,6 +7,7 @@ use super::Rulebook;
 use super::args::Args;
 use super::card_tables::PerBinding;
 use super::eval::Ctx;
+use super::listed::Out;
 use super::model::{CounterExpr, Expr, Param};
 use super::payment::Dearest;
 use super::state::{Action, PASS, Seen, State};
@@ -174,7 +175,13 @@ impl Rulebook {
 
     /// The moves of the step the state is at (a payment's, when one is awaited);
     /// `memo_fits`: the state's memo was just made for the payer's cards.
+    #[cfg(test)]
     pub(super) fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
+        self.list_into(state, &mut Out::written(out), memo_fits);
+    }
+
+    /// [`Rulebook::list`] into `out`, which may keep a card table's runs.
+    pub(super) fn list_into(&self, state: &State, out: &mut Out, memo_fits: bool) {
         out.clear();
         let Some(step) = self.steps.get(usize::from(state.step)) else {
             return;

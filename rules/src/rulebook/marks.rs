@@ -9,6 +9,7 @@ use grail_engine::game::EventSink;
 use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
+use super::listed::Out;
 use super::model::{Expr, MARK_SHIFT, Param, Step, TYPE_MASK, Who};
 use super::payment::Dearest;
 use super::reads::{Reads, reads};
@@ -216,13 +217,7 @@ impl Rulebook {
 
     /// The moves of a step offered card by card: each distinct card (with its mark) of the
     /// actions' zone in zone order, and for each the actions in the step's order.
-    pub(super) fn by_card(
-        &self,
-        state: &State,
-        step: &Step,
-        out: &mut Vec<Action>,
-        memo_fits: bool,
-    ) {
+    pub(super) fn by_card(&self, state: &State, step: &Step, out: &mut Out, memo_fits: bool) {
         let Some(zone) = step
             .actions
             .first()

@@ -35,6 +35,7 @@ mod folded;
 mod held;
 mod keep;
 mod kept_parts;
+mod listed;
 mod listing;
 mod marks;
 mod mechanics;

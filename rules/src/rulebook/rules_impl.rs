@@ -58,14 +58,25 @@ impl Rules for Rulebook {
             return;
         }
         if state.listed.fresh {
-            out.extend_from_slice(&state.listed.moves);
+            self.write_out(&state.listed.moves, &state.listed.runs, out);
         } else {
             self.decision_moves(state, out, false);
         }
     }
 
     fn listed<'s>(&self, state: &'s State) -> Option<&'s [Action]> {
-        (state.ended.is_none() && state.listed.fresh).then_some(&state.listed.moves[..])
+        let whole = state.listed.fresh && state.listed.runs.is_empty();
+        (state.ended.is_none() && whole).then_some(&state.listed.moves[..])
+    }
+
+    fn listed_count(&self, state: &State) -> Option<usize> {
+        (state.ended.is_none() && state.listed.fresh).then(|| Self::listed_count(&state.listed))
+    }
+
+    fn listed_nth(&self, state: &State, i: usize) -> Option<Action> {
+        (state.ended.is_none() && state.listed.fresh)
+            .then(|| self.listed_nth(&state.listed, i))
+            .flatten()
     }
 
     fn apply(&self, state: &mut State, action: &Action, events: &mut impl EventSink<Event>) {

@@ -19,6 +19,7 @@ struct Storage {
     args: Vec<i32>,
     tallies: Vec<(u16, u16, u32, u8)>,
     moves: Vec<Action>,
+    runs: Vec<super::state::Run>,
     marks: Vec<u8>,
 }
 
@@ -29,6 +30,7 @@ impl Storage {
             args: state.args,
             tallies: state.tallies,
             moves: state.listed.0.moves,
+            runs: state.listed.0.runs,
             marks: state.marks,
         }
     }
@@ -76,6 +78,7 @@ impl Rulebook {
             mut args,
             mut tallies,
             mut moves,
+            mut runs,
             mut marks,
         } = spare.map(Storage::of).unwrap_or_default();
         // Each pile can hold its whole set: the game then never grows one.
@@ -92,6 +95,7 @@ impl Rulebook {
         args.resize(self.actions.len(), -1);
         tallies.clear();
         moves.clear();
+        runs.clear();
         // Room for a usual step's moves (the listing grows past it if it must).
         moves.reserve(LISTING_ROOM);
         marks.clear();
@@ -115,6 +119,7 @@ impl Rulebook {
             listed: grail_engine::derived::Derived(Listed {
                 fresh: false,
                 moves,
+                runs,
             }),
             held: Default::default(),
             marks,

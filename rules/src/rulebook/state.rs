@@ -138,6 +138,7 @@ impl Clone for State {
         self.stage = *stage;
         self.listed.0.fresh = listed.0.fresh;
         self.listed.0.moves.clone_from(&listed.0.moves);
+        self.listed.0.runs.clone_from(&listed.0.runs);
         self.chosen = *chosen;
         self.held.0.clone_from(&held.0);
         self.asking = *asking;
@@ -178,6 +179,32 @@ impl std::hash::Hash for Repeats {
 pub(super) struct Listed {
     pub fresh: bool,
     pub moves: Vec<Action>,
+    /// Runs of a card table's moves among `moves`, kept by reference (`listed.rs`).
+    pub runs: Vec<Run>,
+}
+
+/// A run of a card table's moves (`listed.rs`): `len` moves from `lo` of the table of action `action`
+/// for its `table`-th player count, standing after the first `at` moves written one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Run {
+    pub at: u32,
+    pub action: u16,
+    pub table: u8,
+    pub lo: u32,
+    pub len: u32,
+}
+
+impl Run {
+    /// The moves `lo..hi` of the table of action `action` for its `table`-th player count.
+    pub fn new(action: usize, table: usize, lo: usize, hi: usize) -> Run {
+        Run {
+            at: 0,
+            action: action as u16,
+            table: table as u8,
+            lo: lo as u32,
+            len: (hi - lo) as u32,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
