@@ -16,11 +16,12 @@ impl Rulebook {
     /// Lists the step's moves into the state; whether it has any.
     fn enter_step(&self, state: &mut State) -> bool {
         let memo_fits = self.refresh_memo(state);
-        let mut moves = std::mem::take(&mut state.listed.moves);
-        let mut runs = std::mem::take(&mut state.listed.runs);
-        let mut out = Out::keeping(&mut moves, &mut runs);
+        let moves = std::mem::take(&mut state.listed.moves);
+        let runs = std::mem::take(&mut state.listed.runs);
+        let mut out = Out::keeping(moves, runs);
         self.decision_moves_into(state, &mut out, memo_fits);
         let fresh = !out.is_empty();
+        let (moves, runs) = out.into_parts();
         state.listed.0 = Listed { fresh, moves, runs };
         fresh
     }
@@ -28,7 +29,9 @@ impl Rulebook {
     /// The moves of the decision the state is at: the step's, then the standing actions
     /// whose window holds, less the step's own after which its `keep` fails (`keep.rs`).
     pub(super) fn decision_moves(&self, state: &State, moves: &mut Vec<Action>, memo_fits: bool) {
-        self.decision_moves_into(state, &mut Out::written(moves), memo_fits);
+        let mut out = Out::written(std::mem::take(moves));
+        self.decision_moves_into(state, &mut out, memo_fits);
+        *moves = out.moves;
     }
 
     /// [`Rulebook::decision_moves`] into `out`, which may keep a card table's runs.

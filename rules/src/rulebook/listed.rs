@@ -7,23 +7,36 @@ use super::Rulebook;
 use super::state::{Action, Listed, Run};
 
 /// Where a listing writes: its moves, and, when the runs may be kept by reference, those runs.
-pub(super) struct Out<'a> {
-    moves: &'a mut Vec<Action>,
-    runs: Option<&'a mut Vec<Run>>,
+/// It holds the lists themselves (taken from the state or the caller and given back), so a
+/// listing pushes to them with no reference between.
+pub(super) struct Out {
+    pub moves: Vec<Action>,
+    runs: Vec<Run>,
+    keeps_runs: bool,
 }
 
-impl<'a> Out<'a> {
+impl Out {
     /// Every move written out.
-    pub fn written(moves: &'a mut Vec<Action>) -> Out<'a> {
-        Out { moves, runs: None }
+    pub fn written(moves: Vec<Action>) -> Out {
+        Out {
+            moves,
+            runs: Vec::new(),
+            keeps_runs: false,
+        }
     }
 
     /// A card table's runs kept by reference in `runs`.
-    pub fn keeping(moves: &'a mut Vec<Action>, runs: &'a mut Vec<Run>) -> Out<'a> {
+    pub fn keeping(moves: Vec<Action>, runs: Vec<Run>) -> Out {
         Out {
             moves,
-            runs: Some(runs),
+            runs,
+            keeps_runs: true,
         }
+    }
+
+    /// The moves and the runs.
+    pub fn into_parts(self) -> (Vec<Action>, Vec<Run>) {
+        (self.moves, self.runs)
     }
 
     #[inline(always)]
@@ -39,39 +52,35 @@ impl<'a> Out<'a> {
     /// A table's run, `moves` being what it stands for.
     #[inline(always)]
     pub fn run(&mut self, run: Run, moves: &[Action]) {
-        match &mut self.runs {
-            Some(runs) if !moves.is_empty() => runs.push(Run {
+        if !self.keeps_runs {
+            self.moves.extend_from_slice(moves);
+        } else if !moves.is_empty() {
+            self.runs.push(Run {
                 at: self.moves.len() as u32,
                 ..run
-            }),
-            Some(_) => {}
-            None => self.moves.extend_from_slice(moves),
+            });
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty() && self.runs.as_ref().is_none_or(|r| r.is_empty())
+        self.moves.is_empty() && self.runs.is_empty()
     }
 
     pub fn clear(&mut self) {
         self.moves.clear();
-        if let Some(runs) = &mut self.runs {
-            runs.clear();
-        }
+        self.runs.clear();
     }
 
     /// The moves as one list, its runs written out in their places (before a listing edits
     /// what it has listed).
     pub fn moves_written(&mut self, rules: &Rulebook) -> &mut Vec<Action> {
-        if let Some(runs) = &mut self.runs
-            && !runs.is_empty()
-        {
-            let mut all = Vec::with_capacity(self.moves.len() + total(runs));
-            rules.write_out(self.moves, runs, &mut all);
-            *self.moves = all;
-            runs.clear();
+        if !self.runs.is_empty() {
+            let mut all = Vec::with_capacity(self.moves.len() + total(&self.runs));
+            rules.write_out(&self.moves, &self.runs, &mut all);
+            self.moves = all;
+            self.runs.clear();
         }
-        self.moves
+        &mut self.moves
     }
 }
 

@@ -177,7 +177,9 @@ impl Rulebook {
     /// `memo_fits`: the state's memo was just made for the payer's cards.
     #[cfg(test)]
     pub(super) fn list(&self, state: &State, out: &mut Vec<Action>, memo_fits: bool) {
-        self.list_into(state, &mut Out::written(out), memo_fits);
+        let mut written = Out::written(std::mem::take(out));
+        self.list_into(state, &mut written, memo_fits);
+        *out = written.moves;
     }
 
     /// [`Rulebook::list`] into `out`, which may keep a card table's runs.
