@@ -93,3 +93,43 @@ fn artus_advanced_with_random_bots() {
 fn artus_beginner_greedy_against_random() {
     reproduces("artus", None, &[Greedy, Random], 2);
 }
+
+/// A random player in `grail sim` picks by the number of moves alone
+/// (`Agent::choose_by_count`) and reads only the move it picks, where Artus keeps its card
+/// tables' moves by reference: it plays, move for move, the game a match's random bots play
+/// from the same seed (which read the moves written out).
+#[test]
+fn simulated_random_games_are_the_games_a_match_plays() {
+    use grail_engine::game::Setup;
+    use grail_engine::sim::GameRecord;
+    for (game, variant, players) in [("artus", Some("advanced"), 4), ("king-arthur", None, 3)] {
+        let pack = Loader::new(&Disk)
+            .with_content(grail_tests::content_dir())
+            .with_rules(grail_rules::catalog())
+            .load_game(game, variant)
+            .pack
+            .unwrap_or_else(|| panic!("the bundled {game} pack loads"));
+        let rules = grail_rules::build(&pack).unwrap_or_else(|d| panic!("{d:#?}"));
+        let mut config = SimConfig::new(vec![players], 6, 5);
+        config.agents = vec![Random];
+        config.record = true;
+        let records = std::sync::Mutex::new(Vec::new());
+        let sink = |r: GameRecord| records.lock().unwrap().push(r);
+        let hooks = SimHooks {
+            record: Some(&sink),
+            ..SimHooks::default()
+        };
+        rules.simulate(&config, hooks).unwrap();
+        let records = records.into_inner().unwrap();
+        assert_eq!(records.len(), 6);
+        for r in records {
+            let mut m = rules.new_match(Setup::new(players, r.replay.seed)).unwrap();
+            while m.to_move().is_some() {
+                m.bot_move(Random).unwrap();
+            }
+            let played = m.to_replay(None);
+            assert!(played.steps.len() > 20, "{game}: a whole game");
+            assert_eq!(played.steps, r.replay.steps, "{game}, game {}", r.index);
+        }
+    }
+}
