@@ -500,13 +500,21 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
     let figures = f.table("figures", |dec, _, n| figure(dec, n));
     let roles = f.table("roles", |dec, _, n| {
         let mut f = dec.fields(n, "a role")?;
-        let figure = f.required_str("figure");
-        let start = f.required_str("start");
+        let holds = f.str("holds");
+        // A figure's role names the figure; a card's, the card.
+        let (figure, start) = match holds {
+            Some(_) => (f.str("figure"), f.str("start")),
+            None => (f.required_str("figure"), f.required_str("start")),
+        };
         let tally = f.str("tally");
         f.finish();
+        if holds.is_none() && (figure.is_none() || start.is_none()) {
+            return None;
+        }
         Some(RoleDef {
-            figure: figure?,
-            start: start?,
+            figure,
+            start,
+            holds,
             tally,
         })
     });

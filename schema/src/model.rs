@@ -908,14 +908,21 @@ pub struct CounterDef {
     pub table: Option<Sp<TableListing>>,
 }
 
-/// `[roles.<name>]`: a role one figure of a kind holds.
+/// `[roles.<name>]`: a role one figure of a kind holds (`figure` and `start`), or the seat
+/// holding a card holds (`holds`).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct RoleDef {
     /// The figure kind that holds it.
-    pub figure: Sp<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Sp<String>>,
     /// The card id of the figure holding it at the start.
-    pub start: Sp<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Sp<String>>,
+    /// The card id whose holder holds it (`"crown-of-camelot"`): the seat in whose zones the
+    /// card lies, none while it lies on the table or in a deck. Instead of `figure`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holds: Option<Sp<String>>,
     /// The balance report's kind for each time the role is given (`"crowned"`): counted
     /// under the card id of the figure that receives it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

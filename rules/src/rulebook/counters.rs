@@ -371,9 +371,15 @@ impl Compiler<'_> {
                         },
                     ],
                 ) => {
-                    let board = self.board.as_ref()?;
-                    let Some(role) = board.roles.iter().position(|x| x.name == *r) else {
-                        let msg = no_such("role", r, board.roles.iter().map(|x| x.name.as_str()));
+                    if let Some(role) = self.card_roles.iter().position(|x| x.name == *r) {
+                        let e = Expr::Counter(CounterExpr::CardHolder(role));
+                        return Some(Some((e, Kind::Int)));
+                    }
+                    let figure_roles = self.board.as_ref().map_or(&[][..], |b| &b.roles[..]);
+                    let Some(role) = figure_roles.iter().position(|x| x.name == *r) else {
+                        let roles = figure_roles.iter().map(|x| x.name.as_str());
+                        let roles = roles.chain(self.card_roles.iter().map(|x| x.name.as_str()));
+                        let msg = no_such("role", r, roles);
                         let at = self.span(s, span);
                         self.error("unknown-name", msg, &s.loc, at);
                         return Some(None);
@@ -573,6 +579,7 @@ impl Rulebook {
                 .fold(0i64, |a, b| {
                     super::fault::in_range(a.checked_add(b), "+", a, b)
                 }),
+            CounterExpr::CardHolder(r) => self.card_holder(*r, ctx.state),
             CounterExpr::Holder(r) => ctx
                 .state
                 .figures

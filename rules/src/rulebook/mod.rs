@@ -16,6 +16,7 @@
 //! and the fast paths (`direct.rs`, `plain.rs`, `folded.rs`).
 
 mod args;
+mod card_roles;
 mod card_tables;
 mod checks;
 mod compile;
@@ -135,6 +136,8 @@ pub struct Rulebook {
     memo_action: Option<usize>,
     /// The ring and its figures, when the game has one.
     board: Option<model::Board>,
+    /// The roles held by whoever holds a card (`card_roles.rs`).
+    card_roles: Vec<model::CardRole>,
     counters: Vec<model::Counter>,
     /// Stages played before the turns; their steps follow the turn's `turn_steps`.
     stages: Vec<model::Stage>,
@@ -198,6 +201,7 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     c.zones();
     c.check_empty_sets();
     c.board = c.board();
+    c.card_roles = c.card_roles();
     c.counter_defs = c.counters();
     c.named = c.named_expressions();
     c.texts = c.named_texts();
@@ -357,6 +361,7 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         },
         players: (usize::from(pack.players.0), usize::from(pack.players.1)),
         board: c.board,
+        card_roles: c.card_roles,
         counters: c.counter_defs,
         stages: c.stages,
         turn_steps: c.turn_steps,

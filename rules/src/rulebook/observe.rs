@@ -5,6 +5,7 @@ use grail_engine::game::Seat;
 use grail_engine::rng::GameRng;
 
 use super::Rulebook;
+use super::model::TYPE_MASK;
 use super::state::State;
 
 impl Rulebook {
@@ -42,20 +43,25 @@ impl Rulebook {
                         && owner.is_none_or(|o| pile_seat == o)
                 })
                 .collect();
+            // A card a role names stays where it is: who holds the role is known to all
+            // ("the king (whoever has the crown)"), and so is that nobody does.
+            let roles = self.role_types(set);
+            let role_card = |c: &u16| roles.contains(&(c & TYPE_MASK));
             let mut pool: Vec<u16> = hidden
                 .iter()
                 .flat_map(|&p| state.piles[p].iter().copied())
+                .filter(|c| !role_card(c))
                 .collect();
             pool.sort_unstable();
             rng.shuffle(&mut pool);
             if self.has_unions() {
-                self.deal_by_types(&mut view, &hidden, pool);
+                self.deal_by_types(&mut view, &hidden, pool, &role_card);
                 continue;
             }
             let mut cards = pool.into_iter();
             for &p in &hidden {
-                let n = state.piles[p].len();
-                view.piles[p].clear();
+                view.piles[p].retain(role_card);
+                let n = state.piles[p].len() - view.piles[p].len();
                 for c in cards.by_ref().take(n) {
                     view.piles[p].push(c);
                 }
@@ -66,5 +72,14 @@ impl Rulebook {
         }
         self.recount(&mut view);
         view
+    }
+
+    /// The types of set `set` that a role's card is (`[roles.*] holds`).
+    fn role_types(&self, set: usize) -> Vec<u16> {
+        (self.card_roles.iter())
+            .flat_map(|r| &r.lies)
+            .filter(|&&(z, _)| self.zones[z].set == set)
+            .map(|&(_, t)| t)
+            .collect()
     }
 }

@@ -108,6 +108,7 @@ pub(super) fn reads(e: &Expr) -> Reads {
             | CounterExpr::Odds(a, b)
             | CounterExpr::Mod(a, b) => reads(a).and(reads(b)),
             CounterExpr::Holder(_) => Reads::HOLDER,
+            CounterExpr::CardHolder(_) => Reads::STATE,
             CounterExpr::Turn | CounterExpr::Over | CounterExpr::Taken => Reads::STATE,
             // A listing is of the step the game is at: known for each step.
             CounterExpr::AtStep(_) => Reads::STEP,
@@ -191,6 +192,7 @@ pub(super) fn free_of_args(e: &Expr, seats: &[Expr]) -> bool {
             | CounterExpr::Odds(a, b) => free(a) && free(b),
             CounterExpr::Others(x) | CounterExpr::Each(x) => free(x),
             CounterExpr::Holder(_)
+            | CounterExpr::CardHolder(_)
             | CounterExpr::Players
             | CounterExpr::ByPlayers(_)
             | CounterExpr::Turn

@@ -126,19 +126,19 @@ impl Compiler<'_> {
                 });
             }
         }
-        for (rname, r) in rb.roles.iter() {
-            let Some(kind) = board.kinds.iter().position(|k| k.name == r.figure.value) else {
+        // The roles of figures (a card's are `card_roles.rs`').
+        let figure_roles = rb.roles.iter().filter(|(_, r)| r.holds.is_none());
+        for (rname, r) in figure_roles {
+            let (Some(figure), Some(start)) = (&r.figure, &r.start) else {
+                continue;
+            };
+            let Some(kind) = board.kinds.iter().position(|k| k.name == figure.value) else {
                 let msg = no_such(
                     "figure",
-                    &r.figure.value,
+                    &figure.value,
                     board.kinds.iter().map(|k| k.name.as_str()),
                 );
-                self.error(
-                    "unknown-name",
-                    msg,
-                    &r.figure.loc,
-                    r.figure.loc.span.clone(),
-                );
+                self.error("unknown-name", msg, &figure.loc, figure.loc.span.clone());
                 continue;
             };
             let Members::Cards { set, .. } = board.kinds[kind].members else {
@@ -146,18 +146,13 @@ impl Compiler<'_> {
                     "role `{}` starts with a figure drawn from a set",
                     rname.value
                 );
-                self.error(
-                    "invalid-value",
-                    msg,
-                    &r.figure.loc,
-                    r.figure.loc.span.clone(),
-                );
+                self.error("invalid-value", msg, &figure.loc, figure.loc.span.clone());
                 continue;
             };
             let cards = &self.sets[set].cards;
-            let Some(start) = cards.iter().position(|c| *c == r.start.value) else {
-                let msg = no_such("card", &r.start.value, cards.iter().map(String::as_str));
-                self.error("unknown-name", msg, &r.start.loc, r.start.loc.span.clone());
+            let Some(start) = cards.iter().position(|c| *c == start.value) else {
+                let msg = no_such("card", &start.value, cards.iter().map(String::as_str));
+                self.error("unknown-name", msg, &start.loc, start.loc.span.clone());
                 continue;
             };
             board.roles.push(Role {

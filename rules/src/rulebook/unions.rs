@@ -135,7 +135,13 @@ impl Rulebook {
     /// The hidden piles re-dealt from one pool in an observation: piles keeping a member's
     /// types get cards of those types (picked at random from the shuffled pool), the others
     /// the rest, in pile order.
-    pub(super) fn deal_by_types(&self, view: &mut State, hidden: &[usize], pool: Vec<u16>) {
+    pub(super) fn deal_by_types(
+        &self,
+        view: &mut State,
+        hidden: &[usize],
+        pool: Vec<u16>,
+        stays: &impl Fn(&u16) -> bool,
+    ) {
         let mut pool: Vec<Option<u16>> = pool.into_iter().map(Some).collect();
         let full = |p: usize| {
             let z = &self.zones[self.locate(p).0];
@@ -145,7 +151,8 @@ impl Rulebook {
             for &p in hidden.iter().filter(|&&p| full(p) != pass_restricted) {
                 let n = view.piles[p].len();
                 let types = self.zones[self.locate(p).0].types.clone();
-                view.piles[p].clear();
+                // The cards that stay (a role's, `observe.rs`) keep their places.
+                view.piles[p].retain(stays);
                 for slot in pool.iter_mut() {
                     if view.piles[p].len() == n {
                         break;

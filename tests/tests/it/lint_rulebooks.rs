@@ -630,3 +630,11 @@ fn a_zone_started_with_a_word() {
 fn a_head_line_that_tells_too_much() {
     check_warned("rulebook-status-hidden", &["status-hidden"]);
 }
+
+/// A role held by whoever holds a card (`[roles.*] holds`), written wrong: a card no seat's
+/// zone holds (with the card meant), and a role of a card that names a figure as well. Each
+/// one error, where it is written.
+#[test]
+fn roles_of_cards_written_wrong() {
+    check("rulebook-card-role", &["invalid-value", "unknown-card"]);
+}

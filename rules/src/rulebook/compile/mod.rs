@@ -114,6 +114,8 @@ pub struct Compiler<'p> {
     pub action_cards: Vec<Option<usize>>,
     /// The ring and its figures, when the game has one (`ring.rs`).
     pub board: Option<super::model::Board>,
+    /// The roles held by whoever holds a card (`card_roles.rs`).
+    pub card_roles: Vec<super::model::CardRole>,
     /// `[counters.*]` (`counters.rs`).
     pub counter_defs: Vec<super::model::Counter>,
     /// The stages before the turns (`stages.rs`) and how many steps the turn has.
@@ -151,6 +153,7 @@ impl<'p> Compiler<'p> {
             action_names: Vec::new(),
             action_cards: Vec::new(),
             board: None,
+            card_roles: Vec::new(),
             counter_defs: Vec::new(),
             stages: Vec::new(),
             turn_steps: 0,

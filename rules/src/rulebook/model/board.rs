@@ -66,6 +66,14 @@ pub enum Members {
     },
 }
 
+/// A role held by whoever holds a card (`[roles.*] holds`, `card_roles.rs`).
+#[derive(Debug)]
+pub struct CardRole {
+    pub name: String,
+    /// The zones a seat owns that can hold the card, and the card's type in each.
+    pub lies: Vec<(usize, u16)>,
+}
+
 #[derive(Debug)]
 pub struct Role {
     pub name: String,

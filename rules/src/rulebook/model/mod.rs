@@ -689,6 +689,9 @@ pub enum CounterExpr {
     Read(CounterRef),
     /// The figure holding a role.
     Holder(usize),
+    /// The seat holding a card's role (`[roles.*] holds`, index into `card_roles`): the seat
+    /// in whose zones the card lies, -1 when none.
+    CardHolder(usize),
     Min(Box<Expr>, Box<Expr>),
     Max(Box<Expr>, Box<Expr>),
     /// How many play.
