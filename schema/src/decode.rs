@@ -504,7 +504,10 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         // A figure's role names the figure; a card's, the card.
         let (figure, start) = match holds {
             Some(_) => (f.str("figure"), f.str("start")),
-            None => (f.required_str("figure"), f.required_str("start")),
+            None => {
+                f.what = "a role of a figure (a role of a card's holder names `holds`)";
+                (f.required_str("figure"), f.required_str("start"))
+            }
         };
         let tally = f.str("tally");
         f.finish();

@@ -638,3 +638,10 @@ fn a_head_line_that_tells_too_much() {
 fn roles_of_cards_written_wrong() {
     check("rulebook-card-role", &["invalid-value", "unknown-card"]);
 }
+
+/// A role naming neither a figure nor a card: `figure` and `start` missing, each error
+/// saying that a card's role names `holds` instead.
+#[test]
+fn a_role_of_nothing() {
+    check("rulebook-role-missing", &["missing-field"]);
+}
