@@ -84,17 +84,26 @@ mod tests {
     use super::super::compile;
     use super::super::random_games::{pack_in, play};
 
-    /// Who holds a role of a card is known to every seat: in every observation of random
-    /// Camelot Virtues (draft) games the king is the true king, also while the Crown lies in
-    /// a hand the observer cannot see (there, the other treasures are dealt anew).
+    /// Who holds a role of a card is known to every seat: the table says it to each, and in
+    /// every observation of random Camelot Virtues (draft) games the king is the true king,
+    /// also while the Crown lies in a hand the observer cannot see (there, the other
+    /// treasures are dealt anew).
     #[test]
     fn every_seat_knows_who_holds_a_cards_role() {
         let rules = compile(&pack_in("../tests/packs", "virtues-rulebook", None)).unwrap();
         let (mut hidden, mut states) = (0, 0);
         for seed in 0..6 {
-            play(&rules, 4, seed, |state, rng, _| {
+            play(&rules, 4, seed, |state, rng, played| {
                 let king = rules.card_holder(0, state);
                 assert!(king >= 0, "the Crown is always someone's");
+                // The table says who is king, to every seat.
+                let line = format!("king: P{}", king + 1);
+                for viewer in [None, Some(0), Some(3)] {
+                    assert!(rules.table(state, viewer).lines().any(|l| l == line));
+                }
+                if played == 0 {
+                    assert_eq!(king, 0, "P1 starts with the Crown");
+                }
                 states += 1;
                 for seat in 0..4 {
                     let view = rules.observe(state, seat, rng);

@@ -164,6 +164,14 @@ impl Rulebook {
             });
         }
         let mut out = String::new();
+        // A role held by whoever holds a card, and who holds it (`king: P2`): known to all.
+        for (r, role) in self.card_roles.iter().enumerate() {
+            let holder = match usize::try_from(self.card_holder(r, state)) {
+                Ok(s) => seat_name(s),
+                Err(_) => "nobody".to_string(),
+            };
+            let _ = writeln!(out, "{}: {holder}", role.name);
+        }
         if let Some(score) = self.score_line(state) {
             let _ = writeln!(out, "{score}");
         }
