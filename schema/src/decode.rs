@@ -410,6 +410,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
         let figure = f.str("figure");
         let steps = f.str("steps");
         let verb = f.str("verb");
+        let before_card = f.str("before_card");
         let guard = f.str("if");
         let effects = f.required_str("do");
         let pay = f.node("pay").and_then(|n| {
@@ -456,6 +457,7 @@ fn rulebook(f: &mut Fields<'_, '_, '_>) -> RulebookDef {
             figure,
             steps,
             verb,
+            before_card,
             guard,
             effects: effects?,
             pay,

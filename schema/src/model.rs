@@ -716,6 +716,10 @@ pub struct ActionDef {
     /// one (`verb = "play"`), a move being read as the one whose parameters fit and is legal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verb: Option<Sp<String>>,
+    /// With `target` and `card`: the word written between the player and the card in its
+    /// moves (`before_card = "with"`: `pray for P3 with piety`); a move without it is read too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before_card: Option<Sp<String>>,
     /// The guard: a condition that must hold.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<Sp<String>>,

@@ -77,10 +77,11 @@ impl Rulebook {
     pub(super) fn parse_player_card(
         &self,
         state: &State,
-        name: &str,
+        (name, before_card): (&str, Option<&str>),
         card: &ZoneRef,
         words: &[&str],
     ) -> Result<Args, String> {
+        let word = before_card.map_or(String::new(), |w| format!("{w} "));
         let players = usize::from(state.players);
         let set = &self.sets[self.zones[card.zone].set];
         let example = set.cards.first().map_or("<card>", String::as_str);
@@ -93,7 +94,7 @@ impl Rulebook {
             }
             _ => {
                 return Err(format!(
-                    "`{name}` needs a player and a card: `{name} P2 {example}`"
+                    "`{name}` needs a player and a card: `{name} P2 {word}{example}`"
                 ));
             }
         };

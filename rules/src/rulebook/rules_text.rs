@@ -147,8 +147,11 @@ impl Rulebook {
                 }
             ),
             Param::PlayerCard { set, card } => format!(
-                "{} <player> <card>   {}, and a card from their {}",
+                "{} <player> {}<card>   {}, and a card from their {}",
                 a.name,
+                a.before_card
+                    .as_ref()
+                    .map_or(String::new(), |w| format!("{w} ")),
                 match set {
                     super::model::SeatSet::Each => "any player (P1, P2, …)",
                     super::model::SeatSet::Others => "another player (P1, P2, …)",

@@ -106,7 +106,11 @@ impl Rulebook {
             }
             Param::PlayerCard { card, .. } => {
                 let player = action.args.player().max(0) as usize;
-                format!("{} {} {}", a.name, seat_name(player), card_text(card))
+                let word = a
+                    .before_card
+                    .as_ref()
+                    .map_or(String::new(), |w| format!("{w} "));
+                format!("{} {} {word}{}", a.name, seat_name(player), card_text(card))
             }
             Param::Figure { steps, .. } => {
                 self.figure_notation(state, &a.name, action.args, !steps.is_empty())
@@ -251,7 +255,16 @@ impl Rulebook {
                 return Err(format!("`{}` needs a player: `{} P2`", a.name, a.name));
             }
             (Param::PlayerCard { card, .. }, _) => {
-                self.parse_player_card(state, &a.name, card, &all[n..])?
+                let words = &all[n..];
+                // The word between the player and the card, when the action writes one.
+                let words: Vec<&str> = match (&a.before_card, words) {
+                    (Some(w), [seat, word, rest @ ..]) if word == w => {
+                        [*seat].into_iter().chain(rest.iter().copied()).collect()
+                    }
+                    _ => words.to_vec(),
+                };
+                let name = (a.name.as_str(), a.before_card.as_deref());
+                self.parse_player_card(state, name, card, &words)?
             }
             (Param::Number { low, high }, Some(w)) => match w.parse::<u8>() {
                 Ok(n) if (*low..=*high).contains(&n) => Args::of_number(n),

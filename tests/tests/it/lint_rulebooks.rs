@@ -645,3 +645,10 @@ fn roles_of_cards_written_wrong() {
 fn a_role_of_nothing() {
     check("rulebook-role-missing", &["missing-field"]);
 }
+
+/// The word between a move's player and its card (`before_card`), written wrong: on an
+/// action naming no player, and as two words. Each one error, at the word.
+#[test]
+fn a_word_before_the_card_written_wrong() {
+    check("rulebook-before-card", &["invalid-value"]);
+}

@@ -403,6 +403,7 @@ impl Compiler<'_> {
                 out.push(Action {
                     name: def.verb.as_ref().unwrap_or(name).value.clone(),
                     param,
+                    before_card: None,
                     guard: None,
                     effects: Vec::new(),
                     reveals: false,
@@ -489,6 +490,22 @@ impl Compiler<'_> {
                 }
                 self.template(w, scope, true)
             });
+            let before_card = def.before_card.as_ref().and_then(|w| {
+                let word = w.value.trim();
+                let msg = if !matches!(param, Param::PlayerCard { .. }) {
+                    format!(
+                        "action `{}` takes no player and card: `before_card` is the word between \
+                         them in its moves (`pray for P3 with piety`)",
+                        name.value
+                    )
+                } else if word.is_empty() || !word.chars().all(|c| c.is_alphabetic() || c == '-') {
+                    format!("`before_card` is one word (`with`), not `{}`", w.value)
+                } else {
+                    return Some(word.to_string());
+                };
+                self.error("invalid-value", msg, &w.loc, w.loc.span.clone());
+                None
+            });
             let standing = (def.standing.as_ref())
                 .and_then(|w| Some((self.expression(w, scope, true)?, w.value.trim().to_string())));
             let reveals = effects.iter().any(|e| matches!(e, Effect::Move { to } if self.zones[to.zone].visible == grail_schema::model::Visibility::Public));
@@ -496,6 +513,7 @@ impl Compiler<'_> {
                 // The verb of its moves: its `verb`, else its name.
                 name: def.verb.as_ref().unwrap_or(name).value.clone(),
                 param,
+                before_card,
                 guard,
                 effects,
                 reveals,

@@ -557,6 +557,8 @@ pub struct Pay {
 pub struct Action {
     pub name: String,
     pub param: Param,
+    /// The word between the player and the card in its moves (`pray for P3 with piety`).
+    pub before_card: Option<String>,
     pub guard: Option<Guard>,
     pub effects: Vec<Effect>,
     /// Where its card parameter ends up is public: the move may name it to everyone.
