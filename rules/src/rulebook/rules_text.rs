@@ -147,7 +147,7 @@ impl Rulebook {
                 }
             ),
             Param::PlayerCard { set, card } => format!(
-                "{} <player> {}<card>   {}, and a card from their {}",
+                "{} <player> {}<card>   {}, and a card from {} {}",
                 a.name,
                 a.before_card
                     .as_ref()
@@ -155,6 +155,12 @@ impl Rulebook {
                 match set {
                     super::model::SeatSet::Each => "any player (P1, P2, …)",
                     super::model::SeatSet::Others => "another player (P1, P2, …)",
+                },
+                // The card is the player's named (`allies(target)`), or the mover's own.
+                match card.who {
+                    super::model::Who::Current => "your",
+                    super::model::Who::Table => "the",
+                    _ => "their",
                 },
                 self.zones[card.zone].name
             ),
