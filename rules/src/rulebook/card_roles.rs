@@ -83,6 +83,16 @@ mod tests {
 
     use super::super::compile;
     use super::super::random_games::{pack_in, play};
+    use super::super::rules_text::rules_in_words;
+
+    /// The rules in words name a card's role among the components, and the card that makes
+    /// it.
+    #[test]
+    fn the_rules_in_words_name_a_cards_role() {
+        let text = rules_in_words(&pack_in("../tests/packs", "virtues-rulebook", None)).unwrap();
+        let line = "  role king: whoever holds crown-of-camelot (known to all)";
+        assert!(text.lines().any(|l| l == line), "{text}");
+    }
 
     /// Who holds a role of a card is known to every seat: the table says it to each, and in
     /// every observation of random Camelot Virtues (draft) games the king is the true king,

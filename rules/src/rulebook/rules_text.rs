@@ -211,6 +211,16 @@ impl Rulebook {
                 kinds.join(", ")
             );
         }
+        // A role held by whoever holds a card (`card_roles.rs`).
+        for (name, def) in pack.rulebook.roles.iter() {
+            if let Some(card) = &def.holds {
+                let _ = writeln!(
+                    out,
+                    "  role {}: whoever holds {} (known to all)",
+                    name.value, card.value
+                );
+            }
+        }
         for c in &self.counters {
             let whose = if c.owned {
                 "per player"
