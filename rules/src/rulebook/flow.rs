@@ -151,12 +151,12 @@ impl Rulebook {
             }
             if self.enter_step(state) {
                 // An `auto` step's only move is made at once, no one deciding.
-                let auto = Self::listed_count(&state.listed) == 1
+                let auto = Self::listing_len(&state.listed) == 1
                     && self
                         .steps
                         .get(usize::from(state.step))
                         .is_some_and(|s| s.auto);
-                return auto.then(|| self.listed_nth(&state.listed, 0)).flatten();
+                return auto.then(|| self.listing_move(&state.listed, 0)).flatten();
             }
             // A loop whose condition holds (it was asked just above) with nothing to do: an
             // obligation the seat cannot meet, told so (lint warns of it).

@@ -100,12 +100,12 @@ impl Rulebook {
     }
 
     /// How many moves `listed` holds.
-    pub(super) fn listed_count(listed: &Listed) -> usize {
+    pub(super) fn listing_len(listed: &Listed) -> usize {
         listed.moves.len() + total(&listed.runs)
     }
 
     /// The `i`-th move of `listed`, runs read in their places.
-    pub(super) fn listed_nth(&self, listed: &Listed, mut i: usize) -> Option<Action> {
+    pub(super) fn listing_move(&self, listed: &Listed, mut i: usize) -> Option<Action> {
         let mut written = 0;
         for run in &listed.runs {
             let before = run.at as usize - written;

@@ -70,12 +70,12 @@ impl Rules for Rulebook {
     }
 
     fn listed_count(&self, state: &State) -> Option<usize> {
-        (state.ended.is_none() && state.listed.fresh).then(|| Self::listed_count(&state.listed))
+        (state.ended.is_none() && state.listed.fresh).then(|| Self::listing_len(&state.listed))
     }
 
     fn listed_nth(&self, state: &State, i: usize) -> Option<Action> {
         (state.ended.is_none() && state.listed.fresh)
-            .then(|| self.listed_nth(&state.listed, i))
+            .then(|| self.listing_move(&state.listed, i))
             .flatten()
     }
 

@@ -23,16 +23,21 @@ fn within(old: &serde_json::Value, new: &serde_json::Value) -> bool {
     }
 }
 
-/// Simulates `players` of a bundled game with `agents` as its baseline did, by the generic
-/// rulebook, and compares that player count's results with the recorded ones
-/// (`GAME[-VARIANT]-AGENTS.json`, as `record.sh` names them).
-fn reproduces(game: &str, variant: Option<&str>, agents: &[AgentKind], players: usize) {
-    let pack = Loader::new(&Disk)
+/// A bundled game's pack, loaded.
+fn bundled(game: &str, variant: Option<&str>) -> grail_schema::Pack {
+    Loader::new(&Disk)
         .with_content(grail_tests::content_dir())
         .with_rules(grail_rules::catalog())
         .load_game(game, variant)
         .pack
-        .unwrap_or_else(|| panic!("the bundled {game} pack loads"));
+        .unwrap_or_else(|| panic!("the bundled {game} pack loads"))
+}
+
+/// Simulates `players` of a bundled game with `agents` as its baseline did, by the generic
+/// rulebook, and compares that player count's results with the recorded ones
+/// (`GAME[-VARIANT]-AGENTS.json`, as `record.sh` names them).
+fn reproduces(game: &str, variant: Option<&str>, agents: &[AgentKind], players: usize) {
+    let pack = bundled(game, variant);
     assert_eq!(
         pack.rules,
         grail_schema::GENERIC_RULEBOOK,
@@ -103,12 +108,7 @@ fn simulated_random_games_are_the_games_a_match_plays() {
     use grail_engine::game::Setup;
     use grail_engine::sim::GameRecord;
     for (game, variant, players) in [("artus", Some("advanced"), 4), ("king-arthur", None, 3)] {
-        let pack = Loader::new(&Disk)
-            .with_content(grail_tests::content_dir())
-            .with_rules(grail_rules::catalog())
-            .load_game(game, variant)
-            .pack
-            .unwrap_or_else(|| panic!("the bundled {game} pack loads"));
+        let pack = bundled(game, variant);
         let rules = grail_rules::build(&pack).unwrap_or_else(|d| panic!("{d:#?}"));
         let mut config = SimConfig::new(vec![players], 6, 5);
         config.agents = vec![Random];
