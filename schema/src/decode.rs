@@ -851,6 +851,14 @@ impl<'d> Decoder<'d> {
     /// of it.)
     fn no_control_characters(&mut self, node: &Node, key: &str) {
         let control = |s: &str| {
+            // Bidirectional controls are never ASCII: ASCII text is read byte by byte.
+            let ascii_clean = s.is_ascii()
+                && !s
+                    .bytes()
+                    .any(|b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f);
+            if ascii_clean {
+                return None;
+            }
             s.chars()
                 .find(|&c| (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c))
         };

@@ -6,6 +6,7 @@
 //! never wrong; the fast paths are held to `eval` by their tests (ARCHITECTURE.md, layer 7).
 
 use super::Rulebook;
+use super::card_listing::CardRecipe;
 use super::card_tables::{BindingSplit, Plan};
 use super::marks::GuardSplit;
 use super::params::Conjuncts;
@@ -38,9 +39,10 @@ pub(super) struct Derived {
     /// and asks it the guards' conjuncts free of the state, so it plays the description with
     /// passes 1–6 in place and this one and those below still empty.
     pub(super) card_plans: Vec<Option<Plan>>,
-    /// Pass 8 (`card_tables.rs`, `card_masks`): per tabled step and player count, which of
-    /// its actions the tables give each card type any move. Reads pass 7.
-    pub(super) card_masks: Vec<Vec<Box<[u8]>>>,
+    /// Pass 8 (`card_listing.rs`, `card_recipes`): per tabled step and player count, per
+    /// card type, the actions the tables give it any move and their moves by seat. Reads
+    /// pass 7.
+    pub(super) card_recipes: Vec<Vec<Option<CardRecipe>>>,
     /// Pass 9 (`tallies.rs`): the names tallies are reported under. Reads the zones, the
     /// actions' payments and the `tally` lines.
     pub(super) tally_names: TallyNames,
@@ -68,7 +70,7 @@ impl Derived {
             ..Derived::default()
         };
         rulebook.derived.card_plans = rulebook.plan_card_listings();
-        rulebook.derived.card_masks = rulebook.card_masks();
+        rulebook.derived.card_recipes = rulebook.card_recipes();
         rulebook.derived.tally_names = TallyNames::of(rulebook);
     }
 }

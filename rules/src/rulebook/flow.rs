@@ -10,7 +10,7 @@ use super::effects::Subject;
 use super::eval::Ctx;
 use super::listed::Out;
 use super::model::Expr;
-use super::state::{Action, Ended, Event, Listed, PASS, PAY, Repeats, State};
+use super::state::{Action, Ended, Event, PASS, PAY, Repeats, State};
 
 impl Rulebook {
     /// Lists the step's moves into the state; whether it has any.
@@ -22,7 +22,12 @@ impl Rulebook {
         self.decision_moves_into(state, &mut out, memo_fits);
         let fresh = !out.is_empty();
         let (moves, runs) = out.into_parts();
-        state.listed.0 = Listed { fresh, moves, runs };
+        // Field by field: the listing written back as one value was copied through the stack
+        // in pieces of other sizes than it was read back in (a stall on every step entered).
+        let listed = &mut state.listed.0;
+        listed.fresh = fresh;
+        listed.moves = moves;
+        listed.runs = runs;
         fresh
     }
 

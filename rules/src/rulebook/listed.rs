@@ -49,16 +49,19 @@ impl Out {
         self.moves.reserve(more);
     }
 
-    /// A table's run, `moves` being what it stands for.
+    /// A table's run: kept by reference, or its moves written out.
     #[inline(always)]
-    pub fn run(&mut self, run: Run, moves: &[Action]) {
-        if !self.keeps_runs {
-            self.moves.extend_from_slice(moves);
-        } else if !moves.is_empty() {
+    pub fn run(&mut self, run: Run, rules: &Rulebook) {
+        if run.len == 0 {
+            return;
+        }
+        if self.keeps_runs {
             self.runs.push(Run {
                 at: self.moves.len() as u32,
                 ..run
             });
+        } else {
+            self.moves.extend_from_slice(rules.run_moves(&run));
         }
     }
 
