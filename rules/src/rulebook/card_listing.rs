@@ -18,12 +18,18 @@ use super::state::{Action, Run, Seen, State};
 /// count: per type, the step's actions whose tables give it any move there, in order.
 #[derive(Debug)]
 pub(super) struct CardRecipe {
+    /// The zone the step's cards are listed from (its first action's, a whole zone).
+    zone: ZoneRef,
     /// Per card type `t`: its entries are `entries[first[t]..first[t + 1]]`.
     first: Box<[u32]>,
     entries: Box<[Entry]>,
     /// Per entry and seat to move, its table's moves for the card type (`lo..hi`):
-    /// `spans[entry.spans + seat]`.
+    /// `spans[entry.spans + seat]`; for an entry whose figures one conjunct names
+    /// ([`Quick::Named`]), those moves in `named`.
     spans: Box<[[u32; 2]]>,
+    /// The moves of the entries whose figures one conjunct names, each with its figure: a
+    /// listing keeps those of the figures allowed.
+    named: Box<[(u8, Action)]>,
 }
 
 /// One action a card type is offered.
@@ -87,14 +93,14 @@ impl Rulebook {
                     return Vec::new();
                 };
                 (self.players.0..=self.players.1)
-                    .map(|players| Self::recipe(s, step, &plans, players))
+                    .map(|players| self.recipe(s, step, &plans, players))
                     .collect()
             })
             .collect()
     }
 
     /// Step `s`'s recipe in games of `players`; `None` when a table is missing.
-    fn recipe(s: usize, step: &Step, plans: &[&Plan], players: usize) -> Option<CardRecipe> {
+    fn recipe(&self, s: usize, step: &Step, plans: &[&Plan], players: usize) -> Option<CardRecipe> {
         let tables: Vec<(usize, &Table)> = (plans.iter())
             .map(|plan| {
                 let i = players.checked_sub(plan.fewest)?;
@@ -108,6 +114,7 @@ impl Rulebook {
                 .is_some_and(|bit| table.at_steps & bit != 0)
         };
         let (mut first, mut entries, mut spans) = (vec![0u32], Vec::new(), Vec::new());
+        let mut named = Vec::new();
         for t in 0..types {
             let actions = step.actions.iter().zip(plans.iter().zip(&tables));
             for (k, (&a, (plan, &(i, table)))) in actions.enumerate() {
@@ -131,16 +138,39 @@ impl Rulebook {
                     for seat in 0..players {
                         let at = seat * cards + t;
                         let w = table.starts.get(at..at + 2)?;
-                        spans.push([w[0], w[1]]);
+                        if plan.quick != Quick::Named {
+                            spans.push([w[0], w[1]]);
+                            continue;
+                        }
+                        let (lo, hi) = (w[0] as usize, w[1] as usize);
+                        let start = u32::try_from(named.len()).ok()?;
+                        let moves = table
+                            .moves
+                            .get(lo..hi)?
+                            .iter()
+                            .zip(table.ready.get(lo..hi)?);
+                        named.extend(moves.map(|(fa, &ready)| (fa.figure(), ready)));
+                        spans.push([start, u32::try_from(named.len()).ok()?]);
                     }
                 }
             }
             first.push(u32::try_from(entries.len()).ok()?);
         }
+        // A zone named with a row is left to the listing that asks every guard.
+        let zone = (step.actions.first())
+            .and_then(|&a| self.actions[a].param.card_zone())
+            .filter(|z| z.row.is_none())
+            .map(|z| ZoneRef {
+                zone: z.zone,
+                who: z.who,
+                row: None,
+            })?;
         Some(CardRecipe {
+            zone,
             first: first.into_boxed_slice(),
             entries: entries.into_boxed_slice(),
             spans: spans.into_boxed_slice(),
+            named: named.into_boxed_slice(),
         })
     }
 
@@ -172,7 +202,6 @@ impl Rulebook {
         &self,
         state: &State,
         step: &Step,
-        zone: &ZoneRef,
         memo_fits: bool,
         out: &mut Out,
     ) -> bool {
@@ -193,7 +222,7 @@ impl Rulebook {
         if self.every_figure_seated(state) {
             (asked.seated_asked, asked.seated) = (u8::MAX, u8::MAX);
         }
-        for p in self.piles_of(zone, &ctx) {
+        for p in self.piles_of(&recipe.zone, &ctx) {
             for c in Seen::distinct(&state.piles[p]) {
                 let t = usize::from(c & TYPE_MASK);
                 for e in recipe.entries_of(t) {
@@ -226,9 +255,21 @@ impl Rulebook {
                                 let table = usize::from(e.table);
                                 if e.quick == Quick::Table {
                                     out.run(Run::new(a, table, lo, hi), self);
-                                } else {
-                                    self.named_moves(state, &mut asked, (k, a, table), lo..hi, out);
+                                    continue;
                                 }
+                                let Some(plan) = self.derived.card_plans.get(a) else {
+                                    continue;
+                                };
+                                let Some(plan) = plan.as_ref() else {
+                                    continue;
+                                };
+                                let allowed = self.named_figures(state, &mut asked, k, a, plan);
+                                let moves = recipe.named.get(lo..hi).unwrap_or(&[]);
+                                let kept = moves.iter().filter(|(figure, _)| {
+                                    1u64.checked_shl(u32::from(*figure))
+                                        .is_some_and(|b| allowed & b != 0)
+                                });
+                                out.moves.extend(kept.map(|&(_, ready)| ready));
                                 continue;
                             }
                         }
@@ -256,35 +297,6 @@ impl Rulebook {
         match &plan.once_direct[..] {
             [d] => guard.is_none() || self.read(d, ctx) != 0,
             _ => guard.is_none_or(|g| self.once_holds(plan, g, ctx)),
-        }
-    }
-
-    /// The moves `span` of action `a`'s `table`-th table (the `k`-th of the step) whose
-    /// figure the conjunct naming one allows.
-    fn named_moves(
-        &self,
-        state: &State,
-        asked: &mut Asked,
-        (k, a, table): (usize, usize, usize),
-        span: std::ops::Range<usize>,
-        out: &mut Out,
-    ) {
-        let Some(plan) = self.derived.card_plans.get(a).and_then(Option::as_ref) else {
-            return;
-        };
-        let Some(table) = plan.tables.get(table).and_then(Option::as_ref) else {
-            return;
-        };
-        let allowed = self.named_figures(state, asked, k, a, plan);
-        let (Some(moves), Some(ready)) = (table.moves.get(span.clone()), table.ready.get(span))
-        else {
-            return;
-        };
-        for (&fa, ready) in moves.iter().zip(ready) {
-            let figure = u32::from(fa.figure());
-            if 1u64.checked_shl(figure).is_some_and(|b| allowed & b != 0) {
-                out.push(*ready);
-            }
         }
     }
 

@@ -189,6 +189,12 @@ impl Rulebook {
             .collect()
     }
 
+    /// Whether action `a` takes a seat and its guard asks nothing of the seat but that it is
+    /// free (`step(place) and empty(seat)`).
+    pub(super) fn takes_a_free_seat(&self, a: usize) -> bool {
+        matches!(self.derived.binding_once.get(a), Some(Some(split)) if split.free_seat)
+    }
+
     /// For a listing of action `a` over its seats or figures: `None` when the conjuncts of
     /// its guard asked once refuse, else those left to ask per binding.
     pub(super) fn binding_guard(&self, state: &State, a: usize) -> Option<PerBinding> {

@@ -21,13 +21,14 @@ impl Rulebook {
         let mut out = Out::keeping(moves, runs);
         self.decision_moves_into(state, &mut out, memo_fits);
         let fresh = !out.is_empty();
-        let (moves, runs) = out.into_parts();
+        let (moves, runs, in_runs) = out.into_parts();
         // Field by field: the listing written back as one value was copied through the stack
         // in pieces of other sizes than it was read back in (a stall on every step entered).
         let listed = &mut state.listed.0;
         listed.fresh = fresh;
         listed.moves = moves;
         listed.runs = runs;
+        listed.in_runs = in_runs;
         fresh
     }
 

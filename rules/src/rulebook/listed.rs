@@ -12,6 +12,8 @@ use super::state::{Action, Listed, Run};
 pub(super) struct Out {
     pub moves: Vec<Action>,
     runs: Vec<Run>,
+    /// How many moves `runs` stand for.
+    in_runs: usize,
     keeps_runs: bool,
 }
 
@@ -21,6 +23,7 @@ impl Out {
         Out {
             moves,
             runs: Vec::new(),
+            in_runs: 0,
             keeps_runs: false,
         }
     }
@@ -30,13 +33,14 @@ impl Out {
         Out {
             moves,
             runs,
+            in_runs: 0,
             keeps_runs: true,
         }
     }
 
-    /// The moves and the runs.
-    pub fn into_parts(self) -> (Vec<Action>, Vec<Run>) {
-        (self.moves, self.runs)
+    /// The moves, the runs and how many moves the runs stand for.
+    pub fn into_parts(self) -> (Vec<Action>, Vec<Run>, usize) {
+        (self.moves, self.runs, self.in_runs)
     }
 
     #[inline(always)]
@@ -56,6 +60,7 @@ impl Out {
             return;
         }
         if self.keeps_runs {
+            self.in_runs += run.len as usize;
             self.runs.push(Run {
                 at: self.moves.len() as u32,
                 ..run
@@ -72,6 +77,7 @@ impl Out {
     pub fn clear(&mut self) {
         self.moves.clear();
         self.runs.clear();
+        self.in_runs = 0;
     }
 
     /// The moves as one list, its runs written out in their places (before a listing edits
@@ -82,6 +88,7 @@ impl Out {
             rules.write_out(&self.moves, &self.runs, &mut all);
             self.moves = all;
             self.runs.clear();
+            self.in_runs = 0;
         }
         &mut self.moves
     }
@@ -104,7 +111,7 @@ impl Rulebook {
 
     /// How many moves `listed` holds.
     pub(super) fn listing_len(listed: &Listed) -> usize {
-        listed.moves.len() + total(&listed.runs)
+        listed.moves.len() + listed.in_runs
     }
 
     /// The `i`-th move of `listed`, runs read in their places.

@@ -173,6 +173,23 @@ impl Rulebook {
         }
     }
 
+    /// The moves of action `a` ([`Rulebook::takes_a_free_seat`]) to the free seats of the
+    /// ring, in seat order, as [`Rulebook::bindings_with`] lists them, written in one
+    /// `extend` (the list's length kept in a register, not stored back move by move).
+    fn free_seat_moves(&self, state: &State, a: usize, dearest: &Dearest, out: &mut Out) {
+        if self.binding_guard(state, a).is_none() || !self.payable(state, a, Args::NONE, dearest) {
+            return;
+        }
+        let Some(figures) = &state.figures.0 else {
+            return;
+        };
+        let seats = self.board.as_ref().map_or(0, |b| b.seats);
+        let seats = seats.min(usize::from(u8::MAX)) as u8;
+        let free = (0..seats).filter(|&s| figures.ring.is_free(s));
+        let moves = free.map(|s| Action::new(a as u16, Args::of_place(usize::from(s))));
+        out.moves.extend(moves);
+    }
+
     /// The moves of the step the state is at (a payment's, when one is awaited);
     /// `memo_fits`: the state's memo was just made for the payer's cards.
     #[cfg(test)]
@@ -215,6 +232,10 @@ impl Rulebook {
                     continue;
                 }
                 let dearest = Dearest::after_refresh(memo_fits);
+                if self.takes_a_free_seat(a) {
+                    self.free_seat_moves(state, a, &dearest, out);
+                    continue;
+                }
                 self.bindings_with(state, a, &dearest, |args| {
                     out.push(Action::new(a as u16, args));
                     true

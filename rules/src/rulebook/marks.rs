@@ -217,7 +217,17 @@ impl Rulebook {
 
     /// The moves of a step offered card by card: each distinct card (with its mark) of the
     /// actions' zone in zone order, and for each the actions in the step's order.
+    #[inline(always)]
     pub(super) fn by_card(&self, state: &State, step: &Step, out: &mut Out, memo_fits: bool) {
+        if !self.by_card_tabled(state, step, memo_fits, out) {
+            self.by_card_asked(state, step, out, memo_fits);
+        }
+    }
+
+    /// [`Rulebook::by_card`] of a step without a recipe: every guard asked (out of line, so
+    /// that a listing from a recipe does not make room for all it works out).
+    #[inline(never)]
+    fn by_card_asked(&self, state: &State, step: &Step, out: &mut Out, memo_fits: bool) {
         let Some(zone) = step
             .actions
             .first()
@@ -225,9 +235,6 @@ impl Rulebook {
         else {
             return;
         };
-        if self.by_card_tabled(state, step, zone, memo_fits, out) {
-            return;
-        }
         let dearest: [Dearest; 8] = std::array::from_fn(|_| Dearest::after_refresh(memo_fits));
         let share = self.derived.by_card_shares.get(usize::from(state.step));
         let guards: [(bool, Option<&Expr>); 8] = std::array::from_fn(|k| {

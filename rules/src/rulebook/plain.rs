@@ -26,6 +26,10 @@ pub(super) struct PlainGuard {
     ask: u64,
     /// The chain is too long for a mask: the whole guard is evaluated.
     whole: bool,
+    /// The guard is, once its `step(…)` conjuncts hold, `count(Z) > 0` of a one-pile zone
+    /// alone (a draw from a deck): that pile (in the seat's block when `owned`), read in
+    /// place.
+    one_pile: Option<(usize, bool)>,
 }
 
 /// The piles of a whole zone, as a seat's block or the table holds them.
@@ -143,7 +147,7 @@ impl Rulebook {
             };
         }
         let mut plan = PlainGuard::default();
-        let (mut stocked_parts, mut below_parts) = (Vec::new(), Vec::new());
+        let (mut stocked_parts, mut below_parts): (Vec<Box<[Piles]>>, _) = (Vec::new(), Vec::new());
         let piles = |z: usize| {
             let zone = &self.zones[z];
             Piles {
@@ -163,6 +167,16 @@ impl Rulebook {
                 plan.ask |= 1 << i;
             }
         }
+        if let ([only], true, 0, false) = (
+            &stocked_parts[..],
+            below_parts.is_empty(),
+            plan.ask,
+            plan.whole,
+        ) && let [pile] = &only[..]
+            && pile.rows == 1
+        {
+            plan.one_pile = Some((pile.first, pile.owned));
+        }
         plan.stocked = stocked_parts.into();
         plan.below = below_parts.into();
         plan
@@ -176,6 +190,10 @@ impl Rulebook {
             return false;
         }
         let seat = self.table_piles + usize::from(state.current) * self.seat_piles;
+        if let Some((first, owned)) = plan.one_pile {
+            let p = first + if owned { seat } else { 0 };
+            return state.piles.get(p).is_some_and(|pile| !pile.is_empty());
+        }
         let piles = |p: &Piles| {
             let first = p.first + if p.owned { seat } else { 0 };
             &state.piles[first..first + p.rows]

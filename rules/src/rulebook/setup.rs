@@ -120,6 +120,7 @@ impl Rulebook {
                 fresh: false,
                 moves,
                 runs,
+                in_runs: 0,
             }),
             held: Default::default(),
             marks,

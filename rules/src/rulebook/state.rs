@@ -139,6 +139,7 @@ impl Clone for State {
         self.listed.0.fresh = listed.0.fresh;
         self.listed.0.moves.clone_from(&listed.0.moves);
         self.listed.0.runs.clone_from(&listed.0.runs);
+        self.listed.0.in_runs = listed.0.in_runs;
         self.chosen = *chosen;
         self.held.0.clone_from(&held.0);
         self.asking = *asking;
@@ -181,6 +182,8 @@ pub(super) struct Listed {
     pub moves: Vec<Action>,
     /// Runs of a card table's moves among `moves`, kept by reference (`listed.rs`).
     pub runs: Vec<Run>,
+    /// How many moves the runs stand for (a count asked at every decision).
+    pub in_runs: usize,
 }
 
 /// A run of a card table's moves (`listed.rs`): `len` moves from `lo` of the table of action `action`
