@@ -77,7 +77,7 @@ struct Asked {
 }
 
 impl Rulebook {
-    /// Pass 8: per step and player count (from the fewest), its recipe; empty where a step
+    /// Pass 9: per step and player count (from the fewest), its recipe; empty where a step
     /// is not read from tables (an action of it has no plan).
     pub(super) fn card_recipes(&self) -> Vec<Vec<Option<CardRecipe>>> {
         (self.steps.iter().enumerate())

@@ -34,16 +34,19 @@ pub(super) struct Derived {
     /// Pass 6 (`plain.rs`): per step, per action of it without a parameter, how its listing
     /// asks the guard. Reads the steps and the guards.
     pub(super) plain_guards: Vec<Box<[Option<PlainGuard>]>>,
-    /// Pass 7 (`card_tables.rs`, `plan_card_listings`): per action of a step offered card by
+    /// Pass 7 (`setup.rs`, `start_cards`): per zone, the cards each of its piles starts
+    /// with, every copy, in type order. Reads the zones and the card sets.
+    pub(super) start_cards: Vec<Box<[u16]>>,
+    /// Pass 8 (`card_tables.rs`, `plan_card_listings`): per action of a step offered card by
     /// card with a figure, the tables its listing reads. Sets up a game of each player count
     /// and asks it the guards' conjuncts free of the state, so it plays the description with
-    /// passes 1–6 in place and this one and those below still empty.
+    /// passes 1–7 in place and this one and those below still empty.
     pub(super) card_plans: Vec<Option<Plan>>,
-    /// Pass 8 (`card_listing.rs`, `card_recipes`): per tabled step and player count, per
+    /// Pass 9 (`card_listing.rs`, `card_recipes`): per tabled step and player count, per
     /// card type, the actions the tables give it any move and their moves by seat. Reads
-    /// pass 7.
+    /// pass 8.
     pub(super) card_recipes: Vec<Vec<Option<CardRecipe>>>,
-    /// Pass 9 (`tallies.rs`): the names tallies are reported under. Reads the zones, the
+    /// Pass 10 (`tallies.rs`): the names tallies are reported under. Reads the zones, the
     /// actions' payments and the `tally` lines.
     pub(super) tally_names: TallyNames,
 }
@@ -69,6 +72,7 @@ impl Derived {
             plain_guards,
             ..Derived::default()
         };
+        rulebook.derived.start_cards = rulebook.start_cards();
         rulebook.derived.card_plans = rulebook.plan_card_listings();
         rulebook.derived.card_recipes = rulebook.card_recipes();
         rulebook.derived.tally_names = TallyNames::of(rulebook);

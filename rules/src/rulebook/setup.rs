@@ -9,7 +9,7 @@ use grail_schema::model::Layout;
 use super::Rulebook;
 use super::effects::Subject;
 use super::fault::NO_ACTION;
-use super::model::{Effect, Who, ZoneRef};
+use super::model::{Effect, Who, Zone, ZoneRef};
 use super::state::{Action, Ended, Event, Listed, Repeats, State};
 
 /// The buffers of a finished game's state a new game reuses (`Rulebook::new_state_in`).
@@ -40,6 +40,23 @@ impl Storage {
 const LISTING_ROOM: usize = 64;
 
 impl Rulebook {
+    /// Pass 7 ([`super::derived::Derived`]): per zone, the cards each of its piles starts with.
+    pub(super) fn start_cards(&self) -> Vec<Box<[u16]>> {
+        self.zones
+            .iter()
+            .map(|z| self.zone_start(z).collect())
+            .collect()
+    }
+
+    /// The cards a pile of zone `z` starts with, every copy, in type order.
+    fn zone_start<'z>(&'z self, z: &'z Zone) -> impl Iterator<Item = u16> + 'z {
+        z.start.iter().flat_map(move |&t| {
+            let t = z.types.start + t;
+            let n = self.sets[z.set].copies[usize::from(t)];
+            std::iter::repeat_n(t, usize::from(n))
+        })
+    }
+
     /// Whether some line of `effects` shuffles zone `z` (under an `if` too).
     fn shuffles(effects: &[Effect], z: usize) -> bool {
         effects.iter().any(|e| match e.innermost() {
@@ -139,9 +156,9 @@ impl Rulebook {
             let seats = if z.owned { players } else { 1 };
             for seat in 0..seats {
                 let pile = self.pile(zi, seat, 0);
-                for t in z.start.iter().map(|&t| z.types.start + t) {
-                    let n = self.sets[z.set].copies[usize::from(t)];
-                    state.piles[pile].extend(std::iter::repeat_n(t, usize::from(n)));
+                match self.derived.start_cards.get(zi) {
+                    Some(cards) => state.piles[pile].extend_from_slice(cards),
+                    None => state.piles[pile].extend(self.zone_start(z)),
                 }
             }
         }
