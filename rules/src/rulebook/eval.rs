@@ -36,8 +36,9 @@ impl Rulebook {
     /// payment arguments are made of these, not worth a call each.
     #[inline(always)]
     pub(super) fn operand(&self, e: &Expr, ctx: &Ctx) -> i64 {
-        if let Some(v) = self.leaf(e, ctx) {
-            return v;
+        // An operator is never a leaf: not asked as one (a dispatch less per node).
+        if !matches!(e, Expr::Bin(..)) {
+            return self.leaf(e, ctx).unwrap_or_else(|| self.eval(e, ctx));
         }
         if let Expr::Bin(op, l, r) = e
             && let Some(a) = self.leaf(l, ctx)
