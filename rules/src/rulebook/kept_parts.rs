@@ -127,6 +127,8 @@ fn cost(e: &Expr) -> u32 {
         Expr::Best { .. } => 8,
         Expr::Rising(_) | Expr::Cheapest { .. } => 64,
         Expr::Counter(CounterExpr::Others(_) | CounterExpr::Each(_)) => 8,
+        // Whoever holds a card: every seat's zones where it may lie are looked through.
+        Expr::Counter(CounterExpr::CardHolder(_)) => 8,
         Expr::Seat(SeatExpr::Highest(_) | SeatExpr::Lowest(_)) => 8,
         _ => 1,
     };
