@@ -257,13 +257,7 @@ impl Rulebook {
                                     out.run(Run::new(a, table, lo, hi), self);
                                     continue;
                                 }
-                                let Some(plan) = self.derived.card_plans.get(a) else {
-                                    continue;
-                                };
-                                let Some(plan) = plan.as_ref() else {
-                                    continue;
-                                };
-                                let allowed = self.named_figures(state, &mut asked, k, a, plan);
+                                let allowed = self.named_allowed(state, &mut asked, k, a);
                                 let moves = recipe.named.get(lo..hi).unwrap_or(&[]);
                                 let kept = moves.iter().filter(|(figure, _)| {
                                     1u64.checked_shl(u32::from(*figure))
@@ -283,6 +277,19 @@ impl Rulebook {
             }
         }
         true
+    }
+
+    /// The figures action `a` (the `k`-th of the step) may take by the one conjunct naming a
+    /// figure: asked once per listing, its plan looked up only then.
+    #[inline(always)]
+    fn named_allowed(&self, state: &State, asked: &mut Asked, k: usize, a: usize) -> u64 {
+        if asked.asked[k] != 0 {
+            return asked.allowed[k];
+        }
+        match self.derived.card_plans.get(a).and_then(Option::as_ref) {
+            Some(plan) => self.named_figures(state, asked, k, a, plan),
+            None => 0,
+        }
     }
 
     /// Whether the conjuncts of action `a`'s guard a listing asks once hold (out of line:

@@ -2,6 +2,7 @@
 //! holds, and the payments of an action chosen.
 
 use grail_engine::cond::solve::Payment;
+use grail_engine::ring::Ring;
 
 use super::Rulebook;
 use super::args::Args;
@@ -102,8 +103,8 @@ impl Rulebook {
                     let Some(figures) = &state.figures.0 else {
                         return;
                     };
-                    for s in 0..seats.min(usize::from(u8::MAX)) as u8 {
-                        if figures.ring.is_free(s) && !f(Args::of_place(usize::from(s))) {
+                    for s in self.free_seats(&figures.ring) {
+                        if !f(Args::of_place(s)) {
                             return;
                         }
                     }
@@ -183,11 +184,17 @@ impl Rulebook {
         let Some(figures) = &state.figures.0 else {
             return;
         };
+        let free = self.free_seats(&figures.ring);
+        out.moves
+            .extend(free.map(|s| Action::new(a as u16, Args::of_place(s))));
+    }
+
+    /// The free seats of a game's ring in seat order.
+    #[inline(always)]
+    fn free_seats<'r>(&self, ring: &'r Ring) -> impl Iterator<Item = usize> + 'r {
         let seats = self.board.as_ref().map_or(0, |b| b.seats);
         let seats = seats.min(usize::from(u8::MAX)) as u8;
-        let free = (0..seats).filter(|&s| figures.ring.is_free(s));
-        let moves = free.map(|s| Action::new(a as u16, Args::of_place(usize::from(s))));
-        out.moves.extend(moves);
+        (0..seats).filter(|&s| ring.is_free(s)).map(usize::from)
     }
 
     /// The moves of the step the state is at (a payment's, when one is awaited);
