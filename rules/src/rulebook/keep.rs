@@ -84,6 +84,8 @@ impl Rulebook {
             args: m.args,
         };
         let holds = {
+            // The parts the move leaves as they were are read once for all moves tried.
+            let _trial = (self.trial_parts.get(a)).map(|same| super::memo::Trial::begin(same));
             let _phase = self.listing_phase(copy);
             self.eval(keep, &ctx) != 0
         };

@@ -5,10 +5,13 @@
 
 use std::collections::BTreeMap;
 
+use grail_engine::cond::universe::MAX_TYPES;
+
 use super::memo::KeptParts;
-use super::model::{CounterExpr, Expr, Kept, SeatExpr};
+use super::model::{CounterExpr, Expr, Kept, Rising, SeatExpr};
 use super::reads::free_of_args;
 use super::syntax::Op;
+use super::touched::{Touch, read_by, written_by};
 use super::worth::Worth;
 
 /// How costly a part must be to be kept: reading it again must save more than the keeping
@@ -113,6 +116,58 @@ impl Wrapping<'_> {
     fn wrap_below(&mut self, e: &mut Expr) {
         e.each_child_mut(&mut |child| self.wrap_if_worth(child));
     }
+
+    /// Inside each part kept in `e` that some of the moves tried (whose effects write
+    /// `writes`) change, wraps the largest parts worth keeping that one of them leaves as
+    /// they were.
+    fn wrap_unchanged(&mut self, e: &mut Expr, writes: &[Touch]) {
+        if let Expr::Memo(_, part) = e {
+            let reads = read_by(&part.0, self.seats);
+            if writes.iter().any(|w| reads.meets(w)) {
+                self.keep_roles(&mut part.0, writes);
+                part.0
+                    .each_child_mut(&mut |child| self.wrap_left(child, writes));
+            }
+            return;
+        }
+        e.each_child_mut(&mut |child| self.wrap_unchanged(child, writes));
+    }
+
+    /// Wraps `e` whole if it is worth keeping and some move tried leaves it as it was,
+    /// else looks inside it.
+    fn wrap_left(&mut self, e: &mut Expr, writes: &[Touch]) {
+        let left = cost(e) >= WORTH_KEEPING
+            && free_of_args(e, self.seats)
+            && writes.iter().any(|w| !read_by(e, self.seats).meets(w));
+        if left {
+            self.wrap_if_worth(e);
+            return;
+        }
+        self.keep_roles(e, writes);
+        e.each_child_mut(&mut |child| self.wrap_left(child, writes));
+    }
+
+    /// A search's card roles, read type by type: kept per type when a move tried leaves
+    /// them as they were.
+    fn keep_roles(&mut self, e: &mut Expr, writes: &[Touch]) {
+        if let Expr::Rising(r) = e
+            && writes.iter().any(|w| !role_reads(r, self.seats).meets(w))
+        {
+            let what = format!("roles {:?} {:?} {:?}", r.lead, r.member, r.value);
+            r.roles = Some(match self.parts.get(&what) {
+                Some(&first) => first,
+                None => {
+                    let first = self.parts.len() as u32;
+                    for t in 0..MAX_TYPES {
+                        let n = self.parts.len() as u32;
+                        self.parts.insert(format!("{what} #{t}"), n);
+                    }
+                    self.parts.insert(what, first);
+                    first
+                }
+            });
+        }
+    }
 }
 
 /// A rough cost of evaluating `e`: a read in place is 1, a walk over a zone's cards or the
@@ -159,9 +214,16 @@ impl super::Rulebook {
         for step in &mut self.steps {
             if let Some((keep, _)) = &mut step.keep {
                 w.wrap(keep);
+                // Inside a part some move tried changes, the parts a move leaves as they
+                // were (`trial_parts`): read once for all the moves tried.
+                let writes: Vec<Touch> = (step.actions.iter())
+                    .map(|&a| written_by(&self.actions[a], &self.zones, &self.counters))
+                    .collect();
+                w.wrap_unchanged(keep, &writes);
             }
         }
         let listing = !w.parts.is_empty();
+        self.trial_parts = self.trial_parts();
         // The worth's parts, inner ones too; then only those it meets twice or more.
         (w.nested, w.met) = (true, Vec::new());
         let worth = match &mut self.worth {
@@ -183,6 +245,60 @@ impl super::Rulebook {
             worth: w.met.iter().any(|&n| n >= 2),
         };
     }
+}
+
+impl super::Rulebook {
+    /// Per action, a bit per part of its steps' `keep` conditions that its effects leave
+    /// as they were (none for an action of no such step).
+    fn trial_parts(&self) -> Vec<Vec<u64>> {
+        let mut same: Vec<Vec<u64>> = vec![Vec::new(); self.actions.len()];
+        for step in &self.steps {
+            let Some((keep, _)) = &step.keep else {
+                continue;
+            };
+            let mut parts = Vec::new();
+            each_part(keep, &self.seat_exprs, &mut |slot, reads| {
+                parts.push((slot, reads))
+            });
+            for &a in &step.actions {
+                let writes = written_by(&self.actions[a], &self.zones, &self.counters);
+                for (slot, reads) in &parts {
+                    if reads.meets(&writes) {
+                        continue;
+                    }
+                    let (word, bit) = (*slot as usize / 64, slot % 64);
+                    if same[a].len() <= word {
+                        same[a].resize(word + 1, 0);
+                    }
+                    same[a][word] |= 1 << bit;
+                }
+            }
+        }
+        same
+    }
+}
+
+/// Calls `f` with each part kept in `e` (inner ones too) and its number, and what it reads.
+fn each_part(e: &Expr, seats: &[Expr], f: &mut impl FnMut(u32, Touch)) {
+    match e {
+        Expr::Memo(slot, part) => f(*slot, read_by(&part.0, seats)),
+        Expr::Rising(r) => {
+            if let Some(first) = r.roles {
+                let reads = role_reads(r, seats);
+                (0..MAX_TYPES as u32).for_each(|t| f(first + t, reads.clone()));
+            }
+        }
+        _ => {}
+    }
+    e.each_child(&mut |x| each_part(x, seats, f));
+}
+
+/// What a search's card roles read (`lead`, `member`, `value`).
+fn role_reads(r: &Rising, seats: &[Expr]) -> Touch {
+    let reads = |e: &Expr| read_by(e, seats);
+    reads(&r.lead)
+        .with(&reads(&r.member))
+        .with(&reads(&r.value))
 }
 
 #[cfg(test)]

@@ -470,6 +470,7 @@ impl Compiler<'_> {
                         member,
                         value,
                         seed,
+                        roles: None,
                     })),
                     Kind::Bool,
                 ))

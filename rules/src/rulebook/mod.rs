@@ -70,6 +70,7 @@ mod table;
 mod tallies;
 mod terms;
 mod texts;
+mod touched;
 mod unions;
 mod view;
 mod words;
@@ -163,6 +164,9 @@ pub struct Rulebook {
     keeps: bool,
     /// Where parts are read once per decision (`memo.rs`).
     kept_parts: memo::KeptParts,
+    /// Per action of a step with `keep`: a bit per part of the condition its effects leave
+    /// as they were (`touched.rs`), read once for all the moves a listing tries.
+    trial_parts: Vec<Vec<u64>>,
     /// The payments too large to be held in a move (`paid.rs`).
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
@@ -402,6 +406,7 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         keeps,
         status,
         kept_parts: Default::default(),
+        trial_parts: Vec::new(),
         paid: Default::default(),
         derived: Default::default(),
     };

@@ -17,6 +17,7 @@ use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
 use super::fault;
+use super::memo;
 use super::model::{Rising, TYPE_MASK};
 
 /// The distinct lead values and member cards a zone offers, on the stack: a set holds at most
@@ -122,11 +123,35 @@ impl Pool<'_> {
 }
 
 /// What one card is to the search.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 enum Role {
     Lead(i64),
     Member(i64),
     Neither(i64),
+}
+
+impl Role {
+    /// As one number, to be kept (`memo.rs`): the value times 4 and the kind; `None` for a
+    /// value too large to be kept so.
+    fn encode(self) -> Option<i64> {
+        let (v, kind) = match self {
+            Role::Lead(v) => (v, 1),
+            Role::Member(v) => (v, 2),
+            Role::Neither(v) => (v, 3),
+        };
+        v.checked_mul(4)?.checked_add(kind)
+    }
+
+    fn decode(code: i64) -> Option<Role> {
+        let kind = code.rem_euclid(4);
+        let v = (code - kind) / 4;
+        match kind {
+            1 => Some(Role::Lead(v)),
+            2 => Some(Role::Member(v)),
+            3 => Some(Role::Neither(v)),
+            _ => None,
+        }
+    }
 }
 
 impl Rulebook {
@@ -138,20 +163,34 @@ impl Rulebook {
             return 1;
         }
         let n = u32::try_from(n).unwrap_or(u32::MAX);
-        // What a card type is (its copies are the same card).
+        // What a card type is (its copies are the same card); kept per decision when the
+        // search has a place for it (`Rising::roles`).
         let role = |c: u16| {
+            let kept = r.roles.map(|first| first + u32::from(c));
+            if let Some(known) = kept
+                .and_then(|slot| memo::recall(ctx.state, slot, ctx.player))
+                .and_then(Role::decode)
+            {
+                return known;
+            }
             let on = Ctx {
                 args: Args::of_card(c & TYPE_MASK),
                 ..*ctx
             };
             let value = self.operand(&r.value, &on);
-            if self.eval(&r.lead, &on) != 0 {
+            let role = if self.eval(&r.lead, &on) != 0 {
                 Role::Lead(value)
             } else if self.eval(&r.member, &on) != 0 {
                 Role::Member(value)
             } else {
                 Role::Neither(value)
+            };
+            if let Some((slot, code)) = kept.zip(role.encode())
+                && !fault::failed()
+            {
+                memo::keep(ctx.state, slot, ctx.player, code);
             }
+            role
         };
         // Read once per type, as the cards are met.
         let mut roles: [Option<Role>; FEW] = [None; FEW];
@@ -316,6 +355,24 @@ mod tests {
         fault::begin(10_000);
         assert!(can(&[(0, 2)], &members, 2, 200));
         assert_eq!(fault::end(), None);
+    }
+
+    /// A role kept as one number reads back as it was, whatever its value's sign; one too
+    /// large to be kept so is not kept.
+    #[test]
+    fn a_role_kept_reads_back_the_same() {
+        use super::Role;
+        for role in [
+            Role::Lead(0),
+            Role::Lead(-7),
+            Role::Member(40),
+            Role::Neither(-1),
+            Role::Neither(i64::MAX / 4 - 1),
+        ] {
+            assert_eq!(role.encode().and_then(Role::decode), Some(role));
+        }
+        assert_eq!(Role::Lead(i64::MAX / 2).encode(), None);
+        assert_eq!(Role::decode(0), None, "a value never kept is no role");
     }
 
     #[test]

@@ -168,6 +168,9 @@ pub struct Rising {
     pub member: Expr,
     pub value: Expr,
     pub seed: Option<ZoneRef>,
+    /// Where each card type's role (its `lead`, `member` and `value`) is kept per decision,
+    /// one part per type from this one on (`kept_parts.rs`), when it is.
+    pub roles: Option<u32>,
 }
 
 #[derive(Debug)]
