@@ -49,6 +49,10 @@ pub(super) struct Derived {
     /// Pass 10 (`tallies.rs`): the names tallies are reported under. Reads the zones, the
     /// actions' payments and the `tally` lines.
     pub(super) tally_names: TallyNames,
+    /// Pass 11 (`flow.rs`, `standing_by_step`): per step, the standing actions whose window
+    /// may hold there (one whose `step(…)` tests rule the step out is not asked). Reads the
+    /// standing windows.
+    pub(super) standing_at: Vec<Box<[usize]>>,
 }
 
 impl Derived {
@@ -76,6 +80,7 @@ impl Derived {
         rulebook.derived.card_plans = rulebook.plan_card_listings();
         rulebook.derived.card_recipes = rulebook.card_recipes();
         rulebook.derived.tally_names = TallyNames::of(rulebook);
+        rulebook.derived.standing_at = rulebook.standing_by_step();
     }
 }
 

@@ -63,7 +63,10 @@ impl Rulebook {
             player: usize::from(state.decider()),
             args: Args::NONE,
         };
-        for &a in &self.standing {
+        // Those whose window may hold at this step (all, without the table).
+        let standing = (self.derived.standing_at.get(usize::from(state.step)))
+            .map_or(&self.standing[..], |at| &at[..]);
+        for &a in standing {
             let Some((window, _)) = &self.actions[a].standing else {
                 continue;
             };
@@ -74,6 +77,23 @@ impl Rulebook {
                 });
             }
         }
+    }
+
+    /// Pass 11 of the derived tables: per step, the standing actions whose window is not
+    /// false there by its `step(…)` tests alone.
+    pub(super) fn standing_by_step(&self) -> Vec<Box<[usize]>> {
+        (0..self.steps.len())
+            .map(|step| {
+                let step = u8::try_from(step).unwrap_or(u8::MAX);
+                (self.standing.iter().copied())
+                    .filter(|&a| {
+                        self.actions[a].standing.as_ref().is_none_or(|(window, _)| {
+                            super::listing::at_step(window, step).is_none_or(|v| v != 0)
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Moves on to the next step with something to do, ending turns and the game.
