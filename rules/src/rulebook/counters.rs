@@ -515,7 +515,7 @@ impl Rulebook {
     /// Where a counter's value lives in a state's `Counts` (figure counters live with the
     /// figures).
     #[inline]
-    fn counter_slot(&self, state: &State, c: usize, seat: usize) -> usize {
+    pub(super) fn counter_slot(&self, state: &State, c: usize, seat: usize) -> usize {
         let c = &self.counters[c];
         c.slot + seat.min(usize::from(state.players).saturating_sub(1)) * c.stride
     }

@@ -5,7 +5,7 @@
 
 use super::Rulebook;
 use super::args::Args;
-use super::model::{CounterExpr, Expr, FigureExpr, NONE, TYPE_MASK, ZoneRef};
+use super::model::{CounterExpr, CounterRef, Expr, FigureExpr, NONE, TYPE_MASK, Who, ZoneRef};
 use super::state::State;
 use super::syntax::Op;
 
@@ -84,6 +84,13 @@ impl Rulebook {
             // `step(x)`: the first conjunct of most guards.
             Expr::Counter(CounterExpr::AtStep(mask)) => {
                 i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
+            }
+            // A counter of the table's or of `P`'s: `questing(P) = 1`, `high > 0`.
+            Expr::Counter(CounterExpr::Read(CounterRef::Table(c))) => {
+                ctx.state.counts.0[self.counter_slot(ctx.state, *c, 0)]
+            }
+            Expr::Counter(CounterExpr::Read(CounterRef::Seat(c, Who::Player))) => {
+                ctx.state.counts.0[self.counter_slot(ctx.state, *c, ctx.player)]
             }
             // `count(Z)`: most guards and ends.
             Expr::Count(z) if z.row.is_none() => self.whole_count(z, ctx),
