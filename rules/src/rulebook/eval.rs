@@ -62,6 +62,16 @@ impl Rulebook {
         ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
     }
 
+    /// `sum(attr, Z)`: the attribute over the zone's cards.
+    #[inline(never)]
+    fn sum_of(&self, attr: usize, zone: &ZoneRef, ctx: &Ctx) -> i64 {
+        let values = &self.sets[self.zones[zone.zone].set].values[attr];
+        self.piles_of(zone, ctx)
+            .flat_map(|p| ctx.state.piles[p].iter())
+            .map(|&c| values[usize::from(c & TYPE_MASK)])
+            .sum()
+    }
+
     /// `fullest(Z)` of a whole zone (no row): the cards in its fullest pile.
     #[inline(always)]
     fn whole_fullest(&self, z: &ZoneRef, ctx: &Ctx) -> i64 {
@@ -94,6 +104,9 @@ impl Rulebook {
             }
             // `count(Z)`: most guards and ends.
             Expr::Count(z) if z.row.is_none() => self.whole_count(z, ctx),
+            // `sum(attr, Z) > 0` and a part kept (`bar`) without a dispatch more.
+            Expr::Sum { attr, zone } => self.sum_of(*attr, zone, ctx),
+            Expr::Memo(slot, part) => self.memoized(*slot, &part.0, ctx),
             Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
             // `figure` and `steps`: most effects on the ring (0 without one, as
             // [`Rulebook::eval_figures`] gives them).
@@ -155,6 +168,9 @@ impl Rulebook {
             // `eval_more`'s: a call less per node.
             Expr::Figures(f) => self.eval_figures(f, ctx),
             Expr::Counter(c) => self.eval_counter(c, ctx),
+            Expr::If(..) | Expr::Best { .. } => self.eval_mechanic(e, ctx),
+            Expr::Situational(s) => self.situational(s, ctx),
+            Expr::Seat(seat) => self.eval_seat(seat, ctx),
             _ => self.eval_more(e, ctx),
         }
     }
@@ -190,13 +206,7 @@ impl Rulebook {
                 .piles_of(z, ctx)
                 .map(|p| ctx.state.piles[p].len() as i64)
                 .sum(),
-            Expr::Sum { attr, zone } => {
-                let values = &self.sets[set_of(zone)].values[*attr];
-                self.piles_of(zone, ctx)
-                    .flat_map(|p| ctx.state.piles[p].iter())
-                    .map(|&c| values[usize::from(c & TYPE_MASK)])
-                    .sum()
-            }
+            Expr::Sum { attr, zone } => self.sum_of(*attr, zone, ctx),
             Expr::Last { attr, zone } => {
                 let values = &self.sets[set_of(zone)].values[*attr];
                 self.piles_of(zone, ctx)
