@@ -349,7 +349,12 @@ fn prop_assert_payments_in_order(
 
 fn compiled(src: &str) -> Result<cond::Program, TestCaseError> {
     let u = adversaries();
-    let expr = cond::parse(src).map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
+    // A condition longer than the language takes is refused when written, never decided:
+    // not a case of these properties (the deepest adversarial ones come out too long).
+    let expr = cond::parse(src).map_err(|e| match e.code {
+        "condition-too-long" => TestCaseError::reject(format!("{src}: {}", e.message)),
+        _ => TestCaseError::fail(format!("{src}: {e:?}")),
+    })?;
     let checked = cond::check(&expr, &u, &params())
         .map_err(|e| TestCaseError::fail(format!("{src}: {e:?}")))?;
     Ok(cond::compile(&checked, &u))
