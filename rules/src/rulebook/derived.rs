@@ -11,6 +11,7 @@ use super::card_tables::{BindingSplit, Plan};
 use super::marks::GuardSplit;
 use super::params::Conjuncts;
 use super::plain::PlainGuard;
+use super::step_guards::StepGuard;
 use super::tallies::TallyNames;
 
 /// The tables the passes fill, empty until [`Derived::fill`] runs them.
@@ -53,6 +54,10 @@ pub(super) struct Derived {
     /// may hold there (one whose `step(…)` tests rule the step out is not asked). Reads the
     /// standing windows.
     pub(super) standing_at: Vec<Box<[usize]>>,
+    /// After the kept parts (`step_guards.rs`, filled by `compile` once they are wrapped):
+    /// per step, per action of it, its guard with the step's `step(…)` tests answered, when
+    /// that changes it. Reads the wrapped guards.
+    pub(super) step_guards: Vec<Option<Box<[Option<StepGuard>]>>>,
 }
 
 impl Derived {

@@ -31,14 +31,17 @@ impl Rulebook {
         let action = &self.actions[a];
         // The seat deciding, once for every binding.
         let decider = usize::from(state.decider());
+        // The guard as it reads at this step (`step_guards.rs`).
+        let guard = (self.step_guard(state.step, a).map(|at| &at.expr))
+            .or(action.guard.as_ref().map(|g| &g.expr));
         let holds = |args: Args| {
-            action.guard.as_ref().is_none_or(|g| {
+            guard.is_none_or(|g| {
                 let ctx = Ctx {
                     state,
                     player: decider,
                     args,
                 };
-                self.eval(&g.expr, &ctx) != 0
+                self.eval(g, &ctx) != 0
             }) && self.payable(state, a, args, dearest)
         };
         match &action.param {

@@ -166,8 +166,12 @@ impl Rulebook {
         let Some(guard) = &self.actions[a].guard else {
             return (true, None);
         };
-        let split = self.derived.guard_splits.get(a).copied();
-        let (free, per_card) = match (split, &guard.expr) {
+        // As it reads at this step, when its `step(…)` tests change it there.
+        let (split, expr) = match self.step_guard(state.step, a) {
+            Some(at) => (Some(at.split), &at.expr),
+            None => (self.derived.guard_splits.get(a).copied(), &guard.expr),
+        };
+        let (free, per_card) = match (split, expr) {
             (Some(GuardSplit::Free), e) => (Some(e), None),
             (Some(GuardSplit::FreeLeft), Expr::Bin(_, l, r)) => (Some(&**l), Some(&**r)),
             (Some(GuardSplit::FreeRight), Expr::Bin(_, l, r)) => (Some(&**r), Some(&**l)),

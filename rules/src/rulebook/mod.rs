@@ -64,6 +64,7 @@ mod setup;
 mod situations;
 mod stages;
 mod state;
+mod step_guards;
 mod supply;
 mod syntax;
 mod table;
@@ -186,6 +187,7 @@ const WORK_PER_PLACE: u64 = 64;
 pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let mut rulebook = compile_unkept(pack)?;
     rulebook.wrap_kept_parts();
+    rulebook.derived.step_guards = rulebook.step_guards();
     Ok(rulebook)
 }
 

@@ -85,7 +85,7 @@ pub struct Role {
 }
 
 /// Reads of the ring in expressions.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum FigureExpr {
     /// Whether a seat is empty.
     Empty(Box<Expr>),

@@ -95,7 +95,7 @@ pub enum Who {
 }
 
 /// A seat as a value (`seats.rs`): seats are numbered from 0 in turn order.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum SeatExpr {
     /// The player to move.
     Current,
@@ -132,7 +132,7 @@ pub enum SeatSet {
     Others,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ZoneRef {
     pub zone: usize,
     pub who: Who,
@@ -143,7 +143,7 @@ pub struct ZoneRef {
 /// A situational attribute read: the card, the zones whose cards make the situation (each
 /// at the offset of its set among the set's `when_over`), and the attribute's base values and
 /// overrides.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Situated {
     pub card: Expr,
     pub zones: Vec<(ZoneRef, usize)>,
@@ -159,7 +159,7 @@ pub const SITUATION_TYPES: usize = 256;
 /// one card meeting `lead` and any meeting `member` (no two the same card), each worth (the
 /// sum of `value`) more than the one before and the first more than `above`; with `G`, the
 /// first is the group begun there. `lead`, `member` and `value` read each card as `card`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Rising {
     pub n: Expr,
     pub above: Expr,
@@ -173,7 +173,7 @@ pub struct Rising {
     pub roles: Option<u32>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Expr {
     Const(i64),
     /// The action's card parameter (a type index).
@@ -334,6 +334,7 @@ impl Expr {
 
 /// The part an [`Expr::Memo`] keeps. Written out (`Debug`) by its number alone: what a part
 /// is, written out, names the parts kept inside it by number (`kept_parts.rs`).
+#[derive(Clone)]
 pub struct Kept(pub Box<Expr>);
 
 impl std::fmt::Debug for Kept {
@@ -525,7 +526,7 @@ impl Effect {
 pub const NONE: i64 = i64::MIN;
 
 /// The condition a payment meets.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Meets {
     /// A named condition of the pack; `source` as written, `words` for players.
     Named {
@@ -681,7 +682,7 @@ pub struct Climb {
 }
 
 /// A counter as an expression or effect names it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum CounterRef {
     Table(usize),
     Seat(usize, Who),
@@ -689,7 +690,7 @@ pub enum CounterRef {
     Figure(usize, Box<Expr>),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum CounterExpr {
     Read(CounterRef),
     /// The figure holding a role.
