@@ -50,7 +50,7 @@ pub(super) struct Derived {
     /// Pass 10 (`tallies.rs`): the names tallies are reported under. Reads the zones, the
     /// actions' payments and the `tally` lines.
     pub(super) tally_names: TallyNames,
-    /// Pass 11 (`flow.rs`, `standing_by_step`): per step, the standing actions whose window
+    /// Pass 11 (`step_guards.rs`, `standing_by_step`): per step, the standing actions whose window
     /// may hold there (one whose `step(…)` tests rule the step out is not asked). Reads the
     /// standing windows.
     pub(super) standing_at: Vec<Box<[usize]>>,

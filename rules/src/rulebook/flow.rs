@@ -79,23 +79,6 @@ impl Rulebook {
         }
     }
 
-    /// Pass 11 of the derived tables: per step, the standing actions whose window is not
-    /// false there by its `step(…)` tests alone.
-    pub(super) fn standing_by_step(&self) -> Vec<Box<[usize]>> {
-        (0..self.steps.len())
-            .map(|step| {
-                let step = u8::try_from(step).unwrap_or(u8::MAX);
-                (self.standing.iter().copied())
-                    .filter(|&a| {
-                        self.actions[a].standing.as_ref().is_none_or(|(window, _)| {
-                            super::listing::at_step(window, step).is_none_or(|v| v != 0)
-                        })
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
     /// Moves on to the next step with something to do, ending turns and the game.
     /// Moves the cursor to the next step someone can take, ending the game or turn on the
     /// way. An `auto` step's only move is returned, to be made at once, no one deciding

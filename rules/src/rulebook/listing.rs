@@ -272,31 +272,6 @@ fn after_steps(guard: &Expr, step: u8) -> Option<&Expr> {
     }
 }
 
-/// What `e` is at `step` whatever else the state holds, when its `step(…)` tests, numbers,
-/// `and`, `or` and `not` decide it (`step(a) and x` is false at any other step); `None` when
-/// the rest of the state may change it.
-pub(super) fn at_step(e: &Expr, step: u8) -> Option<i64> {
-    let truth = |v: i64| i64::from(v != 0);
-    match e {
-        Expr::Const(v) => Some(*v),
-        Expr::Counter(CounterExpr::AtStep(mask)) => {
-            Some(i64::from(step < 64 && mask & (1 << step) != 0))
-        }
-        Expr::Not(x) => at_step(x, step).map(|v| i64::from(v == 0)),
-        Expr::Memo(_, part) => at_step(&part.0, step),
-        Expr::Bin(op @ (Op::And | Op::Or), l, r) => {
-            let (l, r) = (at_step(l, step), at_step(r, step));
-            let decides = i64::from(*op == Op::Or);
-            match (l.map(truth), r.map(truth)) {
-                (Some(v), _) | (_, Some(v)) if v == decides => Some(decides),
-                (Some(_), Some(_)) => Some(1 - decides),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,27 +294,5 @@ mod tests {
         // A guard not led by a step is asked whole.
         let plain = rest();
         assert!(std::ptr::eq(after_steps(&plain, 0).unwrap(), &plain));
-    }
-
-    /// A window is false at a step its `step(…)` tests rule out, whatever else it reads,
-    /// even when the test is on the right of an `and`; undecided where the state decides.
-    #[test]
-    fn a_step_decides_only_what_its_tests_decide() {
-        let bin = |op, l, r| Expr::Bin(op, Box::new(l), Box::new(r));
-        let held = || {
-            Expr::Count(super::super::model::ZoneRef {
-                zone: 0,
-                who: super::super::model::Who::Player,
-                row: None,
-            })
-        };
-        let window = bin(Op::And, held(), bin(Op::Or, at(0b01), at(0b10)));
-        assert_eq!(at_step(&window, 2), Some(0));
-        assert_eq!(at_step(&window, 0), None, "the count decides at step 0");
-        let not_at = Expr::Not(Box::new(bin(Op::And, at(0b100), held())));
-        assert_eq!(at_step(&not_at, 0), Some(1));
-        assert_eq!(at_step(&not_at, 2), None);
-        assert_eq!(at_step(&bin(Op::Or, held(), at(1)), 0), Some(1));
-        assert_eq!(at_step(&at(1), 70), Some(0), "past 64 steps no test holds");
     }
 }

@@ -4,6 +4,8 @@
 //! card, and the part that reads no card (`questing(P) = 1`) comes out to be asked once.
 //! Made after the kept parts are wrapped, so a folded guard keeps them. A table: without it,
 //! the guard is read whole, as written.
+//! The same answers say at which steps a standing action's window can hold at all (derived
+//! pass 11).
 
 use super::Rulebook;
 use super::marks::GuardSplit;
@@ -34,6 +36,24 @@ impl Rulebook {
                     })
                     .collect();
                 guards.iter().any(Option::is_some).then_some(guards)
+            })
+            .collect()
+    }
+
+    /// Pass 11 of the derived tables: per step, the standing actions whose window is not
+    /// false there by its `step(…)` tests alone.
+    pub(super) fn standing_by_step(&self) -> Vec<Box<[usize]>> {
+        (0..self.steps.len())
+            .map(|step| {
+                let step = u8::try_from(step).unwrap_or(u8::MAX);
+                (self.standing.iter().copied())
+                    .filter(|&a| {
+                        self.actions[a]
+                            .standing
+                            .as_ref()
+                            .is_none_or(|(window, _)| at_step(window, step).is_none_or(|v| v != 0))
+                    })
+                    .collect()
             })
             .collect()
     }
@@ -106,6 +126,16 @@ pub(super) fn fold(e: &Expr, step: u8) -> Option<Expr> {
     }
 }
 
+/// What `e` is at `step` whatever else the state holds, when its `step(…)` tests decide it
+/// ([`fold`] leaves a number); `None` when the rest of the state may change it.
+pub(super) fn at_step(e: &Expr, step: u8) -> Option<i64> {
+    match (e, fold(e, step)) {
+        (Expr::Memo(_, part), _) => at_step(&part.0, step),
+        (_, Some(folded)) => constant(&folded),
+        (_, None) => constant(e),
+    }
+}
+
 fn constant(e: &Expr) -> Option<i64> {
     match e {
         Expr::Const(v) => Some(*v),
@@ -145,6 +175,27 @@ mod tests {
 
     /// `step(a) and x or step(b) and y` is `x` at a, `y` at b, false elsewhere; a side that
     /// is not 0 or 1 keeps its `and`.
+    /// A window is false at a step its `step(…)` tests rule out, whatever else it reads,
+    /// even when the test is on the right of an `and`; undecided where the state decides.
+    #[test]
+    fn a_step_decides_only_what_its_tests_decide() {
+        let held = || {
+            Expr::Count(super::super::model::ZoneRef {
+                zone: 0,
+                who: super::super::model::Who::Player,
+                row: None,
+            })
+        };
+        let window = bin(Op::And, held(), bin(Op::Or, at(0b01), at(0b10)));
+        assert_eq!(at_step(&window, 2), Some(0));
+        assert_eq!(at_step(&window, 0), None, "the count decides at step 0");
+        let not_at = Expr::Not(Box::new(bin(Op::And, at(0b100), held())));
+        assert_eq!(at_step(&not_at, 0), Some(1));
+        assert_eq!(at_step(&not_at, 2), None);
+        assert_eq!(at_step(&bin(Op::Or, held(), at(1)), 0), Some(1));
+        assert_eq!(at_step(&at(1), 70), Some(0), "past 64 steps no test holds");
+    }
+
     #[test]
     fn a_guard_at_a_step_keeps_the_branch_of_that_step() {
         let guard = bin(
