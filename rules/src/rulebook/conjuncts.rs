@@ -90,6 +90,11 @@ pub(super) fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
 
 /// `figure = E` (either way round), or its negation: `E`, and whether negated.
 pub(super) fn figure_compared(e: &Expr) -> Option<(&Expr, bool)> {
+    // A conjunct compiled to a closure (`fast.rs`) is read as written.
+    let e = match e {
+        Expr::Fast(fast) => &*fast.expr,
+        e => e,
+    };
     let (e, negated) = match e {
         Expr::Not(x) => (&**x, true),
         _ => (e, false),

@@ -107,6 +107,7 @@ impl Rulebook {
             // `sum(attr, Z) > 0` and a part kept (`bar`) without a dispatch more.
             Expr::Sum { attr, zone } => self.sum_of(*attr, zone, ctx),
             Expr::Memo(slot, part) => self.memoized(*slot, &part.0, ctx),
+            Expr::Fast(f) => self.codes.run(f, self, ctx),
             Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
             // `figure` and `steps`: most effects on the ring (0 without one, as
             // [`Rulebook::eval_figures`] gives them).
@@ -171,6 +172,7 @@ impl Rulebook {
             Expr::If(..) | Expr::Best { .. } => self.eval_mechanic(e, ctx),
             Expr::Situational(s) => self.situational(s, ctx),
             Expr::Seat(seat) => self.eval_seat(seat, ctx),
+            Expr::Fast(f) => self.codes.run(f, self, ctx),
             _ => self.eval_more(e, ctx),
         }
     }
@@ -187,7 +189,8 @@ impl Rulebook {
             | Expr::Marked(_)
             | Expr::Mine(_)
             | Expr::Marks(_)
-            | Expr::Bin(..) => self.eval(e, ctx),
+            | Expr::Bin(..)
+            | Expr::Fast(_) => self.eval(e, ctx),
             Expr::Row => i64::from(ctx.args.place()),
             Expr::Target => i64::from(ctx.args.player()),
             Expr::Situational(s) => self.situational(s, ctx),

@@ -29,6 +29,7 @@ mod effects;
 mod endings;
 mod eval;
 mod explain;
+mod fast;
 mod fault;
 mod figure_choice;
 mod figures;
@@ -172,6 +173,8 @@ pub struct Rulebook {
     paid: paid::PaidTable,
     /// The tables compiling works out for the fast paths, pass by pass (`derived.rs`).
     derived: derived::Derived,
+    /// The closures the expressions are compiled to, the last stage (`fast.rs`).
+    codes: fast::Codes,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -185,13 +188,21 @@ const WORK_PER_PLACE: u64 = 64;
 
 /// Checks and compiles the pack's description.
 pub fn compile(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
+    let mut rulebook = compile_walked(pack)?;
+    rulebook.wrap_fast();
+    Ok(rulebook)
+}
+
+/// [`compile`] without its last stage: every expression walked as a tree (the tests hold
+/// the closures to it, `fast.rs`).
+fn compile_walked(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let mut rulebook = compile_unkept(pack)?;
     rulebook.wrap_kept_parts();
     rulebook.derived.step_guards = rulebook.step_guards();
     Ok(rulebook)
 }
 
-/// [`compile`] without its last pass: every part of every guard evaluated each time it is
+/// [`compile_walked`] without its last pass: every part of every guard evaluated each time it is
 /// read (the tests hold the parts kept to it, `memo.rs`).
 fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
     let mut c = Compiler::new(pack);
@@ -411,6 +422,7 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         trial_parts: Vec::new(),
         paid: Default::default(),
         derived: Default::default(),
+        codes: Default::default(),
     };
     derived::Derived::fill(&mut rulebook);
     Ok(rulebook)

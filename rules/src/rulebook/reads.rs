@@ -76,6 +76,7 @@ pub(super) fn reads(e: &Expr) -> Reads {
         Expr::Attr { card, .. } => reads(card),
         Expr::Not(x) => reads(x),
         Expr::Memo(_, part) => reads(&part.0),
+        Expr::Fast(f) => reads(&f.expr),
         Expr::Bin(_, l, r) => reads(l).and(reads(r)),
         Expr::If(c, a, b) => reads(c).and(reads(a)).and(reads(b)),
         Expr::Done(_) | Expr::ActionCard(_) | Expr::Paying(_) | Expr::Marks(_) => Reads::STATE,
@@ -207,6 +208,7 @@ pub(super) fn free_of_args(e: &Expr, seats: &[Expr]) -> bool {
             }
         },
         Expr::Memo(_, part) => free(&part.0),
+        Expr::Fast(f) => free(&f.expr),
     }
 }
 

@@ -93,7 +93,12 @@ fn read(e: &Expr, seats: &[Expr], t: &mut Touch) {
                 zone(seed, t);
             }
         }
-        Expr::Attr { .. } | Expr::If(..) | Expr::Bin(..) | Expr::Not(_) | Expr::Memo(..) => {}
+        Expr::Attr { .. }
+        | Expr::If(..)
+        | Expr::Bin(..)
+        | Expr::Not(_)
+        | Expr::Memo(..)
+        | Expr::Fast(_) => {}
         Expr::Counter(c) => match c {
             CounterExpr::Read(CounterRef::Table(c)) => t.counter(*c),
             CounterExpr::Read(CounterRef::Seat(c, w)) => {

@@ -256,6 +256,8 @@ pub enum Expr {
     Not(Box<Expr>),
     /// A part read once per decision and seat (`memo.rs`): its number, and the part.
     Memo(u32, Kept),
+    /// An expression compiled to a closure, the last stage of compiling (`fast.rs`).
+    Fast(Compiled),
 }
 
 /// The expressions directly inside an expression (not those of zone references), for
@@ -283,6 +285,7 @@ macro_rules! children {
             Expr::Cheapest { card: Some(c), .. } => $f(c),
             Expr::Marked(x) | Expr::Mine(x) | Expr::Not(x) => $f(x),
             Expr::Memo(_, part) => $f(&$($m)? part.0),
+            Expr::Fast(fast) => $f(&$($m)? *fast.expr),
             Expr::Bin(_, l, r) => {
                 $f(l);
                 $f(r);
@@ -340,6 +343,21 @@ pub struct Kept(pub Box<Expr>);
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("…")
+    }
+}
+
+/// An expression compiled to a closure (`fast.rs`): the closure's number among the
+/// rulebook's, and the expression, which every pass but evaluation reads. Written out
+/// (`Debug`) as the expression.
+#[derive(Clone)]
+pub struct Compiled {
+    pub code: u32,
+    pub expr: Box<Expr>,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.expr.fmt(f)
     }
 }
 
