@@ -14,7 +14,7 @@ use super::syntax::Op;
 
 /// The conjuncts of a guard's `and` chain, left to right.
 pub(super) fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
+    match e.spine() {
         Expr::Bin(Op::And, l, r) => {
             chain(l, out);
             chain(r, out);
@@ -25,7 +25,7 @@ pub(super) fn chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// The `i`-th conjunct of a guard's `and` chain (counting down `i`), without a list.
 pub(super) fn nth_conjunct<'e>(e: &'e Expr, i: &mut usize) -> Option<&'e Expr> {
-    if let Expr::Bin(Op::And, l, r) = e {
+    if let Expr::Bin(Op::And, l, r) = e.spine() {
         return nth_conjunct(l, i).or_else(|| nth_conjunct(r, i));
     }
     match *i {
@@ -49,7 +49,7 @@ pub(super) struct Path {
 /// The paths of the conjuncts of `e`'s `and` chain, left to right; `None` when one lies
 /// deeper than a path holds.
 pub(super) fn paths(e: &Expr, at: Path, out: &mut Vec<Path>) -> Option<()> {
-    match e {
+    match e.spine() {
         Expr::Bin(Op::And, l, r) if at.depth < 64 => {
             let down = at.depth + 1;
             paths(l, Path { depth: down, ..at }, out)?;
@@ -74,7 +74,7 @@ pub(super) fn paths(e: &Expr, at: Path, out: &mut Vec<Path>) -> Option<()> {
 /// The conjunct at `path` of the chain it was found in.
 pub(super) fn follow(mut e: &Expr, path: Path) -> &Expr {
     for i in 0..path.depth {
-        if let Expr::Bin(Op::And, l, r) = e {
+        if let Expr::Bin(Op::And, l, r) = e.spine() {
             e = if path.rights >> i & 1 != 0 { r } else { l };
         }
     }
@@ -91,10 +91,7 @@ pub(super) fn figure_named(e: &Expr) -> Option<(&Expr, bool)> {
 /// `figure = E` (either way round), or its negation: `E`, and whether negated.
 pub(super) fn figure_compared(e: &Expr) -> Option<(&Expr, bool)> {
     // A conjunct compiled to a closure (`fast.rs`) is read as written.
-    let e = match e {
-        Expr::Fast(fast) => &*fast.expr,
-        e => e,
-    };
+    let e = e.written();
     let (e, negated) = match e {
         Expr::Not(x) => (&**x, true),
         _ => (e, false),

@@ -20,6 +20,7 @@ use super::memo;
 use super::model::{Compiled, CounterExpr, CounterRef, Expr, NONE, TYPE_MASK, Who, ZoneRef};
 use super::state::Seen;
 use super::syntax::Op;
+use super::worth::Worth;
 
 /// An expression's closure: its value for a context.
 pub(super) type Code = Arc<dyn Fn(&Rulebook, &Ctx) -> i64 + Send + Sync>;
@@ -151,6 +152,31 @@ impl Rulebook {
             self.wrap_spine(&mut when);
             self.end_when.expr = when;
         }
+        let mut worth = self.worth.take();
+        match &mut worth {
+            Some(Worth::Whole(e)) => self.wrap_spine(e),
+            Some(Worth::Real(e)) => self.wrap_real(e),
+            None => {}
+        }
+        self.worth = worth;
+    }
+
+    /// A worth that divides: its whole-number parts (`worth.rs` reckons the rest in real
+    /// numbers, and reads them by `eval`).
+    fn wrap_real(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, l, r) => {
+                self.wrap_real(l);
+                self.wrap_real(r);
+            }
+            Expr::If(c, a, b) => {
+                self.wrap_spine(c);
+                self.wrap_real(a);
+                self.wrap_real(b);
+            }
+            Expr::Counter(CounterExpr::Others(x)) => self.wrap_real(x),
+            _ => self.wrap_spine(e),
+        }
     }
 
     /// An effect's numbers and conditions read by the tree (not those read directly).
@@ -181,6 +207,11 @@ impl Rulebook {
             Expr::Bin(Op::And | Op::Or, l, r) => {
                 self.wrap_spine(l);
                 self.wrap_spine(r);
+                // The node too, read through by what walks the chain (`Expr::spine`);
+                // not where marks are (their listings answer them in place).
+                if !reads_marks(e) {
+                    self.wrap(e);
+                }
             }
             // The listings answer marks in place.
             Expr::Marked(_) | Expr::Mine(_) | Expr::Fast(_) => {}
@@ -189,13 +220,18 @@ impl Rulebook {
             _ if !matches!(e, Expr::Memo(..)) && !has_children(e) => {}
             _ => {
                 self.wrap_searches(e);
-                let code = self.code(e);
-                let expr = Box::new(std::mem::replace(e, Expr::Const(0)));
-                let number = u32::try_from(self.codes.0.len()).unwrap_or(u32::MAX);
-                self.codes.0.push(code);
-                *e = Expr::Fast(Compiled { code: number, expr });
+                self.wrap(e);
             }
         }
+    }
+
+    /// `e` with its closure.
+    fn wrap(&mut self, e: &mut Expr) {
+        let code = self.code(e);
+        let expr = Box::new(std::mem::replace(e, Expr::Const(0)));
+        let number = u32::try_from(self.codes.0.len()).unwrap_or(u32::MAX);
+        self.codes.0.push(code);
+        *e = Expr::Fast(Compiled { code: number, expr });
     }
 
     /// The arguments of the `rising` searches inside `e`, which the search reads by `eval`.
@@ -528,6 +564,12 @@ impl Rulebook {
             }
         }
     }
+}
+
+fn reads_marks(e: &Expr) -> bool {
+    let mut marks = matches!(e, Expr::Marked(_) | Expr::Mine(_) | Expr::Marks(_));
+    e.each_child(&mut |x| marks |= reads_marks(x));
+    marks
 }
 
 fn has_children(e: &Expr) -> bool {

@@ -262,9 +262,9 @@ impl Rulebook {
 /// answered: `None` when one of them is false (the guard is), else the rest of the chain.
 fn after_steps(guard: &Expr, step: u8) -> Option<&Expr> {
     let at = |mask: u64| step < 64 && mask & (1 << step) != 0;
-    match guard {
+    match guard.spine() {
         Expr::Counter(CounterExpr::AtStep(mask)) if !at(*mask) => None,
-        Expr::Bin(Op::And, l, r) => match &**l {
+        Expr::Bin(Op::And, l, r) => match l.spine() {
             Expr::Counter(CounterExpr::AtStep(mask)) => at(*mask).then(|| after_steps(r, step))?,
             _ => Some(guard),
         },

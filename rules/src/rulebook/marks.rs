@@ -32,7 +32,7 @@ pub(super) enum GuardSplit {
 
 impl GuardSplit {
     pub(super) fn of(guard: Option<&Expr>) -> GuardSplit {
-        match guard {
+        match guard.map(Expr::spine) {
             Some(e) if !reads(e).any(Reads::ARGS) => GuardSplit::Free,
             Some(Expr::Bin(Op::And, l, _)) if !reads(l).any(Reads::ARGS) => GuardSplit::FreeLeft,
             Some(Expr::Bin(Op::And, _, r)) if !reads(r).any(Reads::ARGS) => GuardSplit::FreeRight,
@@ -171,11 +171,12 @@ impl Rulebook {
             Some(at) => (Some(at.split), &at.expr),
             None => (self.derived.guard_splits.get(a).copied(), &guard.expr),
         };
-        let (free, per_card) = match (split, expr) {
-            (Some(GuardSplit::Free), e) => (Some(e), None),
+        // A split reads the chain as written (`Expr::spine`); a whole guard, compiled.
+        let (free, per_card) = match (split, expr.spine()) {
+            (Some(GuardSplit::Free), _) => (Some(expr), None),
             (Some(GuardSplit::FreeLeft), Expr::Bin(_, l, r)) => (Some(&**l), Some(&**r)),
             (Some(GuardSplit::FreeRight), Expr::Bin(_, l, r)) => (Some(&**r), Some(&**l)),
-            (_, e) => (None, Some(e)),
+            _ => (None, Some(expr)),
         };
         let ctx = Ctx::current(state, Args::NONE);
         (free.is_none_or(|e| self.eval(e, &ctx) != 0), per_card)

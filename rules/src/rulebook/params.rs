@@ -173,7 +173,7 @@ impl Rulebook {
         if mask.checked_shr(*i).unwrap_or(0) == 0 {
             return true;
         }
-        if let Expr::Bin(Op::And, l, r) = e {
+        if let Expr::Bin(Op::And, l, r) = e.spine() {
             return self.conjuncts_hold(l, ctx, mask, i) && self.conjuncts_hold(r, ctx, mask, i);
         }
         let picked = *i < 64 && mask & (1 << *i) != 0;
@@ -296,7 +296,7 @@ impl Conjuncts {
     }
 
     fn classify(&mut self, e: &Expr, i: &mut u32) {
-        if let Expr::Bin(Op::And, l, r) = e {
+        if let Expr::Bin(Op::And, l, r) = e.spine() {
             self.classify(l, i);
             self.classify(r, i);
             return;

@@ -156,7 +156,7 @@ impl Rulebook {
                 owned: zone.owned,
             }
         };
-        for (i, part) in parts.iter().enumerate() {
+        for (i, part) in parts.iter().map(|p| p.written()).enumerate() {
             if let Expr::Counter(CounterExpr::AtStep(mask)) = part {
                 plan.never |= step >= 64 || mask & (1 << step) == 0;
             } else if let Some(zones) = stocked(part) {

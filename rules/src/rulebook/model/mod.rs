@@ -333,6 +333,26 @@ impl Expr {
     pub fn each_child_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
         children!(self, f, mut)
     }
+
+    /// The expression as written, when it was compiled to a closure (`fast.rs`): what an
+    /// analysis of its shape reads.
+    #[inline(always)]
+    pub fn written(&self) -> &Expr {
+        match self {
+            Expr::Fast(c) => &c.expr,
+            e => e,
+        }
+    }
+
+    /// An `and`/`or` node as written, when it was compiled to a closure (`fast.rs`): what
+    /// walks a guard's chain of conjuncts reads; anything else as it is.
+    #[inline(always)]
+    pub fn spine(&self) -> &Expr {
+        match self {
+            Expr::Fast(c) if matches!(*c.expr, Expr::Bin(Op::And | Op::Or, ..)) => &c.expr,
+            e => e,
+        }
+    }
 }
 
 /// The part an [`Expr::Memo`] keeps. Written out (`Debug`) by its number alone: what a part
