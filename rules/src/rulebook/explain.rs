@@ -214,7 +214,8 @@ fn terms<'e>(
     sign: i64,
     out: &mut Vec<(String, i64, &'e Expr)>,
 ) {
-    match (&node.ast, expr) {
+    // A score compiled to a closure (`fast.rs`) is split as written.
+    match (&node.ast, expr.written()) {
         (Ast::Bin(op @ (Op::Add | Op::Sub), nl, nr), Expr::Bin(_, el, er)) => {
             terms(nl, el, text, sign, out);
             let right = if *op == Op::Sub { -sign } else { sign };

@@ -246,6 +246,7 @@ pub(super) fn card_attrs(e: &Expr, out: &mut Vec<usize>) {
             card_attrs(r, out);
         }
         Expr::Not(x) => card_attrs(x, out),
+        Expr::Fast(f) => card_attrs(&f.expr, out),
         Expr::If(c, a, b) => {
             card_attrs(c, out);
             card_attrs(a, out);

@@ -478,7 +478,7 @@ impl Rulebook {
             .flatten();
         let mut text = self.with_words(|w| w.sentence(at.map_or(&node, |i| said[i])));
         // A comparison says what it compared: "(4 against 6)".
-        let expr = at.map_or(&g.expr, |i| compiled[i]);
+        let expr = at.map_or(&g.expr, |i| compiled[i]).written();
         if let super::model::Expr::Bin(op, l, r) = expr
             && !matches!(op, Op::And | Op::Or)
         {
