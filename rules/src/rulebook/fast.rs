@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::Rulebook;
 use super::args::Args;
+use super::card_fold;
 use super::eval::{Ctx, binary, decided};
 use super::memo;
 use super::model::{Compiled, CounterExpr, CounterRef, Expr, NONE, TYPE_MASK, Who, ZoneRef};
@@ -285,6 +286,21 @@ impl Rulebook {
 
     /// The closure of `e`.
     pub(super) fn code(&self, e: &Expr) -> Code {
+        // A part that reads only the card's attributes: a table by the card's type.
+        if has_children(e)
+            && let Some(set) = card_fold::card_set(e)
+            && let Some(table) = card_fold::table(e, &self.sets, set)
+        {
+            // A card past the table (no card: -1) as the tree reads it.
+            let beyond = self.tree(e);
+            return Arc::new(move |rb, ctx| {
+                let c = i64::from(ctx.args.card()) & i64::from(TYPE_MASK);
+                match table.get(c as usize) {
+                    Some(&v) => v,
+                    None => beyond(rb, ctx),
+                }
+            });
+        }
         match e {
             Expr::Const(v) => {
                 let v = *v;

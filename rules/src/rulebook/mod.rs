@@ -16,6 +16,7 @@
 //! and the fast paths (`direct.rs`, `plain.rs`, `folded.rs`).
 
 mod args;
+mod card_fold;
 mod card_listing;
 mod card_roles;
 mod card_tables;
