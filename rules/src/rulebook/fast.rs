@@ -91,6 +91,126 @@ impl Whose {
     }
 }
 
+/// A leaf read in place by the closure of the comparison or sum it is in (no call of its
+/// own): one type per kind, so each such closure is made for its kind.
+trait Read: Send + Sync + 'static {
+    fn get(&self, rb: &Rulebook, ctx: &Ctx) -> i64;
+}
+
+/// A counter of the table's: its slot.
+struct TableCounter(usize);
+/// A counter of `P`'s: its first slot, and the stride between seats.
+struct PlayerCounter(usize, usize);
+/// `count(Z)` of a whole zone.
+struct CountOf(Piles);
+/// `sum(attr, Z)` of a whole zone: the attribute's values by type.
+struct SumOf(Piles, Box<[i64]>);
+/// `step(…)`: a mask of steps.
+struct AtStep(u64);
+
+impl Read for TableCounter {
+    #[inline(always)]
+    fn get(&self, _: &Rulebook, ctx: &Ctx) -> i64 {
+        ctx.state.counts.0[self.0]
+    }
+}
+
+impl Read for PlayerCounter {
+    #[inline(always)]
+    fn get(&self, _: &Rulebook, ctx: &Ctx) -> i64 {
+        let seat = ctx
+            .player
+            .min(usize::from(ctx.state.players).saturating_sub(1));
+        ctx.state.counts.0[self.0 + seat * self.1]
+    }
+}
+
+impl Read for CountOf {
+    #[inline(always)]
+    fn get(&self, rb: &Rulebook, ctx: &Ctx) -> i64 {
+        ctx.state.piles[self.0.range(rb, ctx)]
+            .iter()
+            .map(|c| c.len() as i64)
+            .sum()
+    }
+}
+
+impl Read for SumOf {
+    #[inline(always)]
+    fn get(&self, rb: &Rulebook, ctx: &Ctx) -> i64 {
+        let mut sum = 0;
+        for p in self.0.range(rb, ctx) {
+            for &c in &ctx.state.piles[p] {
+                sum += self.1[usize::from(c & TYPE_MASK)];
+            }
+        }
+        sum
+    }
+}
+
+impl Read for AtStep {
+    #[inline(always)]
+    fn get(&self, _: &Rulebook, ctx: &Ctx) -> i64 {
+        i64::from(ctx.state.step < 64 && self.0 & (1 << ctx.state.step) != 0)
+    }
+}
+
+/// The closure of a leaf read alone.
+fn alone<R: Read>(r: R) -> Code {
+    Arc::new(move |rb, ctx| r.get(rb, ctx))
+}
+
+/// The closure of `read op k`, a comparison with a number.
+fn compared<R: Read>(r: R, op: Op, k: i64) -> Option<Code> {
+    Some(match op {
+        Op::Eq => Arc::new(move |rb, ctx| i64::from(r.get(rb, ctx) == k)),
+        Op::Ne => Arc::new(move |rb, ctx| i64::from(r.get(rb, ctx) != k)),
+        Op::Lt => Arc::new(move |rb, ctx| i64::from(r.get(rb, ctx) < k)),
+        Op::Le => Arc::new(move |rb, ctx| i64::from(r.get(rb, ctx) <= k)),
+        Op::Gt => Arc::new(move |rb, ctx| i64::from(r.get(rb, ctx) > k)),
+        Op::Ge => Arc::new(move |rb, ctx| i64::from(r.get(rb, ctx) >= k)),
+        _ => return None,
+    })
+}
+
+/// What the closure of a leaf is made with: alone, or compared with a number.
+enum Made {
+    Alone,
+    Compared(Op, i64),
+}
+
+impl Made {
+    fn with<R: Read>(self, r: R) -> Option<Code> {
+        match self {
+            Made::Alone => Some(alone(r)),
+            Made::Compared(op, k) => compared(r, op, k),
+        }
+    }
+}
+
+impl Rulebook {
+    /// The closure of a leaf read in place (a counter, a whole zone's count or sum, a step
+    /// test), made as `made` says; `None` for any other expression.
+    fn leaf_code(&self, e: &Expr, made: Made) -> Option<Code> {
+        match e {
+            Expr::Counter(CounterExpr::AtStep(mask)) => made.with(AtStep(*mask)),
+            Expr::Counter(CounterExpr::Read(CounterRef::Table(c))) => {
+                made.with(TableCounter(self.counters[*c].slot))
+            }
+            Expr::Counter(CounterExpr::Read(CounterRef::Seat(c, Who::Player))) => {
+                let c = &self.counters[*c];
+                made.with(PlayerCounter(c.slot, c.stride))
+            }
+            Expr::Count(z) => made.with(CountOf(self.piles(z)?)),
+            Expr::Sum { attr, zone } => {
+                let values = self.sets[self.zones[zone.zone].set].values[*attr].clone();
+                made.with(SumOf(self.piles(zone)?, values.into()))
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Rulebook {
     /// Wraps the guards, standing windows, `keep` conditions and step guards below their
     /// `and`/`or` spines. The last stage of [`super::compile`].
@@ -301,6 +421,9 @@ impl Rulebook {
                 }
             });
         }
+        if let Some(code) = self.leaf_code(e, Made::Alone) {
+            return code;
+        }
         match e {
             Expr::Const(v) => {
                 let v = *v;
@@ -324,32 +447,6 @@ impl Rulebook {
                     }
                 }
             }
-            Expr::Count(z) => match self.piles(z) {
-                Some(piles) => Arc::new(move |rb, ctx| {
-                    ctx.state.piles[piles.range(rb, ctx)]
-                        .iter()
-                        .map(|c| c.len() as i64)
-                        .sum()
-                }),
-                None => self.tree(e),
-            },
-            Expr::Sum { attr, zone } => match self.piles(zone) {
-                Some(piles) => {
-                    let values: Box<[i64]> = self.sets[self.zones[zone.zone].set].values[*attr]
-                        .clone()
-                        .into();
-                    Arc::new(move |rb, ctx| {
-                        let mut sum = 0;
-                        for p in piles.range(rb, ctx) {
-                            for &c in &ctx.state.piles[p] {
-                                sum += values[usize::from(c & TYPE_MASK)];
-                            }
-                        }
-                        sum
-                    })
-                }
-                None => self.tree(e),
-            },
             Expr::Last { attr, zone } => match self.piles(zone) {
                 Some(piles) => {
                     let values: Box<[i64]> = self.sets[self.zones[zone.zone].set].values[*attr]
@@ -447,6 +544,12 @@ impl Rulebook {
     }
 
     fn binary_code(&self, op: Op, l: &Expr, r: &Expr) -> Code {
+        // A leaf compared with a number: one closure for both.
+        if let Expr::Const(k) = *r
+            && let Some(code) = self.leaf_code(l, Made::Compared(op, k))
+        {
+            return code;
+        }
         let a = self.code(l);
         // A comparison or sum with a number: the number in place.
         if let Expr::Const(k) = *r {
@@ -497,25 +600,6 @@ impl Rulebook {
 
     fn counter_code(&self, c: &CounterExpr, e: &Expr) -> Code {
         match c {
-            CounterExpr::AtStep(mask) => {
-                let mask = *mask;
-                Arc::new(move |_, ctx| {
-                    i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
-                })
-            }
-            CounterExpr::Read(CounterRef::Table(c)) => {
-                let slot = self.counters[*c].slot;
-                Arc::new(move |_, ctx| ctx.state.counts.0[slot])
-            }
-            CounterExpr::Read(CounterRef::Seat(c, Who::Player)) => {
-                let (slot, stride) = (self.counters[*c].slot, self.counters[*c].stride);
-                Arc::new(move |_, ctx| {
-                    let seat = ctx
-                        .player
-                        .min(usize::from(ctx.state.players).saturating_sub(1));
-                    ctx.state.counts.0[slot + seat * stride]
-                })
-            }
             CounterExpr::Read(CounterRef::Seat(c, who)) => {
                 let (slot, stride) = (self.counters[*c].slot, self.counters[*c].stride);
                 let Some(whose) = self.whose(*who) else {
