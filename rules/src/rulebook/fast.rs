@@ -233,6 +233,9 @@ impl Rulebook {
             for effect in &mut action.effects {
                 self.wrap_effect(effect);
             }
+            for arg in action.pay.iter_mut().flat_map(|p| p.args.iter_mut()) {
+                self.wrap_spine(arg);
+            }
         }
         self.actions = actions;
         let mut steps = std::mem::take(&mut self.steps);
@@ -273,6 +276,22 @@ impl Rulebook {
             self.wrap_spine(&mut when);
             self.end_when.expr = when;
         }
+        let mut endings = std::mem::take(&mut self.endings);
+        for ending in &mut endings {
+            self.wrap_spine(&mut ending.when);
+            if let Some(score) = &mut ending.score {
+                self.wrap_spine(score);
+            }
+            if let super::endings::Winners::Where(e) = &mut ending.winners {
+                self.wrap_spine(e);
+            }
+        }
+        self.endings = endings;
+        let mut tiebreak = self.tiebreak.take();
+        if let Some(e) = &mut tiebreak {
+            self.wrap_spine(e);
+        }
+        self.tiebreak = tiebreak;
         let mut worth = self.worth.take();
         match &mut worth {
             Some(Worth::Whole(e)) => self.wrap_spine(e),
@@ -307,14 +326,33 @@ impl Rulebook {
             Effect::Deal { count, .. }
             | Effect::Draw { count, .. }
             | Effect::DrawAtRandom { count, .. } => count,
-            Effect::Add { amount: a, .. } | Effect::Set { value: a, .. } => a,
+            Effect::Add { amount: a, .. }
+            | Effect::Set { value: a, .. }
+            | Effect::Give { figure: a, .. } => a,
+            Effect::Step { figure, by } => {
+                for a in [figure, by] {
+                    if a.direct.is_none() {
+                        self.wrap_spine(&mut a.expr);
+                    }
+                }
+                return;
+            }
+            Effect::MoveNamed { card: e, .. }
+            | Effect::Reveal { until: e, .. }
+            | Effect::Place { seat: e, .. }
+            | Effect::Tally { item: Some(e), .. } => return self.wrap_spine(e),
             Effect::If { cond, then } => {
                 if cond.direct.is_none() {
                     self.wrap_spine(&mut cond.expr);
                 }
                 return self.wrap_effect(then);
             }
-            Effect::ForEach { body, .. } => return self.wrap_effect(body),
+            Effect::ForEach { body, from, .. } => {
+                if let Some(from) = from {
+                    self.wrap_spine(from);
+                }
+                return self.wrap_effect(body);
+            }
             _ => return,
         };
         if arg.direct.is_none() {
