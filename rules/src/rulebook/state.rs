@@ -119,7 +119,7 @@ impl Clone for State {
             face_up,
             shown,
         } = source;
-        self.piles.clone_from(piles);
+        copy_piles(&mut self.piles, piles);
         self.players = *players;
         self.current = *current;
         self.step = *step;
@@ -147,6 +147,20 @@ impl Clone for State {
         self.face_up.0.clone_from(&face_up.0);
         self.shown.0.clone_from(&shown.0);
     }
+}
+
+/// `dst` made equal to `src`, pile by pile, reusing `dst`'s buffers: an empty pile (most
+/// of a seat's, most of the time) costs no copy.
+fn copy_piles(dst: &mut Vec<Vec<u16>>, src: &[Vec<u16>]) {
+    dst.truncate(src.len());
+    for (d, s) in dst.iter_mut().zip(src) {
+        d.clear();
+        if !s.is_empty() {
+            d.extend_from_slice(s);
+        }
+    }
+    let have = dst.len();
+    dst.extend(src[have..].iter().cloned());
 }
 
 impl State {
