@@ -393,9 +393,16 @@ impl Rulebook {
         *e = Expr::Fast(Compiled { code: number, expr });
     }
 
-    /// The arguments of the `rising` searches inside `e`, which the search reads by `eval`.
+    /// The arguments of the `rising` searches inside `e`, which the search reads by `eval`,
+    /// and the zones their card roles read.
     fn wrap_searches(&mut self, e: &mut Expr) {
         if let Expr::Rising(r) = e {
+            // Its card roles kept from decision to decision when they read zones alone.
+            let written = super::rising::roles_written(r);
+            let next = self.roles_read.len() as u32;
+            let id = *self.roles_read.entry(written).or_insert(next);
+            r.role_zones =
+                super::rising::role_zones(r).map(|zones| super::model::RoleZones { id, zones });
             for x in [
                 &mut r.n,
                 &mut r.above,

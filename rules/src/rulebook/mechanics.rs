@@ -471,6 +471,7 @@ impl Compiler<'_> {
                         value,
                         seed,
                         roles: None,
+                        role_zones: None,
                     })),
                     Kind::Bool,
                 ))

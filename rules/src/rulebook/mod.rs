@@ -176,6 +176,11 @@ pub struct Rulebook {
     derived: derived::Derived,
     /// The closures the expressions are compiled to, the last stage (`fast.rs`).
     codes: fast::Codes,
+    /// This description among those compiled in the process: what is kept from decision to
+    /// decision across states (`rising.rs`) is kept per description.
+    instance: u64,
+    /// The searches' roles as written, numbered (`fast.rs`: `RoleZones::id`).
+    roles_read: std::collections::BTreeMap<String, u32>,
 }
 
 /// Stops a game nobody can finish (a simulation guard, not a rule); a pack may set
@@ -424,6 +429,8 @@ fn compile_unkept(pack: &Pack) -> Result<Rulebook, Vec<Diagnostic>> {
         paid: Default::default(),
         derived: Default::default(),
         codes: Default::default(),
+        instance: rising::next_instance(),
+        roles_read: Default::default(),
     };
     derived::Derived::fill(&mut rulebook);
     Ok(rulebook)

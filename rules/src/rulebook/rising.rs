@@ -11,6 +11,9 @@
 //! above the bar goes alone (anything added would only raise the next bar); a lead below it
 //! takes a minimal set of members that lifts it over (one fewer would not do).
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use grail_engine::cond::universe::MAX_TYPES;
 
 use super::Rulebook;
@@ -18,7 +21,7 @@ use super::args::Args;
 use super::eval::Ctx;
 use super::fault;
 use super::memo;
-use super::model::{Rising, TYPE_MASK};
+use super::model::{CounterExpr, Expr, Rising, TYPE_MASK, Who, ZoneRef};
 
 /// The distinct lead values and member cards a zone offers, on the stack: a set holds at most
 /// this many card types, so no zone offers more of either.
@@ -122,6 +125,70 @@ impl Pool<'_> {
     }
 }
 
+/// The roles of a search's card types, kept from decision to decision while the zones they
+/// read hold the same cards: per description, roles (`RoleZones::id`) and seat.
+struct KeptRoles {
+    key: (u64, u32, usize),
+    /// The cards of the zones read, pile by pile (each pile's length first).
+    print: Vec<u16>,
+    roles: [Option<Role>; FEW],
+}
+
+thread_local! {
+    static ROLES: RefCell<Vec<KeptRoles>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A number for each description compiled in the process.
+pub(super) fn next_instance() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The zones a search's roles read (`lead`, `member`, `value`), when they read nothing else
+/// but the card's attributes and numbers: zones of the table's or of `P`'s, whole.
+pub(super) fn role_zones(r: &Rising) -> Option<Box<[ZoneRef]>> {
+    let mut zones = Vec::new();
+    for e in [&r.lead, &r.member, &r.value] {
+        if !zones_only(e, &mut zones) {
+            return None;
+        }
+    }
+    Some(zones.into())
+}
+
+/// What a search's roles are, written out: searches that write the same share their kept
+/// roles.
+pub(super) fn roles_written(r: &Rising) -> String {
+    format!("{:?} {:?} {:?}", r.lead, r.member, r.value)
+}
+
+fn zones_only(e: &Expr, zones: &mut Vec<ZoneRef>) -> bool {
+    let mut zone = |z: &ZoneRef| {
+        let plain = z.row.is_none() && matches!(z.who, Who::Table | Who::Player);
+        if plain && !zones.iter().any(|x| x.zone == z.zone && x.who == z.who) {
+            zones.push(ZoneRef {
+                zone: z.zone,
+                who: z.who,
+                row: None,
+            });
+        }
+        plain
+    };
+    let here = match e {
+        Expr::Const(_) | Expr::Card | Expr::Attr { .. } | Expr::Not(_) | Expr::If(..) => true,
+        Expr::Bin(..) | Expr::Memo(..) | Expr::Fast(_) => true,
+        Expr::Counter(CounterExpr::Min(..) | CounterExpr::Max(..)) => true,
+        Expr::Situational(s) => s.zones.iter().all(|(z, _)| zone(z)),
+        Expr::Count(z) | Expr::Sum { zone: z, .. } | Expr::Best { zone: z, .. } => zone(z),
+        _ => false,
+    };
+    let mut ok = here;
+    if ok {
+        e.each_child(&mut |x| ok = ok && zones_only(x, zones));
+    }
+    ok
+}
+
 /// What one card is to the search.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Role {
@@ -192,10 +259,19 @@ impl Rulebook {
             }
             role
         };
-        // Read once per type, as the cards are met.
-        let mut roles: [Option<Role>; FEW] = [None; FEW];
+        // Read once per type, as the cards are met; kept from the decisions before while the
+        // zones the roles read are as they were.
+        let kept = r.role_zones.as_ref().map(|read| {
+            let key = (self.instance, read.id, ctx.player);
+            (key, self.kept_roles(key, &read.zones, ctx))
+        });
+        let mut roles: [Option<Role>; FEW] = kept.map_or([None; FEW], |(_, roles)| roles);
+        let mut learned = false;
         let mut role_of = |c: u16| match roles.get_mut(usize::from(c)) {
-            Some(known) => *known.get_or_insert_with(|| role(c)),
+            Some(known) => *known.get_or_insert_with(|| {
+                learned = true;
+                role(c)
+            }),
             None => role(c),
         };
         // Each member type's place among the members, once it is one (`NOT_MEMBER` before).
@@ -239,19 +315,10 @@ impl Rulebook {
                 }
             }
         }
-        let mut pool = Pool {
-            lead_value: &mut lead_value[..leads],
-            lead_n: &mut lead_n[..leads],
-            member_value: &member_value[..members],
-            member_n: &mut member_n[..members],
-        };
-        let Some(seed) = &r.seed else {
-            return i64::from(pool.chain(n, above));
-        };
         // The group begun: its worth, its lead (at most one), the members it holds.
         let (mut sum, mut seed_leads, mut begun) = (0i64, 0u32, false);
         let mut on = [false; FEW];
-        for p in self.piles_of(seed, ctx) {
+        for p in r.seed.iter().flat_map(|seed| self.piles_of(seed, ctx)) {
             for &c in &ctx.state.piles[p] {
                 let c = c & TYPE_MASK;
                 begun = true;
@@ -268,6 +335,26 @@ impl Rulebook {
                     Role::Neither(_) => {}
                 }
             }
+        }
+        // A role worked out while the move faulted is not kept.
+        if let Some((key, _)) = kept
+            && learned
+            && !fault::failed()
+        {
+            ROLES.with_borrow_mut(|all| {
+                if let Some(entry) = all.iter_mut().find(|e| e.key == key) {
+                    entry.roles = roles;
+                }
+            });
+        }
+        let mut pool = Pool {
+            lead_value: &mut lead_value[..leads],
+            lead_n: &mut lead_n[..leads],
+            member_value: &member_value[..members],
+            member_n: &mut member_n[..members],
+        };
+        if r.seed.is_none() {
+            return i64::from(pool.chain(n, above));
         }
         let on = &on[..members];
         let ok = match seed_leads {
@@ -289,6 +376,60 @@ impl Rulebook {
             _ => false,
         };
         i64::from(ok)
+    }
+}
+
+impl Rulebook {
+    /// The roles kept for `key` while the `zones` hold what they held when they were kept;
+    /// none when they changed (the entry then starts again from what they hold now).
+    fn kept_roles(
+        &self,
+        key: (u64, u32, usize),
+        zones: &[ZoneRef],
+        ctx: &Ctx,
+    ) -> [Option<Role>; FEW] {
+        ROLES.with_borrow_mut(|all| {
+            let at = match all.iter().position(|e| e.key == key) {
+                Some(at) => at,
+                None => {
+                    all.push(KeptRoles {
+                        key,
+                        print: Vec::new(),
+                        roles: [None; FEW],
+                    });
+                    all.len() - 1
+                }
+            };
+            let entry = &mut all[at];
+            // The zones' cards now, compared with those kept, and kept in their place.
+            let mut same = true;
+            let mut i = 0;
+            let mut note = |v: u16, print: &mut Vec<u16>| {
+                if print.get(i) != Some(&v) {
+                    same = false;
+                    print.truncate(i);
+                    print.push(v);
+                }
+                i += 1;
+            };
+            for z in zones {
+                for p in self.piles_of(z, ctx) {
+                    let pile = &ctx.state.piles[p];
+                    note(pile.len() as u16, &mut entry.print);
+                    for &c in pile {
+                        note(c & TYPE_MASK, &mut entry.print);
+                    }
+                }
+            }
+            if i != entry.print.len() {
+                same = false;
+                entry.print.truncate(i);
+            }
+            if !same {
+                entry.roles = [None; FEW];
+            }
+            entry.roles
+        })
     }
 }
 
@@ -379,5 +520,47 @@ mod tests {
     fn too_few_leads_never_do() {
         assert!(!can(&[(50, 1)], &[10, 10, 10], 2, 0));
         assert!(can(&[], &[], 0, 100), "no group is always made");
+    }
+
+    /// The Quests draft's set-up search reads its card roles in the quest shown alone, so
+    /// they are kept from decision to decision; a role reading a counter or another seat's
+    /// zone is not (the kept roles are held to those worked out each time by
+    /// `kept_parts_list_and_judge_as_the_parts_read_each_time`).
+    #[test]
+    fn roles_are_kept_across_decisions_only_when_they_read_zones_alone() {
+        use super::super::model::{CounterExpr, CounterRef, Expr, Who, ZoneRef};
+        use super::super::random_games::pack_in;
+        use super::{role_zones, zones_only};
+        let rules = super::super::compile(&pack_in("../tests/packs", "quests-rulebook", None))
+            .expect("the draft compiles");
+        let mut searches = Vec::new();
+        for step in &rules.steps {
+            if let Some((keep, _)) = &step.keep {
+                find(keep, &mut searches);
+            }
+        }
+        assert!(!searches.is_empty());
+        for r in &searches {
+            let read = r.role_zones.as_ref().expect("roles read the quest shown");
+            let zones = &read.zones;
+            let shown = rules.zones.iter().position(|z| z.name == "shown").unwrap();
+            assert!(zones.iter().all(|z| z.zone == shown && z.who == Who::Table));
+            assert_eq!(role_zones(r).as_deref().map(<[_]>::len), Some(zones.len()));
+        }
+        let counter = Expr::Counter(CounterExpr::Read(CounterRef::Table(0)));
+        assert!(!zones_only(&counter, &mut Vec::new()));
+        let elsewhere = Expr::Count(ZoneRef {
+            zone: 0,
+            who: Who::Seat(0),
+            row: None,
+        });
+        assert!(!zones_only(&elsewhere, &mut Vec::new()));
+
+        fn find(e: &Expr, out: &mut Vec<super::Rising>) {
+            if let Expr::Rising(r) = e {
+                out.push((**r).clone());
+            }
+            e.each_child(&mut |x| find(x, out));
+        }
     }
 }

@@ -171,6 +171,18 @@ pub struct Rising {
     /// Where each card type's role (its `lead`, `member` and `value`) is kept per decision,
     /// one part per type from this one on (`kept_parts.rs`), when it is.
     pub roles: Option<u32>,
+    /// The zones the roles read, when they read nothing else but the card (the Quests
+    /// draft: the quest shown): the roles are then kept from decision to decision while those
+    /// zones hold the same cards (`rising.rs`; set by `fast.rs`, the last stage).
+    pub role_zones: Option<RoleZones>,
+}
+
+/// The zones a search's card roles read ([`Rising::role_zones`]), and the number of its roles
+/// (searches with the same `lead`, `member` and `value` have the same).
+#[derive(Debug, Clone)]
+pub struct RoleZones {
+    pub id: u32,
+    pub zones: Box<[ZoneRef]>,
 }
 
 #[derive(Debug, Clone)]
