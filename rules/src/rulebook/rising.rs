@@ -134,6 +134,9 @@ struct KeptRoles {
     roles: [Option<Role>; FEW],
 }
 
+/// The most searches' roles kept on a thread.
+const KEPT_ROLES: usize = 64;
+
 thread_local! {
     static ROLES: RefCell<Vec<KeptRoles>> = const { RefCell::new(Vec::new()) };
 }
@@ -392,6 +395,11 @@ impl Rulebook {
             let at = match all.iter().position(|e| e.key == key) {
                 Some(at) => at,
                 None => {
+                    // A few searches a description, a few descriptions a process: the
+                    // oldest goes when many were compiled (a test run).
+                    if all.len() >= KEPT_ROLES {
+                        all.remove(0);
+                    }
                     all.push(KeptRoles {
                         key,
                         print: Vec::new(),
