@@ -107,7 +107,6 @@ impl Rulebook {
             // `sum(attr, Z) > 0` and a part kept (`bar`) without a dispatch more.
             Expr::Sum { attr, zone } => self.sum_of(*attr, zone, ctx),
             Expr::Memo(slot, part) => self.memoized(*slot, &part.0, ctx),
-            Expr::Fast(f) => self.codes.run(f, self, ctx),
             Expr::Fullest(z) if z.row.is_none() => self.whole_fullest(z, ctx),
             // `figure` and `steps`: most effects on the ring (0 without one, as
             // [`Rulebook::eval_figures`] gives them).
