@@ -304,19 +304,7 @@ impl Rulebook {
     /// A worth that divides: its whole-number parts (`worth.rs` reckons the rest in real
     /// numbers, and reads them by `eval`).
     fn wrap_real(&mut self, e: &mut Expr) {
-        match e {
-            Expr::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, l, r) => {
-                self.wrap_real(l);
-                self.wrap_real(r);
-            }
-            Expr::If(c, a, b) => {
-                self.wrap_spine(c);
-                self.wrap_real(a);
-                self.wrap_real(b);
-            }
-            Expr::Counter(CounterExpr::Others(x)) => self.wrap_real(x),
-            _ => self.wrap_spine(e),
-        }
+        super::worth::each_whole_part(e, &mut |part| self.wrap_spine(part));
     }
 
     /// An effect's numbers and conditions read by the tree (not those read directly).

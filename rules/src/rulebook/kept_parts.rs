@@ -63,19 +63,7 @@ impl Wrapping<'_> {
     /// A worth reckoned in real numbers (`worth.rs`): its real arithmetic stays as it is (a
     /// part kept is a whole number), the whole-number parts below it are wrapped.
     pub(super) fn wrap_real(&mut self, e: &mut Expr) {
-        match e {
-            Expr::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, l, r) => {
-                self.wrap_real(l);
-                self.wrap_real(r);
-            }
-            Expr::If(c, a, b) => {
-                self.wrap_if_worth(c);
-                self.wrap_real(a);
-                self.wrap_real(b);
-            }
-            Expr::Counter(CounterExpr::Others(x)) => self.wrap_real(x),
-            _ => self.wrap_if_worth(e),
-        }
+        super::worth::each_whole_part(e, &mut |part| self.wrap_if_worth(part));
     }
 
     /// Wraps `e` if it is worth keeping (nested: its own parts first), else looks inside it.

@@ -101,6 +101,26 @@ impl Compiler<'_> {
     }
 }
 
+/// Calls `f` on each whole-number part of a worth reckoned in real numbers: the parts
+/// below its real arithmetic (`+ - * /`, the branches of `if`, `others`), and the conditions
+/// of its `if`s. What walks a real worth to change its parts (kept parts, closures) walks it
+/// here.
+pub(super) fn each_whole_part(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
+    match e {
+        Expr::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, l, r) => {
+            each_whole_part(l, f);
+            each_whole_part(r, f);
+        }
+        Expr::If(c, a, b) => {
+            f(c);
+            each_whole_part(a, f);
+            each_whole_part(b, f);
+        }
+        Expr::Counter(CounterExpr::Others(x)) => each_whole_part(x, f),
+        _ => f(e),
+    }
+}
+
 /// An expression's value when only the player count decides it (numbers, params, `players`,
 /// `+ - *`); `None` when the game's state does.
 fn fixed(e: &Expr, players: i64) -> Option<i64> {
