@@ -547,13 +547,7 @@ impl Rulebook {
             CounterExpr::Max(a, b) => self.eval(a, ctx).max(self.eval(b, ctx)),
             CounterExpr::Players => i64::from(ctx.state.players),
             CounterExpr::ByPlayers(v) => v.get(usize::from(ctx.state.players)).map_or(0, |&v| v),
-            CounterExpr::Odds(a, b) => {
-                let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
-                if b == 0 {
-                    return super::fault::divide("odds", a, b);
-                }
-                i64::from(grail_engine::odds::logistic_permille(a, b))
-            }
+            CounterExpr::Odds(a, b) => super::eval::odds(self.eval(a, ctx), self.eval(b, ctx)),
             CounterExpr::Div(a, b) => {
                 let (a, b) = (self.eval(a, ctx), self.eval(b, ctx));
                 super::fault::divide("div", a, b)
@@ -568,17 +562,8 @@ impl Rulebook {
                 i64::from(ctx.state.step < 64 && mask & (1 << ctx.state.step) != 0)
             }
             CounterExpr::Turn => i64::from(ctx.state.turn),
-            CounterExpr::Each(e) => (0..usize::from(ctx.state.players))
-                .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))
-                .fold(0i64, |a, b| {
-                    super::fault::in_range(a.checked_add(b), "+", a, b)
-                }),
-            CounterExpr::Others(e) => (0..usize::from(ctx.state.players))
-                .filter(|&q| q != ctx.player)
-                .map(|q| self.eval(e, &Ctx { player: q, ..*ctx }))
-                .fold(0i64, |a, b| {
-                    super::fault::in_range(a.checked_add(b), "+", a, b)
-                }),
+            CounterExpr::Each(e) => super::eval::over_seats(ctx, false, |on| self.eval(e, on)),
+            CounterExpr::Others(e) => super::eval::over_seats(ctx, true, |on| self.eval(e, on)),
             CounterExpr::CardHolder(r) => self.card_holder(*r, ctx.state),
             CounterExpr::Holder(r) => ctx
                 .state

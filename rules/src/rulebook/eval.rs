@@ -58,18 +58,14 @@ impl Rulebook {
     /// `count(Z)` of a whole zone (no row): the cards in all its piles.
     #[inline(always)]
     fn whole_count(&self, z: &ZoneRef, ctx: &Ctx) -> i64 {
-        let p = self.piles_of(z, ctx);
-        ctx.state.piles[p].iter().map(|c| c.len() as i64).sum()
+        count_cards(ctx.state, self.piles_of(z, ctx))
     }
 
     /// `sum(attr, Z)`: the attribute over the zone's cards.
     #[inline(never)]
     fn sum_of(&self, attr: usize, zone: &ZoneRef, ctx: &Ctx) -> i64 {
         let values = &self.sets[self.zones[zone.zone].set].values[attr];
-        self.piles_of(zone, ctx)
-            .flat_map(|p| ctx.state.piles[p].iter())
-            .map(|&c| values[usize::from(c & TYPE_MASK)])
-            .sum()
+        sum_values(ctx.state, self.piles_of(zone, ctx), values)
     }
 
     /// `fullest(Z)` of a whole zone (no row): the cards in its fullest pile.
@@ -211,11 +207,7 @@ impl Rulebook {
             Expr::Sum { attr, zone } => self.sum_of(*attr, zone, ctx),
             Expr::Last { attr, zone } => {
                 let values = &self.sets[set_of(zone)].values[*attr];
-                self.piles_of(zone, ctx)
-                    .filter_map(|p| ctx.state.piles[p].last())
-                    .map(|&c| values[usize::from(c & TYPE_MASK)])
-                    .next_back()
-                    .unwrap_or(0)
+                last_value(ctx.state, self.piles_of(zone, ctx), values)
             }
             Expr::TopCard(zone) => self
                 .piles_of(zone, ctx)
@@ -261,6 +253,82 @@ impl Rulebook {
         }
         v
     }
+}
+
+/// The meanings the tree walk and the closures (`fast.rs`) share: one place for each.
+///
+/// `count(Z)`: the cards of the zone's piles.
+#[inline(always)]
+pub(super) fn count_cards(state: &State, piles: std::ops::Range<usize>) -> i64 {
+    state.piles[piles].iter().map(|c| c.len() as i64).sum()
+}
+
+/// `sum(attr, Z)`: the attribute's values (by type) over the cards of the zone's piles.
+#[inline(always)]
+pub(super) fn sum_values(state: &State, piles: std::ops::Range<usize>, values: &[i64]) -> i64 {
+    let mut sum = 0;
+    for p in piles {
+        for &c in &state.piles[p] {
+            sum += values[usize::from(c & TYPE_MASK)];
+        }
+    }
+    sum
+}
+
+/// `last(attr, Z)`: the attribute of the last card of the last pile holding one; 0 when
+/// the zone is empty.
+#[inline(always)]
+pub(super) fn last_value(state: &State, piles: std::ops::Range<usize>, values: &[i64]) -> i64 {
+    (piles.rev())
+        .find_map(|p| state.piles[p].last())
+        .map_or(0, |&c| values[usize::from(c & TYPE_MASK)])
+}
+
+/// `best(Z, e)`: the largest `e` over the distinct cards of the zone's piles (each bound to
+/// `card`), skipping those where it is undefined; 0 when there is none or all are below 0.
+#[inline(always)]
+pub(super) fn best_over(
+    ctx: &Ctx,
+    piles: std::ops::Range<usize>,
+    mut body: impl FnMut(&Ctx) -> i64,
+) -> i64 {
+    let mut best = 0;
+    for p in piles {
+        for c in super::state::Seen::distinct(&ctx.state.piles[p]) {
+            let v = body(&Ctx {
+                args: Args::of_card(c),
+                ..*ctx
+            });
+            if v != NONE {
+                best = best.max(v);
+            }
+        }
+    }
+    best
+}
+
+/// `each(e)`, and `others(e)` (every seat but `P`): `e` summed over the seats, `P` bound
+/// to each in seat order; leaving the range of a pack's numbers fails the move.
+#[inline(always)]
+pub(super) fn over_seats(ctx: &Ctx, others: bool, mut f: impl FnMut(&Ctx) -> i64) -> i64 {
+    let mut sum = 0i64;
+    for q in 0..usize::from(ctx.state.players) {
+        if others && q == ctx.player {
+            continue;
+        }
+        let v = f(&Ctx { player: q, ..*ctx });
+        sum = super::fault::in_range(sum.checked_add(v), "+", sum, v);
+    }
+    sum
+}
+
+/// `odds(x, spread)`: the logistic chance in thousandths; a spread of 0 fails the move.
+#[inline(always)]
+pub(super) fn odds(x: i64, spread: i64) -> i64 {
+    if spread == 0 {
+        return super::fault::divide("odds", x, spread);
+    }
+    i64::from(grail_engine::odds::logistic_permille(x, spread))
 }
 
 /// What `a op …` is whatever its right side, when the left decides: `and` and `or` do not

@@ -14,12 +14,12 @@
 use std::sync::Arc;
 
 use super::Rulebook;
-use super::args::Args;
 use super::card_fold;
-use super::eval::{Ctx, binary, decided};
+use super::eval::{
+    Ctx, best_over, binary, count_cards, decided, last_value, odds, over_seats, sum_values,
+};
 use super::memo;
-use super::model::{Compiled, CounterExpr, CounterRef, Expr, NONE, TYPE_MASK, Who, ZoneRef};
-use super::state::Seen;
+use super::model::{Compiled, CounterExpr, CounterRef, Expr, TYPE_MASK, Who, ZoneRef};
 use super::syntax::Op;
 use super::worth::Worth;
 
@@ -128,23 +128,14 @@ impl Read for PlayerCounter {
 impl Read for CountOf {
     #[inline(always)]
     fn get(&self, rb: &Rulebook, ctx: &Ctx) -> i64 {
-        ctx.state.piles[self.0.range(rb, ctx)]
-            .iter()
-            .map(|c| c.len() as i64)
-            .sum()
+        count_cards(ctx.state, self.0.range(rb, ctx))
     }
 }
 
 impl Read for SumOf {
     #[inline(always)]
     fn get(&self, rb: &Rulebook, ctx: &Ctx) -> i64 {
-        let mut sum = 0;
-        for p in self.0.range(rb, ctx) {
-            for &c in &ctx.state.piles[p] {
-                sum += self.1[usize::from(c & TYPE_MASK)];
-            }
-        }
-        sum
+        sum_values(ctx.state, self.0.range(rb, ctx), &self.1)
     }
 }
 
@@ -485,11 +476,7 @@ impl Rulebook {
                     let values: Box<[i64]> = self.sets[self.zones[zone.zone].set].values[*attr]
                         .clone()
                         .into();
-                    Arc::new(move |rb, ctx| {
-                        (piles.range(rb, ctx).rev())
-                            .find_map(|p| ctx.state.piles[p].last())
-                            .map_or(0, |&c| values[usize::from(c & TYPE_MASK)])
-                    })
+                    Arc::new(move |rb, ctx| last_value(ctx.state, piles.range(rb, ctx), &values))
                 }
                 None => self.tree(e),
             },
@@ -531,22 +518,7 @@ impl Rulebook {
             Expr::Best { zone, body } => match self.piles(zone) {
                 Some(piles) => {
                     let body = self.code(body);
-                    Arc::new(move |rb, ctx| {
-                        let mut best = 0;
-                        for p in piles.range(rb, ctx) {
-                            for c in Seen::distinct(&ctx.state.piles[p]) {
-                                let on = Ctx {
-                                    args: Args::of_card(c),
-                                    ..*ctx
-                                };
-                                let v = body(rb, &on);
-                                if v != NONE {
-                                    best = best.max(v);
-                                }
-                            }
-                        }
-                        best
-                    })
+                    Arc::new(move |rb, ctx| best_over(ctx, piles.range(rb, ctx), |on| body(rb, on)))
                 }
                 None => self.tree(e),
             },
@@ -648,27 +620,11 @@ impl Rulebook {
             CounterExpr::Others(x) | CounterExpr::Each(x) => {
                 let others = matches!(c, CounterExpr::Others(_));
                 let x = self.code(x);
-                Arc::new(move |rb, ctx| {
-                    let mut sum = 0i64;
-                    for q in 0..usize::from(ctx.state.players) {
-                        if others && q == ctx.player {
-                            continue;
-                        }
-                        let v = x(rb, &Ctx { player: q, ..*ctx });
-                        sum = super::fault::in_range(sum.checked_add(v), "+", sum, v);
-                    }
-                    sum
-                })
+                Arc::new(move |rb, ctx| over_seats(ctx, others, |on| x(rb, on)))
             }
             CounterExpr::Odds(a, b) => {
                 let (a, b) = (self.code(a), self.code(b));
-                Arc::new(move |rb, ctx| {
-                    let (x, y) = (a(rb, ctx), b(rb, ctx));
-                    if y == 0 {
-                        return super::fault::divide("odds", x, y);
-                    }
-                    i64::from(grail_engine::odds::logistic_permille(x, y))
-                })
+                Arc::new(move |rb, ctx| odds(a(rb, ctx), b(rb, ctx)))
             }
             CounterExpr::Min(a, b) => {
                 let (a, b) = (self.code(a), self.code(b));
@@ -716,6 +672,7 @@ mod tests {
     use grail_engine::game::{NoEvents, Rules, Setup};
     use grail_engine::rng::GameRng;
 
+    use super::super::args::Args;
     use super::super::random_games::pack_in;
     use super::super::{Rulebook, compile, compile_walked};
     use super::*;

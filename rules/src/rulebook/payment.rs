@@ -13,7 +13,7 @@ use super::Rulebook;
 use super::args::Args;
 use super::eval::Ctx;
 use super::model::{Expr, Meets, NONE, Pay, ZoneRef};
-use super::state::{Action, Event, MEMO_SEATS, Memo, Seen, State};
+use super::state::{Action, Event, MEMO_SEATS, Memo, State};
 
 /// Card types per set are at most 64 (filters are 64-bit masks).
 const TYPES: usize = 64;
@@ -417,22 +417,7 @@ impl Rulebook {
                 }
             }
             Expr::Best { zone, body } => {
-                let mut best = 0;
-                for p in self.piles_of(zone, ctx) {
-                    for c in Seen::distinct(&ctx.state.piles[p]) {
-                        let v = self.eval(
-                            body,
-                            &Ctx {
-                                args: Args::of_card(c),
-                                ..*ctx
-                            },
-                        );
-                        if v != NONE {
-                            best = best.max(v);
-                        }
-                    }
-                }
-                best
+                super::eval::best_over(ctx, self.piles_of(zone, ctx), |on| self.eval(body, on))
             }
             Expr::Cheapest {
                 meets,
